@@ -1,0 +1,40 @@
+# Latchkey — the two commands a newcomer needs:
+#   make test   install what the tests need (Debian packages, as root), start the services they use, run them
+#   make demo   the sample app end to end in a temporary directory
+SHELL := /bin/bash
+SWIFT ?= swift
+SWIFT_FLAGS ?=
+export LATCHKEY_LANG ?= en
+
+.PHONY: test demo deps build build-release bench clean
+
+# Debian packages the build and the tests need. Installed only when missing; needs root (CI runs as root).
+DEBS := pkg-config libssl-dev libsodium-dev libsqlite3-dev libpq-dev libmicrohttpd-dev \
+        libpam0g-dev libpam-wrapper libsecret-1-dev libkeyutils-dev \
+        dbus dbus-bin gnome-keyring postgresql strace tmux python3-venv chromium chromium-driver
+
+deps:
+	@scripts/install-deps.sh $(DEBS)
+
+build: deps
+	$(SWIFT) build $(SWIFT_FLAGS) --build-tests
+
+build-release: deps
+	$(SWIFT) build -c release $(SWIFT_FLAGS)
+
+# swift test runs inside scripts/with-services.sh: a private D-Bus session with an unlocked
+# gnome-keyring, and a throwaway PostgreSQL cluster on loopback. LATCHKEY_REQUIRE_SERVICES=1 makes a
+# test that finds a service missing fail instead of skipping.
+test: build
+	LATCHKEY_REQUIRE_SERVICES=1 scripts/with-services.sh $(SWIFT) test $(SWIFT_FLAGS) --skip-build --parallel --num-workers 2
+	@if [ -x scripts/browser-test.sh ]; then scripts/browser-test.sh; fi
+
+demo: deps
+	$(SWIFT) build $(SWIFT_FLAGS) --product latchkey
+	scripts/demo.sh "$$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)/latchkey"
+
+bench: deps
+	$(SWIFT) run -c release latchkey-bench
+
+clean:
+	rm -rf .build

@@ -1,0 +1,104 @@
+// swift-tools-version:6.0
+// Latchkey — Keychain, device authentication, tokens and passkeys for Swift on Linux and Apple platforms.
+// Every dependency is the Swift toolchain or a C library from the operating system (Debian packages on Linux).
+import PackageDescription
+
+let linux: [Platform] = [.linux]
+
+// Swift 6 language mode (complete strict concurrency) for every target; warnings are treated as bugs.
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+var products: [Product] = [
+    .library(name: "Latchkey", targets: ["Latchkey"]),
+    .library(name: "LatchkeyCrypto", targets: ["LatchkeyCrypto"]),
+    .library(name: "LatchkeyKeychain", targets: ["LatchkeyKeychain"]),
+    .library(name: "LatchkeyAuth", targets: ["LatchkeyAuth"]),
+    .library(name: "LatchkeyServer", targets: ["LatchkeyServer"]),
+    .executable(name: "latchkey", targets: ["latchkey"]),
+    .executable(name: "latchkey-bench", targets: ["latchkey-bench"]),
+]
+
+var targets: [Target] = [
+    // C system libraries (pkg-config names; Debian packages as providers).
+    .systemLibrary(name: "COpenSSL", pkgConfig: "openssl",
+                   providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
+    .systemLibrary(name: "CSodium", pkgConfig: "libsodium",
+                   providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]),
+    .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3",
+                   providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+    .systemLibrary(name: "CPostgres", pkgConfig: "libpq",
+                   providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
+    .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
+                   providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
+    .systemLibrary(name: "CPAM", pkgConfig: "pam",
+                   providers: [.apt(["libpam0g-dev"])]),
+    .systemLibrary(name: "CSecret", pkgConfig: "libsecret-1",
+                   providers: [.apt(["libsecret-1-dev"])]),
+    .systemLibrary(name: "CKeyutils", pkgConfig: "libkeyutils",
+                   providers: [.apt(["libkeyutils-dev"])]),
+
+    // Layer 1: cryptography (wrappers only) and JOSE / CBOR / COSE.
+    .target(name: "LatchkeyCrypto",
+            dependencies: ["COpenSSL", "CSodium"],
+            swiftSettings: strict),
+
+    // Layer 2: device-owner authentication, and the item store (which asks an authentication context).
+    .target(name: "LatchkeyAuth",
+            dependencies: ["LatchkeyCrypto", .target(name: "CPAM", condition: .when(platforms: linux))],
+            swiftSettings: strict),
+    .target(name: "LatchkeyKeychain",
+            dependencies: ["LatchkeyCrypto", "LatchkeyAuth", "CSQLite",
+                           .target(name: "CSecret", condition: .when(platforms: linux)),
+                           .target(name: "CKeyutils", condition: .when(platforms: linux))],
+            swiftSettings: strict),
+
+    // Layer 3: the app-facing kit and the verifying server.
+    .target(name: "Latchkey",
+            dependencies: ["LatchkeyCrypto", "LatchkeyKeychain", "LatchkeyAuth"],
+            swiftSettings: strict),
+    .target(name: "LatchkeyServer",
+            dependencies: ["LatchkeyCrypto", "CSQLite", "CPostgres", "CMicroHTTPD"],
+            resources: [.copy("Resources")],
+            swiftSettings: strict),
+
+    // Layer 4: the command-line tool and the benchmarks.
+    .executableTarget(name: "latchkey",
+                      dependencies: ["Latchkey", "LatchkeyServer"],
+                      swiftSettings: strict),
+    .executableTarget(name: "latchkey-bench",
+                      dependencies: ["Latchkey", "LatchkeyServer", "COpenSSL", "CSodium", "CSQLite", "CMicroHTTPD"],
+                      swiftSettings: strict),
+
+    .testTarget(name: "LatchkeyCryptoTests", dependencies: ["LatchkeyCrypto"],
+                resources: [.copy("Vectors")], swiftSettings: strict),
+    .testTarget(name: "LatchkeyAuthTests", dependencies: ["LatchkeyAuth"], swiftSettings: strict),
+    .testTarget(name: "LatchkeyKeychainTests", dependencies: ["LatchkeyKeychain", "LatchkeyAuth"],
+                swiftSettings: strict),
+    .testTarget(name: "LatchkeyTests", dependencies: ["Latchkey"], swiftSettings: strict),
+    .testTarget(name: "LatchkeyServerTests", dependencies: ["LatchkeyServer", "Latchkey"], swiftSettings: strict),
+]
+
+// Apple-framework names on Linux. On Apple platforms the system frameworks are used instead,
+// so these targets do not exist there.
+#if os(Linux)
+products += [
+    .library(name: "Security", targets: ["Security"]),
+    .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
+]
+targets += [
+    .target(name: "LocalAuthentication", dependencies: ["LatchkeyAuth"], swiftSettings: strict),
+    .target(name: "Security", dependencies: ["LatchkeyKeychain", "LatchkeyAuth", "LatchkeyCrypto", "LocalAuthentication"],
+            swiftSettings: strict),
+    .testTarget(name: "CompatibilityTests", dependencies: ["Security", "LocalAuthentication"]),
+]
+#endif
+
+let package = Package(
+    name: "Latchkey",
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
+    products: products,
+    targets: targets,
+    swiftLanguageModes: [.v6]
+)

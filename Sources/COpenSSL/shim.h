@@ -1,0 +1,20 @@
+#ifndef LATCHKEY_COPENSSL_SHIM_H
+#define LATCHKEY_COPENSSL_SHIM_H
+#include <openssl/evp.h>
+#include <openssl/err.h>
+#include <openssl/rand.h>
+#include <openssl/crypto.h>
+#include <openssl/ec.h>
+#include <openssl/ecdsa.h>
+#include <openssl/rsa.h>
+#include <openssl/bn.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
+#include <openssl/kdf.h>
+#include <openssl/core_names.h>
+#include <openssl/param_build.h>
+#include <openssl/params.h>
+#include <openssl/hmac.h>
+#include <openssl/bio.h>
+#endif

@@ -1,0 +1,4 @@
+// Apple's Security framework names on Linux, over LatchkeyKeychain.
+#if os(Linux)
+import LatchkeyKeychain
+#endif

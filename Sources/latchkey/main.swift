@@ -1,0 +1,4 @@
+import Foundation
+import Latchkey
+
+print("latchkey — see `latchkey help`")

@@ -1,0 +1,5 @@
+import Testing
+
+@Test func CompatibilityTestsModuleLinks() {
+    #expect(Bool(true))
+}

@@ -1,0 +1,5 @@
+import Testing
+
+@Test func LatchkeyAuthTestsModuleLinks() {
+    #expect(Bool(true))
+}

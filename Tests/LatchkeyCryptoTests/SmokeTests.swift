@@ -1,0 +1,5 @@
+import Testing
+
+@Test func LatchkeyCryptoTestsModuleLinks() {
+    #expect(Bool(true))
+}

@@ -1,0 +1,5 @@
+import Testing
+
+@Test func LatchkeyKeychainTestsModuleLinks() {
+    #expect(Bool(true))
+}

@@ -1,0 +1,5 @@
+import Testing
+
+@Test func LatchkeyServerTestsModuleLinks() {
+    #expect(Bool(true))
+}

@@ -1,0 +1,5 @@
+import Testing
+
+@Test func LatchkeyTestsModuleLinks() {
+    #expect(Bool(true))
+}
