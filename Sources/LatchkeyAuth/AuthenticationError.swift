@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyCrypto
 
 /// Why an evaluation failed, with `LAError.Code` raw values.
 public enum AuthenticationError: Int, Error, Sendable, Hashable, CaseIterable, Codable {
@@ -20,20 +21,6 @@ public enum AuthenticationError: Int, Error, Sendable, Hashable, CaseIterable, C
 
 extension AuthenticationError: LocalizedError {
     public var errorDescription: String? { AuthenticationErrorText.text(for: self, language: .current) }
-}
-
-/// The languages Latchkey's messages come in.
-public enum MessageLanguage: String, Sendable, CaseIterable {
-    case english = "en"
-    case korean = "ko"
-
-    /// Korean when the preferred language (LATCHKEY_LANG, LANG or the locale) is Korean, English otherwise.
-    public static var current: MessageLanguage {
-        let env = ProcessInfo.processInfo.environment
-        let tag = env["LATCHKEY_LANG"] ?? env["LC_ALL"] ?? env["LC_MESSAGES"] ?? env["LANG"]
-            ?? Locale.preferredLanguages.first ?? "en"
-        return tag.lowercased().hasPrefix("ko") ? .korean : .english
-    }
 }
 
 enum AuthenticationErrorText {

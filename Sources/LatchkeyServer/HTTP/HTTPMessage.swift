@@ -1,0 +1,60 @@
+import Foundation
+
+/// An HTTP/1.1 request as the handlers see it: the body is complete and within the size limit.
+public struct HTTPRequest: Sendable {
+    public var method: String
+    /// The path without the query string, e.g. `/v1/token`.
+    public var path: String
+    /// Decoded query parameters (last value wins).
+    public var query: [String: String]
+    /// Header names lowercased.
+    public var headers: [String: String]
+    public var body: Data
+    /// The peer's IP address as text (`127.0.0.1`).
+    public var remoteAddress: String
+    /// Path parameters filled by the router (`/v1/passkeys/:id` → `["id": ...]`).
+    public var pathParameters: [String: String]
+
+    public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],
+                body: Data = Data(), remoteAddress: String = "127.0.0.1", pathParameters: [String: String] = [:]) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, b in b })
+        self.body = body
+        self.remoteAddress = remoteAddress
+        self.pathParameters = pathParameters
+    }
+
+    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+}
+
+/// An HTTP response. Handlers build these; the server adds Content-Length and Date.
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    public var headers: [(name: String, value: String)]
+    public var body: Data
+
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: Data = Data()) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+}
+
+/// One route: a method, a path pattern (`/v1/passkeys/:id`) and its handler.
+public struct Route: Sendable {
+    public var method: String
+    public var path: String
+    public var handler: @Sendable (HTTPRequest) async -> HTTPResponse
+
+    public init(_ method: String, _ path: String, handler: @escaping @Sendable (HTTPRequest) async -> HTTPResponse) {
+        self.method = method
+        self.path = path
+        self.handler = handler
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// One figure: a subject measured against a baseline in the same run, printed with their ratio.
+///
+/// `baseline` and `subject` each run one operation per call; the harness calibrates the batch size,
+/// takes several rounds, and reports the best round (least disturbed by the other core's load).
+struct Benchmark: Sendable {
+    let name: String
+    let baselineName: String
+    let unit: Unit
+    /// Ratio above which the figure is flagged (for example 1.05 = the wrapper may cost 5 %).
+    let target: Double?
+    let setUp: @Sendable () throws -> Pair
+
+    enum Unit: Sendable { case timePerOperation, operationsPerSecond }
+
+    struct Pair: Sendable {
+        let baseline: @Sendable () throws -> Void
+        let subject: @Sendable () throws -> Void
+        let tearDown: @Sendable () -> Void
+        init(baseline: @escaping @Sendable () throws -> Void, subject: @escaping @Sendable () throws -> Void,
+             tearDown: @escaping @Sendable () -> Void = {}) {
+            self.baseline = baseline; self.subject = subject; self.tearDown = tearDown
+        }
+    }
+}
+
+/// A figure that measures itself (load tests against a server, latency percentiles).
+struct Measurement: Sendable {
+    let name: String
+    let run: @Sendable () throws -> [String]
+}
+
+enum Clock {
+    static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+}
+
+enum Harness {
+    /// Seconds spent per round per side; rounds alternate baseline and subject.
+    static let roundSeconds = 0.25
+    static let rounds = 5
+
+    /// Nanoseconds per operation (best round).
+    static func time(_ body: () throws -> Void) throws -> Double {
+        var batch = 1
+        while true {
+            let start = Clock.now()
+            for _ in 0..<batch { try body() }
+            let elapsed = Double(Clock.now() - start)
+            if elapsed > roundSeconds * 1e9 / 4 || batch >= 1 << 24 {
+                let perRound = max(1, Int(Double(batch) * roundSeconds * 1e9 / max(elapsed, 1)))
+                batch = perRound
+                break
+            }
+            batch *= 4
+        }
+        var best = Double.infinity
+        for _ in 0..<rounds {
+            let start = Clock.now()
+            for _ in 0..<batch { try body() }
+            best = min(best, Double(Clock.now() - start) / Double(batch))
+        }
+        return best
+    }
+
+    static func run(_ bench: Benchmark) {
+        do {
+            let pair = try bench.setUp()
+            defer { pair.tearDown() }
+            let base = try time(pair.baseline)
+            let subject = try time(pair.subject)
+            let ratio = subject / base
+            var flag = ""
+            if let target = bench.target { flag = ratio <= target ? "  ok (target ≤ \(target)x)" : "  OVER target \(target)x" }
+            print(line(bench.name, subject: subject, base: base, baselineName: bench.baselineName, unit: bench.unit)
+                  + String(format: "  ratio %.3fx", ratio) + flag)
+        } catch {
+            print("\(bench.name): failed: \(error)")
+        }
+    }
+
+    static func line(_ name: String, subject: Double, base: Double, baselineName: String, unit: Benchmark.Unit) -> String {
+        switch unit {
+        case .timePerOperation:
+            return "\(name): \(format(ns: subject))/op  vs \(baselineName): \(format(ns: base))/op"
+        case .operationsPerSecond:
+            return String(format: "%@: %.0f/s  vs %@: %.0f/s", name, 1e9 / subject, baselineName, 1e9 / base)
+        }
+    }
+
+    static func format(ns: Double) -> String {
+        if ns >= 1e6 { return String(format: "%.2f ms", ns / 1e6) }
+        if ns >= 1e3 { return String(format: "%.2f µs", ns / 1e3) }
+        return String(format: "%.0f ns", ns)
+    }
+}

@@ -1,0 +1,5 @@
+import Foundation
+
+enum CryptoBenchmarks {
+    static let all: [Benchmark] = []
+}

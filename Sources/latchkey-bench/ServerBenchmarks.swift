@@ -1,0 +1,6 @@
+import Foundation
+
+enum ServerBenchmarks {
+    static let all: [Benchmark] = []
+    static let measurements: [Measurement] = []
+}

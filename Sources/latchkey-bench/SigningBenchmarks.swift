@@ -1,0 +1,5 @@
+import Foundation
+
+enum SigningBenchmarks {
+    static let all: [Benchmark] = []
+}

@@ -1,0 +1,5 @@
+import Foundation
+
+enum VaultBenchmarks {
+    static let all: [Benchmark] = []
+}
