@@ -159,3 +159,55 @@ struct SecretServiceKeyProviderTests {
     #endif
 }
 #endif
+
+/// FileVaults wrapped by the OS key providers open again in a new instance without a passphrase.
+@Suite struct OSKeyProviderFileVaultTests {
+    func temporaryVaultURL() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-osk-\(UUID().uuidString)")
+            .appendingPathComponent("test.vault")
+    }
+
+    #if canImport(CKeyutils)
+    @Test func kernelKeyringWrapsAVault() throws {
+        let provider = KernelKeyringProvider(timeout: 600, descriptionPrefix: "latchkey-test:")
+        try #require(provider.isAvailable)
+        let url = temporaryVaultURL()
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let vault = try FileVault(url: url, keyProvider: provider, kdf: .testing)
+        try vault.unlock()
+        try vault.add(Item.genericPassword(service: "s", account: "a", value: Data("v".utf8)))
+        let reopened = try FileVault(url: url, keyProvider: provider, kdf: .testing)
+        try reopened.unlock()
+        var query = ItemQuery.genericPassword(service: "s", account: "a")
+        query.returnData = true
+        #expect(try reopened.copyMatching(query).first?.data == Data("v".utf8))
+        // Without the OS key (as after a reboot) the vault cannot be opened by the provider.
+        try provider.deleteWrappingKey(for: vault.vaultID)
+        let afterReboot = try FileVault(url: url, keyProvider: provider, kdf: .testing)
+        #expect(throws: KeychainStoreError.self) { try afterReboot.unlock() }
+    }
+    #endif
+
+    #if canImport(CSecret) && canImport(CKeyutils)
+    @Test(.enabled(if: SecretServiceTestEnvironment.shouldRun))
+    func secretServiceWithKernelCacheWrapsAVault() throws {
+        try SecretServiceTestEnvironment.requireService()
+        let cache = KernelKeyringProvider(timeout: 600, descriptionPrefix: "latchkey-test:")
+        let provider = CachedOSKeyProvider(durable: SecretServiceKeyProvider(), cache: cache)
+        let url = temporaryVaultURL()
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let vault = try FileVault(url: url, keyProvider: provider, kdf: .testing)
+        try vault.unlock()
+        try vault.add(Item.genericPassword(service: "s", account: "a", value: Data("v".utf8)))
+        defer { try? provider.deleteWrappingKey(for: vault.vaultID) }
+        // Drop the cache, as a reboot would: the Secret Service still has the key.
+        try cache.deleteWrappingKey(for: vault.vaultID)
+        let reopened = try FileVault(url: url, keyProvider: provider, kdf: .testing)
+        try reopened.unlock()
+        var query = ItemQuery.genericPassword(service: "s", account: "a")
+        query.returnData = true
+        #expect(try reopened.copyMatching(query).first?.data == Data("v".utf8))
+        #expect(try cache.wrappingKey(for: vault.vaultID, create: false) != nil, "the read refilled the cache")
+    }
+    #endif
+}

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyCrypto
 
 /// A place the operating system keeps a vault's wrapping key, so a vault opens without a passphrase.
 ///
@@ -28,14 +29,9 @@ extension OSKeyProvider {
     }
 }
 
-/// Random key bytes from the operating system's CSPRNG (getrandom(2) / arc4random through the stdlib).
+/// Random key bytes from libsodium's CSPRNG (through LatchkeyCrypto).
 enum OSKeyProviderRandom {
     static func key(byteCount: Int) -> Data {
-        var generator = SystemRandomNumberGenerator()
-        var bytes = Data(count: byteCount)
-        bytes.withUnsafeMutableBytes { buffer in
-            for index in buffer.indices { buffer[index] = UInt8.random(in: .min ... .max, using: &generator) }
-        }
-        return bytes
+        SecureRandom.bytes(count: byteCount)
     }
 }
