@@ -18,13 +18,14 @@ enum KeychainItemCommands {
         guard arguments.has("w") else {
             throw KeychainArguments.UsageError(message: "missing -w [PASSWORD] (give it last to be prompted)")
         }
+        // The store first (a vault may ask for its passphrase), then the password.
+        let store = try access.openStore()
         let password: String
         if let given = arguments.value("w") {
             password = given
         } else {
             password = try TerminalInput.readSecret(prompt: "password data for new item: ")
         }
-        let store = try access.openStore()
         let item = Item(attributes: attributes, value: Data(password.utf8))
         if try addOrReport(item, to: store) { return 0 }
         guard arguments.has("U") else { throw KeychainStoreError.duplicateItem }
