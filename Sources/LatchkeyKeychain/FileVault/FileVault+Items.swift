@@ -72,8 +72,12 @@ extension FileVault {
                     }
                     value = try row.openValue(keys: keys, itemKey: itemKey)
                 }
-                let a = attributes ?? ItemAttributes(itemClass: row.itemClass)
-                results.append(StoreRules.result(attributes: a, value: value, reference: row.persistentReference, for: query))
+                if attributes == nil && !query.returnPersistentReference && !query.returnReference {
+                    results.append(QueryResult(data: query.returnData ? value : nil))
+                } else {
+                    let a = attributes ?? ItemAttributes(itemClass: row.itemClass)
+                    results.append(StoreRules.result(attributes: a, value: value, reference: row.persistentReference, for: query))
+                }
                 if let limit = query.matchLimit.count, results.count >= limit { break }
             }
             guard !results.isEmpty else { throw .itemNotFound }
@@ -117,7 +121,12 @@ extension FileVault {
                         updated = try VaultRow.make(uid: row.uid, attributes: new, value: Data(), keys: keys, gateSecrets: nil,
                                                     keep: (row.sealedValue, row.gate), rowid: row.rowid)
                     }
-                    try Self.replace(updated, s.db)
+                    if updated.pk == row.pk && updated.lookup == row.lookup && updated.synchronizable == row.synchronizable
+                        && updated.accessibility == row.accessibility && updated.accessControlFlags == row.accessControlFlags {
+                        try Self.replaceSealed(updated, s.db)
+                    } else {
+                        try Self.replace(updated, s.db)
+                    }
                     touched += 1
                 }
                 guard touched > 0 else { throw .itemNotFound }
@@ -269,6 +278,15 @@ extension FileVault {
     static func insert(_ row: VaultRow, _ db: SQLiteDatabase) throws(KeychainStoreError) {
         try db.using("INSERT INTO items (\(rowColumns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)") { s throws(KeychainStoreError) in
             bindRow(row, s)
+            try s.run()
+        }
+    }
+
+    /// Rewrites only the sealed columns (no index entry changes) when the row's identity is unchanged.
+    static func replaceSealed(_ row: VaultRow, _ db: SQLiteDatabase) throws(KeychainStoreError) {
+        try db.using("UPDATE items SET attrs = ?2, value = ?3, gate = ?4 WHERE id = ?5 AND uid = ?1") { s throws(KeychainStoreError) in
+            s.bind(1, row.uid); s.bind(2, row.sealedAttributes); s.bind(3, row.sealedValue); s.bind(4, row.gate)
+            s.bind(5, row.rowid)
             try s.run()
         }
     }
