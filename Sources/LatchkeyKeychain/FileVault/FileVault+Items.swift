@@ -50,7 +50,7 @@ extension FileVault {
         try query.validate()
         return try state.withLock { (s: inout State) throws(KeychainStoreError) -> [QueryResult] in
             guard let keys = s.keys else { throw KeychainStoreError(.interactionNotAllowed, .locked) }
-            let (rows, needsAttributes) = try Self.candidates(query, &s, keys)
+            let (rows, needsAttributes) = try Self.candidates(query, &s, keys, full: false)
             var results: [QueryResult] = []
             for row in rows {
                 try Self.checkLock(row.accessibility, keys)
@@ -181,7 +181,7 @@ extension FileVault {
     /// Rows narrowed by the columns SQL can match (class, rowid + uid, lookup MACs, sync, accessibility);
     /// `needsAttributes` is true when other filters remain, to be checked on the opened attributes.
     /// The SQL text of each query shape and the MACs of recent lookup values are cached (under the state lock).
-    static func candidates(_ q: ItemQuery, _ s: inout State, _ keys: VaultKeys) throws(KeychainStoreError) -> ([VaultRow], Bool) {
+    static func candidates(_ q: ItemQuery, _ s: inout State, _ keys: VaultKeys, full: Bool = true) throws(KeychainStoreError) -> ([VaultRow], Bool) {
         var shape = 0
         var blobs: [Data] = []
         var refID: Int64 = 0
@@ -223,7 +223,8 @@ extension FileVault {
             for (i, b) in blobs.enumerated() { st.bind(Int32(i + 2), b) }
             if shape & 1 != 0 { st.bind(102, refID) }
             var rows: [VaultRow] = []
-            while try st.step() { rows.append(try row(st)) }
+            let wantsAttributes = full || remaining || q.returnAttributes || q.returnReference
+            while try st.step() { rows.append(try row(st, full: full, attributes: wantsAttributes)) }
             return (rows, remaining)
         }
     }
@@ -233,7 +234,7 @@ extension FileVault {
         let cacheKey = LookupKey(key: key, value: value)
         if let mac = s.macCache[cacheKey] { return mac }
         let mac = VaultRow.lookupMAC(key, value, keys: keys)
-        if s.macCache.count >= 1024 { s.macCache.removeAll(keepingCapacity: true) }
+        if s.macCache.count >= 8192 { s.macCache.removeAll(keepingCapacity: true) }
         s.macCache[cacheKey] = mac
         return mac
     }
@@ -248,13 +249,17 @@ extension FileVault {
         }
     }
 
-    static func row(_ s: SQLiteStatement) throws(KeychainStoreError) -> VaultRow {
+    /// Reads a row. Without `full`, the lookup columns and (unless `attributes`) the sealed attributes are
+    /// skipped: a plain read needs neither.
+    static func row(_ s: SQLiteStatement, full: Bool = true, attributes: Bool = true) throws(KeychainStoreError) -> VaultRow {
         guard let uid = s.data(0), let clsText = s.text(1), let cls = ItemClass(rawValue: clsText), let pk = s.data(2),
               let pdmnText = s.text(8), let level = Accessibility(rawValue: pdmnText),
-              let attrs = s.data(10), let value = s.data(11)
+              let attrs = (full || attributes) ? s.data(10) : Data(), let value = s.data(11)
         else { throw KeychainStoreError(.decode, .corruptItem) }
         var lookup: [AttributeKey: Data] = [:]
-        for (i, key) in VaultRow.lookupKeys.enumerated() { if let d = s.data(Int32(3 + i)) { lookup[key] = d } }
+        if full {
+            for (i, key) in VaultRow.lookupKeys.enumerated() { if let d = s.data(Int32(3 + i)) { lookup[key] = d } }
+        }
         var row = VaultRow(uid: uid, itemClass: cls, pk: pk, lookup: lookup, synchronizable: s.int(7) != 0,
                            accessibility: level, accessControlFlags: UInt64(bitPattern: s.int(9)),
                            sealedAttributes: attrs, sealedValue: value, gate: s.data(12))
