@@ -111,7 +111,7 @@ enum VaultBenchmarks {
 
         init(path: String) throws {
             guard sqlite3_open(path, &db) == SQLITE_OK else { throw BenchError.sqlite(-1) }
-            for sql in ["PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "PRAGMA secure_delete=ON",
+            for sql in ["PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "PRAGMA secure_delete=ON", "PRAGMA cache_size=-16384",
                         "CREATE TABLE t (k BLOB NOT NULL UNIQUE, v BLOB NOT NULL)"] {
                 let rc = sqlite3_exec(db, sql, nil, nil, nil)
                 guard rc == SQLITE_OK else { throw BenchError.sqlite(rc) }

@@ -205,7 +205,7 @@ extension FileVault {
         case .any: break
         }
         if let level = q.accessibility, let i = Accessibility.allCases.firstIndex(of: level) { shape |= (i + 1) << 8 }
-        let sql = s.sqlCache[shape] ?? {
+        let sql: () -> String = {
             var sql = "SELECT \(selectColumns) FROM items WHERE class = ?1"
             var n = 2
             if shape & 1 != 0 { sql += " AND id = ?\(n + 100) AND uid = ?\(n)"; n += 1 }
@@ -216,9 +216,8 @@ extension FileVault {
             if shape & (1 << 7) != 0 { sql += " AND sync = 0" }
             if let level = q.accessibility { sql += " AND pdmn = '\(level.rawValue)'" }
             return sql + " ORDER BY id"
-        }()
-        s.sqlCache[shape] = sql
-        return try s.db.using(sql) { st throws(KeychainStoreError) in
+        }
+        return try s.db.using(shape: shape, sql) { st throws(KeychainStoreError) in
             st.bind(1, q.itemClass.rawValue)
             for (i, b) in blobs.enumerated() { st.bind(Int32(i + 2), b) }
             if shape & 1 != 0 { st.bind(102, refID) }
@@ -231,10 +230,11 @@ extension FileVault {
 
     /// The lookup MAC of a value, from a small cache (names, never secrets; cleared when it grows large).
     static func cachedMAC(_ key: AttributeKey, _ value: AttributeValue, _ s: inout State, _ keys: VaultKeys) -> Data {
-        let cacheKey = LookupKey(key: key, value: value)
+        guard case let .string(text) = value else { return VaultRow.lookupMAC(key, value, keys: keys) }
+        let cacheKey = key.rawValue + "\u{0}" + text
         if let mac = s.macCache[cacheKey] { return mac }
         let mac = VaultRow.lookupMAC(key, value, keys: keys)
-        if s.macCache.count >= 8192 { s.macCache.removeAll(keepingCapacity: true) }
+        if s.macCache.count >= 16384 { s.macCache.removeAll(keepingCapacity: true) }
         s.macCache[cacheKey] = mac
         return mac
     }

@@ -22,13 +22,8 @@ public final class FileVault: ItemStore {
         let db: SQLiteDatabase
         var vaultKey: SymmetricKey?
         var keys: VaultKeys?
-        var sqlCache: [Int: String] = [:]
-        var macCache: [LookupKey: Data] = [:]
-    }
-
-    struct LookupKey: Hashable {
-        let key: AttributeKey
-        let value: AttributeValue
+        /// Lookup MACs of recent string values, keyed by "<attribute>\0<value>" (names only, never secrets).
+        var macCache: [String: Data] = [:]
     }
 
     /// The file this vault lives in.
@@ -66,6 +61,7 @@ public final class FileVault: ItemStore {
         try db.execute("PRAGMA journal_mode=WAL")
         try db.execute("PRAGMA synchronous=FULL")
         try db.execute("PRAGMA secure_delete=ON")
+        try db.execute("PRAGMA cache_size=-16384") // up to 16 MiB of page cache: a vault's rows stay in memory
         let tables: Int64 = try db.using("SELECT count(*) FROM sqlite_master") { s throws(KeychainStoreError) in
             _ = try s.step(); return s.int(0)
         }

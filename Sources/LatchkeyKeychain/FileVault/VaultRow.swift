@@ -39,21 +39,21 @@ struct VaultRow {
     static let lookupKeys: [AttributeKey] = [.accessGroup, .service, .account, .server]
 
     static func aad(itemClass: ItemClass, pk: Data, uid: Data, accessibility: Accessibility, flags: UInt64, part: UInt8) -> Data {
-        var out = [UInt8]()
-        out.reserveCapacity(64 + pk.count + uid.count)
-        out.append(contentsOf: [0x4c, 0x4b, 0x56, 0x31]) // "LKV1"
-        func field<C: Collection>(_ bytes: C) where C.Element == UInt8 {
-            let n = UInt32(truncatingIfNeeded: bytes.count)
-            out.append(contentsOf: [UInt8(n >> 24), UInt8((n >> 16) & 0xff), UInt8((n >> 8) & 0xff), UInt8(n & 0xff)])
-            out.append(contentsOf: bytes)
-        }
-        field(itemClass.rawValue.utf8)
-        field(pk)
-        field(uid)
-        field(accessibility.rawValue.utf8)
-        for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8((flags >> UInt64(shift)) & 0xff)) }
-        out.append(part)
-        return Data(out)
+        // "LKV1" ‖ part ‖ class (4 bytes) ‖ len ‖ pk ‖ len ‖ uid ‖ len ‖ pdmn ‖ flags (8 bytes, big-endian)
+        var out = Data(capacity: 96)
+        let cls = Array(itemClass.rawValue.utf8), level = Array(accessibility.rawValue.utf8)
+        var header: [UInt8] = [0x4c, 0x4b, 0x56, 0x31, part]
+        header.append(contentsOf: cls)
+        header.append(UInt8(truncatingIfNeeded: pk.count))
+        out.append(contentsOf: header)
+        out.append(pk)
+        out.append(UInt8(truncatingIfNeeded: uid.count))
+        out.append(uid)
+        var tail: [UInt8] = [UInt8(truncatingIfNeeded: level.count)]
+        tail.append(contentsOf: level)
+        for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8((flags >> UInt64(shift)) & 0xff)) }
+        out.append(contentsOf: tail)
+        return out
     }
 
     func aad(_ part: UInt8) -> Data {
