@@ -230,8 +230,10 @@ extension FileVault {
 
     /// The lookup MAC of a value, from a small cache (names, never secrets; cleared when it grows large).
     static func cachedMAC(_ key: AttributeKey, _ value: AttributeValue, _ s: inout State, _ keys: VaultKeys) -> Data {
-        guard case let .string(text) = value else { return VaultRow.lookupMAC(key, value, keys: keys) }
-        let cacheKey = key.rawValue + "\u{0}" + text
+        guard case let .string(text) = value, let column = VaultRow.lookupKeys.firstIndex(of: key) else {
+            return VaultRow.lookupMAC(key, value, keys: keys)
+        }
+        let cacheKey = MACCacheKey(column: UInt8(column), text: text)
         if let mac = s.macCache[cacheKey] { return mac }
         let mac = VaultRow.lookupMAC(key, value, keys: keys)
         if s.macCache.count >= 16384 { s.macCache.removeAll(keepingCapacity: true) }

@@ -22,8 +22,13 @@ public final class FileVault: ItemStore {
         let db: SQLiteDatabase
         var vaultKey: SymmetricKey?
         var keys: VaultKeys?
-        /// Lookup MACs of recent string values, keyed by "<attribute>\0<value>" (names only, never secrets).
-        var macCache: [String: Data] = [:]
+        /// Lookup MACs of recent string values (names only, never secrets).
+        var macCache: [MACCacheKey: Data] = [:]
+    }
+
+    struct MACCacheKey: Hashable {
+        let column: UInt8
+        let text: String
     }
 
     /// The file this vault lives in.
