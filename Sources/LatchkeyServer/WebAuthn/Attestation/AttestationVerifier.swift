@@ -117,7 +117,7 @@ struct AttestationVerifier {
             throw WebAuthnError.attestationInvalid("apple: nonce differs from the certificate's")
         }
         let certificateKey = try chain[0].subjectPublicKeyInfo
-        guard let credentialSPKI = try? Self.subjectPublicKeyInfo(of: credentialKey), credentialSPKI == certificateKey else {
+        guard let credentialSPKI = try? credentialKey.subjectPublicKeyInfo(), credentialSPKI == certificateKey else {
             throw WebAuthnError.attestationInvalid("apple: credential key differs from the certificate's")
         }
         return try trust(chain, format: "apple")
@@ -149,15 +149,6 @@ struct AttestationVerifier {
             throw WebAuthnError.attestationNotTrusted("\(format): \(error)")
         }
         return .trusted
-    }
-
-    static func subjectPublicKeyInfo(of key: COSEKey) throws -> Data {
-        switch try key.verificationKey() {
-        case let .p256(k): k.derRepresentation
-        case let .p384(k): k.derRepresentation
-        case let .ed25519(k): k.derRepresentation
-        case let .rsa(k): k.derRepresentation
-        }
     }
 
     /// Verifies a signature made with the key of a SubjectPublicKeyInfo under a COSE algorithm.
