@@ -60,11 +60,11 @@ import LatchkeyWebAuthn
     @Test func rejectsReplayedChallenge() async throws {
         let f = PasskeyFixture()
         let response = try await f.registrationResponse()
-        _ = try await f.rp.verifyRegistration(response)
+        let stored = try await f.rp.verifyRegistration(response)
+        f.credentials.withLock { $0[stored.id] = stored }
         await #expect(throws: WebAuthnError.unknownChallenge) { try await f.rp.verifyRegistration(response) }
 
         let assertion = try await f.assertionResponse()
-        try await f.register()
         _ = try await f.verify(assertion)
         await #expect(throws: WebAuthnError.unknownChallenge) { try await f.verify(assertion) }
     }

@@ -14,7 +14,7 @@ final class TestClock: Sendable {
 }
 
 /// A relying party for `localhost`, an authenticator, and an in-memory credential table.
-struct PasskeyFixture {
+final class PasskeyFixture: Sendable {
     static let origin = "http://localhost:8080"
     let clock = TestClock()
     let rp: WebAuthnRelyingParty
@@ -34,6 +34,7 @@ struct PasskeyFixture {
 
     func registrationResponse() async throws -> RegistrationResponse {
         let options = try await rp.registrationOptions(user: Self.user)
+        defer { clock.advance(1) } // the newest passkey is the one the authenticator offers
         return try authenticator.register(options, origin: Self.origin)
     }
 
