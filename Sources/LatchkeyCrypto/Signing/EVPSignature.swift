@@ -1,17 +1,6 @@
 import COpenSSL
 import Foundation
 
-extension HashAlgorithm {
-    /// OpenSSL's digest for this hash.
-    var evpMD: OpaquePointer? {
-        switch self {
-        case .sha256: EVP_sha256()
-        case .sha384: EVP_sha384()
-        case .sha512: EVP_sha512()
-        }
-    }
-}
-
 /// One-shot `EVP_DigestSign` / `EVP_DigestVerify`, shared by every signature scheme.
 enum EVPSignature {
     /// Signs `data`; `md` is nil for Ed25519. `configure` adjusts the EVP_PKEY_CTX (RSA padding).
