@@ -213,3 +213,31 @@ final class LogCollector: Sendable {
 extension RawResponse {
     func bodyJSON<T: Decodable>(_ type: T.Type) throws -> T { try JSONDecoder().decode(type, from: body) }
 }
+
+@Suite("HTTP server two-phase start", .serialized)
+struct HTTPServerBindTests {
+    @Test func bindFirstThenStartWithARouter() async throws {
+        let server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 1, accessLog: nil))
+        #expect(throws: HTTPServerError.invalidConfiguration("no router or handler")) { try server.start() }
+        try server.bind()
+        let port = server.port
+        #expect(port != 0)
+        #expect(server.baseURL == "http://127.0.0.1:\(port)")
+        try server.start(router: Router([Route("GET", "/where") { _ in .json(["port": port]) }]))
+        #expect(server.port == port)
+        let response = try await rawRequest(port: port, "GET /where HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(try response.bodyJSON([String: UInt16].self) == ["port": port])
+        await server.shutdown()
+    }
+
+    @Test func boundButNeverStartedReleasesThePort() async throws {
+        let server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, accessLog: nil))
+        try server.bind()
+        let port = server.port
+        await server.shutdown()
+        let again = HTTPServer(configuration: HTTPServerConfiguration(port: port, accessLog: nil), router: Router([]))
+        try again.start()
+        #expect(again.port == port)
+        await again.shutdown()
+    }
+}

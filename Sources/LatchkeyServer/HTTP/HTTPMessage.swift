@@ -61,6 +61,7 @@ public struct Route: Sendable {
 
 /// ASCII case-insensitive comparison for header names (cheaper than Foundation's locale-aware compare).
 func asciiCaseInsensitiveEquals(_ a: String, _ b: String) -> Bool {
+    guard a.utf8.count == b.utf8.count else { return false }
     var left = a.utf8.makeIterator()
     var right = b.utf8.makeIterator()
     while true {

@@ -9,8 +9,11 @@ enum RequestDispatch: Sendable {
 }
 
 /// The part of the server the C callbacks reach: limits, dispatch, counters, the access log.
-final class ServerCore: Sendable {
-    let dispatch: RequestDispatch
+///
+/// `@unchecked Sendable`: `dispatch` is written only by `HTTPServer.start` before it launches libmicrohttpd's
+/// threads (thread creation orders that write before every read); everything else is immutable or atomic.
+final class ServerCore: @unchecked Sendable {
+    var dispatch: RequestDispatch?
     let maxBodyBytes: Int
     /// Bytes of an oversized body read and thrown away before the connection is simply closed.
     let drainLimit: Int
@@ -19,7 +22,7 @@ final class ServerCore: Sendable {
     let draining = Atomic<Bool>(false)
     let suspended = Mutex<[ObjectIdentifier: RequestContext]>([:])
 
-    init(dispatch: RequestDispatch, configuration: HTTPServerConfiguration) {
+    init(dispatch: RequestDispatch?, configuration: HTTPServerConfiguration) {
         self.dispatch = dispatch
         self.maxBodyBytes = max(0, configuration.maxBodyBytes)
         self.drainLimit = max(0, configuration.maxBodyBytes) * 4 + 64 * 1024
@@ -100,6 +103,8 @@ final class ServerCore: Sendable {
             }
         case .handler(let found):
             handler = found; request = context.request
+        case nil:
+            return queue(.error(status: 503, code: "temporarily_unavailable"), for: context)
         }
         context.suspended = true
         let key = ObjectIdentifier(context)
