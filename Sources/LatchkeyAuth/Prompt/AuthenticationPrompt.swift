@@ -40,8 +40,14 @@ public struct AuthenticationPrompt: Sendable, Equatable {
 
     /// The same prompt as a passcode entry.
     func asPasscode(message: String? = nil, echo: Bool = false) -> AuthenticationPrompt {
-        var copy = self
+        var copy = withMessage(message, echo: echo)
         copy.kind = .passcode
+        return copy
+    }
+
+    /// The same prompt carrying a message from PAM.
+    func withMessage(_ message: String?, echo: Bool) -> AuthenticationPrompt {
+        var copy = self
         copy.message = message
         copy.echo = echo
         return copy
