@@ -21,12 +21,15 @@ public struct JWS: Sendable {
         guard bytes.count <= maximumSize else { throw .inputTooLarge(limit: maximumSize) }
         let parts = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard parts.count == 3 else { throw .malformedInput("a compact JWS has 3 parts, found \(parts.count)") }
-        guard !parts[0].isEmpty, !parts[2].isEmpty,
-              let headerJSON = Data(base64URLEncoded: Substring(parts[0])),
+        guard !parts[0].isEmpty, let headerJSON = Data(base64URLEncoded: Substring(parts[0])) else {
+            throw .malformedInput("JWS header base64url")
+        }
+        // The header first, so that `alg: none` is reported as such even with its empty signature.
+        self.header = try JWSHeader(json: headerJSON)
+        guard !parts[2].isEmpty,
               let payload = Data(base64URLEncoded: Substring(parts[1])),
               let signature = Data(base64URLEncoded: Substring(parts[2]))
         else { throw .malformedInput("JWS base64url") }
-        self.header = try JWSHeader(json: headerJSON)
         self.payload = payload
         self.signature = signature
         self.signingInput = Data(bytes[bytes.startIndex..<parts[1].endIndex])
