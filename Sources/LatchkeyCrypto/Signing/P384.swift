@@ -32,8 +32,7 @@ extension P384.Signing {
 
         /// A key from a PEM "PRIVATE KEY" (or "EC PRIVATE KEY") block.
         public convenience init(pemRepresentation: String) throws(CryptoError) {
-            let (label, der) = try PEM.decode(pemRepresentation)
-            guard label == "PRIVATE KEY" || label == "EC PRIVATE KEY" else { throw .malformedInput("PEM label \(label)") }
+            let (_, der) = try PEM.decode(pemRepresentation, labels: ["PRIVATE KEY", "EC PRIVATE KEY"])
             try self.init(derRepresentation: der)
         }
 
@@ -107,8 +106,7 @@ extension P384.Signing {
 
         /// A key from a PEM "PUBLIC KEY" block.
         public init(pemRepresentation: String) throws(CryptoError) {
-            let (label, der) = try PEM.decode(pemRepresentation)
-            guard label == "PUBLIC KEY" else { throw .malformedInput("PEM label \(label)") }
+            let (_, der) = try PEM.decode(pemRepresentation, labels: ["PUBLIC KEY"])
             try self.init(derRepresentation: der)
         }
 
