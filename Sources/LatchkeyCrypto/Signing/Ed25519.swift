@@ -44,7 +44,7 @@ extension Ed25519.Signing {
 
         init(key: EVPKey) throws(CryptoError) {
             self.key = key
-            self.publicKey = try PublicKey(key: key)
+            self.publicKey = try PublicKey(key: DERKeys.publicOnly(key))
         }
 
         /// The 32-byte seed. Treat the result as a secret.

@@ -38,7 +38,8 @@ extension P384.Signing {
 
         init(key: EVPKey) throws(CryptoError) {
             self.key = key
-            self.publicKey = try PublicKey(key: key, x963: ECCurve.p384.x963(of: key))
+            let pub = try DERKeys.publicOnly(key)
+            self.publicKey = try PublicKey(key: pub, x963: ECCurve.p384.x963(of: pub))
         }
 
         /// The 48-byte big-endian scalar. Treat the result as a secret.

@@ -143,7 +143,7 @@ extension RSA.Signing {
 
         init(key: EVPKey) throws(CryptoError) {
             self.key = key
-            self.publicKey = try PublicKey(key: key)
+            self.publicKey = try PublicKey(key: DERKeys.publicOnly(key))
         }
 
         /// PKCS#8 `PrivateKeyInfo` DER. Treat the result as a secret.
