@@ -170,6 +170,19 @@ import Testing
         #expect(throws: CryptoError.inputTooLarge(limit: 100)) { try JWS(compactSerialization: token, maximumSize: 100) }
     }
 
+    @Test func byteLevelBase64URLAgreesWithTheSharedCodec() {
+        for length in 0..<70 {
+            let data = Data((0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) })
+            let text = data.base64URLEncodedString()
+            #expect(JOSEBase64URL.encode(data) == text)
+            #expect(JOSEBase64URL.decode(Array(text.utf8)) == data)
+        }
+        for bad in ["A", "AAAAA", "AA==", "AB+C", "AB/C", "AB C", "é"] {
+            #expect(JOSEBase64URL.decode(Array(bad.utf8)) == nil, "\(bad)")
+            #expect(Data(base64URLEncoded: bad) == nil, "\(bad)")
+        }
+    }
+
     @Test func derEncodedECDSASignaturesAreNotJOSE() throws {
         let key = try P256.Signing.PrivateKey()
         let input = Data(#"{"alg":"ES256"}"#.utf8).base64URLEncodedString() + "." + Data("{}".utf8).base64URLEncodedString()
