@@ -61,7 +61,7 @@ final class ServerCore: @unchecked Sendable {
         guard headers.contentLengths.count == 1, !headers.hasTransferEncoding else {
             return .error(status: 400, code: "invalid_request", description: "Ambiguous message framing.")
         }
-        let text = headers.contentLengths[0].trimmingCharacters(in: .whitespaces)
+        let text = trimmingOptionalWhitespace(headers.contentLengths[0])
         guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
             return .error(status: 400, code: "invalid_request", description: "Invalid Content-Length.")
         }
