@@ -241,3 +241,68 @@ struct HTTPServerBindTests {
         await again.shutdown()
     }
 }
+
+actor CounterActor {
+    var value = 0
+    func next() -> Int {
+        value += 1
+        return value
+    }
+}
+
+@Suite("HTTP handler execution", .serialized)
+struct HTTPHandlerExecutionTests {
+    static func routes(counter: CounterActor) -> [Route] {
+        [
+            Route("GET", "/plain/:n") { .json(["n": $0.pathParameters["n"] ?? ""]) },
+            Route("GET", "/actor/:n") { request in
+                _ = await counter.next()
+                return .json(["n": request.pathParameters["n"] ?? ""])
+            },
+            Route("GET", "/offload/:n") { request in
+                let n = await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
+                    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(2)) {
+                        continuation.resume(returning: request.pathParameters["n"] ?? "")
+                    }
+                }
+                return .json(["n": n])
+            },
+            Route("GET", "/sleep/:n") { request in
+                try? await Task.sleep(for: .milliseconds(1))
+                return .json(["n": request.pathParameters["n"] ?? ""])
+            },
+        ]
+    }
+
+    @Test(arguments: [true, false])
+    func suspendingAndNonSuspendingHandlersAnswerCorrectly(inline: Bool) async throws {
+        let counter = CounterActor()
+        try await withTestServer({ $0.runsHandlersInline = inline; $0.threads = 2 },
+                                 routes: Self.routes(counter: counter)) { server in
+            let port = server.port
+            let kinds = ["plain", "actor", "offload", "sleep"]
+            let failures = try await withThrowingTaskGroup(of: Int.self) { group in
+                for client in 0..<16 {
+                    group.addTask {
+                        try await onThread {
+                            let connection = try RawConnection(port: port)
+                            var failures = 0
+                            for index in 0..<20 {
+                                let tag = "\(client)x\(index)"
+                                try connection.send("GET /\(kinds[index % 4])/\(tag) HTTP/1.1\r\nHost: t\r\n\r\n")
+                                let response = try connection.readResponse()
+                                if response.status != 200 || response.text != #"{"n":"\#(tag)"}"# { failures += 1 }
+                            }
+                            return failures
+                        }
+                    }
+                }
+                var total = 0
+                for try await failures in group { total += failures }
+                return total
+            }
+            #expect(failures == 0)
+            #expect(await counter.value == 16 * 5)
+        }
+    }
+}

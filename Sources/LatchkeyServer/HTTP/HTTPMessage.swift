@@ -76,3 +76,12 @@ func asciiCaseInsensitiveEquals(_ a: String, _ b: String) -> Bool {
         }
     }
 }
+
+/// `text` without leading and trailing spaces and tabs (HTTP optional whitespace), without Foundation bridging.
+func trimmingOptionalWhitespace<S: StringProtocol>(_ text: S) -> String {
+    let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+    guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) }) else {
+        return ""
+    }
+    return String(text[first...last])
+}
