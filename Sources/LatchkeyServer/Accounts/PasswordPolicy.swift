@@ -45,3 +45,14 @@ extension PasswordPolicyViolation: LocalizedError {
         }
     }
 }
+
+extension PasswordPolicyViolation {
+    /// The English text, for protocol bodies (`error_description`).
+    var englishDescription: String {
+        switch self {
+        case .tooShort(let n): "The password must have at least \(n) characters."
+        case .tooLong(let n): "The password must not exceed \(n) bytes."
+        case .sameAsUsername: "The password must differ from the user name."
+        }
+    }
+}

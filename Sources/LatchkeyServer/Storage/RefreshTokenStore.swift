@@ -53,7 +53,7 @@ extension Database {
     }
 
     /// Rotates the refresh token whose hash is `presentedHash`: marks it used and stores its successor
-    /// (hash `successorHash`), in ONE transaction, only if it was unused, unrevoked and unexpired.
+    /// (hash `successorHash`, expiring at `successorExpiresAt` or the session's end, whichever is first), in ONE transaction, only if it was unused, unrevoked and unexpired.
     /// Exactly one of several concurrent callers (threads, or processes sharing PostgreSQL) wins; the
     /// others see `.reused`, which revokes the family.
     ///
@@ -71,7 +71,8 @@ extension Database {
             if let row = claimed.first {
                 let previous = try RefreshTokenRecord(row: row)
                 let successor = try insertSuccessor(of: previous, hash: successorHash, now: now,
-                                                    expiresAt: successorExpiresAt, on: conn)
+                                                    expiresAt: try cappedExpiry(successorExpiresAt, familyID: previous.familyID, on: conn),
+                                                    on: conn)
                 return .rotated(previous: previous, successor: successor)
             }
             guard let row = try conn.execute("SELECT \(RefreshTokenRecord.columns) FROM refresh_tokens WHERE token_hash = ?",
@@ -89,7 +90,8 @@ extension Database {
                     """, [.integer(now), .text(presentedHash)])
                 if !superseded.isEmpty {
                     let successor = try insertSuccessor(of: token, hash: successorHash, now: now,
-                                                        expiresAt: successorExpiresAt, on: conn)
+                                                        expiresAt: try cappedExpiry(successorExpiresAt, familyID: token.familyID, on: conn),
+                                                        on: conn)
                     try insertAudit(AuditEvent(at: now, accountID: token.accountID, event: "refresh_token_grace_reuse",
                                                ip: ip, detail: "family \(token.familyID)"), on: conn)
                     return .rotated(previous: token, successor: successor)
@@ -143,6 +145,12 @@ private func insertSuccessor(of previous: RefreshTokenRecord, hash: String, now:
                                        createdAt: now, expiresAt: expiresAt)
     try insertRefreshToken(successor, on: conn)
     return successor
+}
+
+/// A successor never outlives its session (the session's absolute lifetime).
+private func cappedExpiry(_ expiresAt: Int64, familyID: String, on conn: any SQLConnection) throws -> Int64 {
+    let sessionExpiry = try conn.execute("SELECT expires_at FROM sessions WHERE id = ?", [.text(familyID)]).first?.integer(0)
+    return min(expiresAt, sessionExpiry ?? expiresAt)
 }
 
 @discardableResult
