@@ -63,7 +63,7 @@ public final class SigningKeyRing: Sendable {
         let jwk = try PublishedKeySet(keys: [PublishedKey(kid: kid, key: key.publicKey)]).jsonData()
         try database.installSigningKey(SigningKeyRecord(kid: kid, privateKey: try protect(key.derRepresentation, kid: kid),
                                                         publicJWK: String(decoding: jwk, as: UTF8.self), createdAt: now), now: now)
-        try database.deleteSigningKeys(retiredBefore: now - publishFor)
+        try database.deleteSigningKeys(retiredBefore: now - publishFor + 1) // retired_at + publishFor <= now: unpublished
         _ = try load()
     }
 
