@@ -5,9 +5,9 @@ import LatchkeyServer
 enum ServeCommand {
     static let usage = """
         usage: latchkey serve [--host 127.0.0.1] [--port 8080] [--database sqlite:PATH|postgres://...]
-                              [--threads 4] [--access-log]
+                              [--threads 4] [--access-log] [--print-routes]
         Prints `listening on http://HOST:PORT` once bound (port 0 picks a free port); SIGTERM/SIGINT shut it down
-        gracefully.
+        gracefully. --print-routes lists the route table ("METHOD /path" lines) and exits.
         """
 
     struct Options {
@@ -16,6 +16,7 @@ enum ServeCommand {
         var database = "sqlite:latchkey.sqlite"
         var threads = 4
         var accessLog = false
+        var printRoutes = false
     }
 
     enum Parsed {
@@ -51,6 +52,8 @@ enum ServeCommand {
                 options.threads = threads
             case "--access-log":
                 options.accessLog = true
+            case "--print-routes":
+                options.printRoutes = true
             case "--help", "-h":
                 return .failure("")
             default:
@@ -79,7 +82,13 @@ enum ServeCommand {
                                                     accessLog: options.accessLog ? .standardError : nil)
         configuration.shutdownGracePeriod = .seconds(10)
         do {
-            let server = HTTPServer(configuration: configuration, router: Router(try routes(options)))
+            let router = Router(try routes(options))
+            if options.printRoutes {
+                let table = router.routeTable.map { "\($0.method) \($0.path)\n" }.joined()
+                FileHandle.standardOutput.write(Data(table.utf8))
+                return 0
+            }
+            let server = HTTPServer(configuration: configuration, router: router)
             try server.start()
             FileHandle.standardOutput.write(Data("listening on \(server.baseURL)\n".utf8))
             let signal = server.runUntilSignal()

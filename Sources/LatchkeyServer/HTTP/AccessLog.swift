@@ -12,6 +12,17 @@ public struct AccessLogEntry: Sendable {
     public var durationMicroseconds: UInt64
     public var remoteAddress: String
 
+    public init(time: Date, method: String, path: String, status: Int, bytes: Int, durationMicroseconds: UInt64,
+                remoteAddress: String) {
+        self.time = time
+        self.method = method
+        self.path = path
+        self.status = status
+        self.bytes = bytes
+        self.durationMicroseconds = durationMicroseconds
+        self.remoteAddress = remoteAddress
+    }
+
     /// The logfmt line: `time=... method=GET path="/healthz" status=200 bytes=15 duration_us=42 remote=127.0.0.1`.
     public var line: String {
         "time=\(AccessLogEntry.timestamp(time)) method=\(AccessLogEntry.token(method)) path=\(AccessLogEntry.quoted(path))"

@@ -91,7 +91,9 @@ extension HTTPRequest {
         return type.trimmingCharacters(in: .whitespaces).lowercased()
     }
 
-    /// Decodes the JSON body. Wrong or missing `Content-Type` → `.unsupportedMediaType` (415);
+    /// Decodes the JSON body; in a handler:
+    /// `do throws(HTTPRequestError) { let body = try request.decodeJSON(Login.self) ... } catch { return error.response }`.
+    /// Wrong or missing `Content-Type` → `.unsupportedMediaType` (415);
     /// empty, malformed or wrongly shaped JSON → `.malformedBody` (400). Never echoes body content.
     public func decodeJSON<T: Decodable>(_ type: T.Type) throws(HTTPRequestError) -> T {
         guard mediaType == "application/json" else { throw .unsupportedMediaType(expected: "application/json") }

@@ -14,9 +14,10 @@ public struct SynchronousRoute: Sendable {
     }
 
     /// `GET /healthz` → 200 `{"status":"ok"}`.
-    public static let health = SynchronousRoute("GET", "/healthz") { _ in
-        HTTPResponse.json(HealthStatus(status: "ok"))
-    }
+    public static let health: SynchronousRoute = {
+        let response = HTTPResponse.json(HealthStatus(status: "ok"))
+        return SynchronousRoute("GET", "/healthz") { _ in response }
+    }()
 }
 
 struct HealthStatus: Codable, Sendable {

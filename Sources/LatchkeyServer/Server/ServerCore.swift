@@ -142,9 +142,9 @@ final class ServerCore: Sendable {
 
     /// Framing headers are the server's; header text with control characters is dropped (no response splitting).
     static func mayPass(_ name: String, _ value: String) -> Bool {
-        switch name.lowercased() {
-        case "content-length", "transfer-encoding", "date": return false
-        default: break
+        if asciiCaseInsensitiveEquals(name, "content-length") || asciiCaseInsensitiveEquals(name, "transfer-encoding")
+            || asciiCaseInsensitiveEquals(name, "date") {
+            return false
         }
         let nameOK = !name.isEmpty && name.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ":") }
         let valueOK = value.utf8.allSatisfy { $0 >= 0x20 && $0 != 0x7F || $0 == 0x09 }
