@@ -8,24 +8,15 @@ struct AccessTokenHeader: Codable, Sendable, Equatable {
     var kid: String?
 }
 
-/// JWS compact serialization of access tokens (RFC 7515 §7.1) with ES256 signatures from LatchkeyCrypto
-/// (raw r||s, the JOSE form). Only the byte layout lives here; the signature is OpenSSL's.
+/// Access tokens as JWS compact serialization (RFC 7515 §7.1): signing and verification are
+/// LatchkeyCrypto's `JWT`; `split` only peeks at an unverified header (for the `kid` to look up).
 enum AccessTokenCodec {
     /// Longest token accepted for parsing (a real one is ≈ 600 bytes).
     static let maximumLength = 8192
 
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
-
+    /// Signs with crypto-jose's `JWT.sign` (header `{"alg":"ES256","kid":…,"typ":"at+jwt"}`).
     static func sign(_ claims: AccessTokenClaims, kid: String, key: P256.Signing.PrivateKey) throws -> String {
-        let header = try encoder.encode(AccessTokenHeader(alg: "ES256", typ: "at+jwt", kid: kid))
-        let payload = try encoder.encode(claims)
-        let signingInput = header.base64URLEncodedString() + "." + payload.base64URLEncodedString()
-        let signature = try key.signature(for: Data(signingInput.utf8))
-        return signingInput + "." + signature.rawRepresentation.base64URLEncodedString()
+        try JWT.sign(claims: claims, header: JWSHeader(alg: .ES256, kid: kid, typ: "at+jwt"), key: .p256(key))
     }
 
     /// The three decoded parts, unverified.

@@ -66,21 +66,35 @@ public struct TokenVerifier: Sendable {
     /// The key ids this verifier accepts.
     public var keyIDs: Set<String> { Set(keys.keys) }
 
-    /// The verified claims of `token`.
+    /// The verified claims of `token` (through LatchkeyCrypto's `JWT.verify`).
     public func verify(_ token: String) throws(TokenVerificationError) -> AccessTokenClaims {
-        guard let parts = AccessTokenCodec.split(token) else { throw .malformed }
-        guard parts.header.alg == "ES256" else { throw .disallowedAlgorithm }
-        guard parts.header.typ?.lowercased() == "at+jwt" || parts.header.typ?.lowercased() == "application/at+jwt"
-        else { throw .wrongType }
-        guard let kid = parts.header.kid, let key = keys[kid] else { throw .unknownKey }
-        guard let signature = try? P256.Signing.ECDSASignature(rawRepresentation: parts.signature),
-              key.isValidSignature(signature, for: Data(parts.signingInput.utf8)) else { throw .badSignature }
-        guard let claims = try? JSONDecoder().decode(AccessTokenClaims.self, from: parts.payload) else { throw .malformed }
-        guard claims.iss == issuer else { throw .wrongIssuer }
-        guard claims.isIntended(for: audience) else { throw .wrongAudience }
-        let now = clock.seconds
-        guard claims.exp > now - leeway else { throw .expired }
-        guard claims.iat <= now + leeway else { throw .issuedInFuture }
+        guard token.utf8.count <= AccessTokenCodec.maximumLength else { throw .malformed }
+        let options = JWTValidationOptions(allowedAlgorithms: [.ES256], issuer: issuer, audiences: [audience],
+                                           clockSkew: TimeInterval(leeway), now: clock.now(), requireExpiration: true,
+                                           expectedType: "at+jwt", requiredClaims: ["sub", "iat", "jti", "client_id", "sid"])
+        let verified: VerifiedJWT
+        do {
+            verified = try JWT.verify(token, options: options) { kid in kid.flatMap { keys[$0] }.map { .p256($0) } }
+        } catch {
+            throw TokenVerificationError(error)
+        }
+        guard let claims = try? verified.decode(AccessTokenClaims.self) else { throw .malformed }
         return claims
+    }
+}
+
+extension TokenVerificationError {
+    init(_ error: JWTError) {
+        switch error {
+        case .unsupportedAlgorithm, .algorithmNotAllowed: self = .disallowedAlgorithm
+        case .unknownKey: self = .unknownKey
+        case .badSignature: self = .badSignature
+        case .expired: self = .expired
+        case .notYetValid, .issuedInFuture: self = .issuedInFuture
+        case .wrongIssuer: self = .wrongIssuer
+        case .wrongAudience: self = .wrongAudience
+        case .wrongType: self = .wrongType
+        case .malformed, .missingClaim: self = .malformed
+        }
     }
 }
