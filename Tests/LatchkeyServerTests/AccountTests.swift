@@ -160,11 +160,11 @@ struct AccountTests {
         guard let test = try makeTestDatabase(.sqlite) else { return }
         defer { test.cleanup() }
         let clock = ManualClock()
-        let weak = try await AuthService(database: test.database, clock: clock,
+        let weak = try AuthService(database: test.database, clock: clock,
                                          passwordHasher: Argon2PasswordHasher(parameters: testArgon2))
         _ = try await weak.createAccount(username: "alice", password: "correct horse")
         let stronger = Argon2id.Parameters(memoryKiB: 128, iterations: 2)
-        let strong = try await AuthService(database: test.database, clock: clock,
+        let strong = try AuthService(database: test.database, clock: clock,
                                            passwordHasher: Argon2PasswordHasher(parameters: stronger))
         let before = try #require(try test.database.account(usernameKey: "alice")).passwordHash
         _ = try await strong.loginWithPassword(username: "alice", password: "correct horse", ip: "127.0.0.1")

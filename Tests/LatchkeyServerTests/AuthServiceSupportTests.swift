@@ -17,7 +17,7 @@ struct ServiceFixture: Sendable {
                      hasher: (any PasswordHasher)? = nil, encryptionKey: SymmetricKey? = nil) async throws -> ServiceFixture? {
         guard let test = try makeTestDatabase(engine) else { return nil }
         let clock = ManualClock()
-        let service = try await AuthService(database: test.database, configuration: configuration, clock: clock,
+        let service = try AuthService(database: test.database, configuration: configuration, clock: clock,
                                             passwordHasher: hasher ?? Argon2PasswordHasher(parameters: testArgon2),
                                             signingKeyEncryptionKey: encryptionKey)
         return ServiceFixture(test: test, clock: clock, service: service, router: Router(service.routes()))
@@ -25,7 +25,7 @@ struct ServiceFixture: Sendable {
 
     /// A second service (another "server process") on the same database and clock.
     func sibling() async throws -> AuthService {
-        try await AuthService(database: try test.openAnother(), configuration: service.configuration, clock: clock,
+        try AuthService(database: try test.openAnother(), configuration: service.configuration, clock: clock,
                               passwordHasher: Argon2PasswordHasher(parameters: testArgon2))
     }
 

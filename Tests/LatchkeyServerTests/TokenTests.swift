@@ -187,10 +187,10 @@ struct TokenTests {
         let stored = try #require(try f.test.database.signingKeys().first)
         #expect(stored.privateKey.hasPrefix("aesgcm:"))
         let clock = ManualClock()
-        await #expect(throws: (any Error).self) {
-            _ = try await AuthService(database: f.test.database, clock: clock, passwordHasher: Argon2PasswordHasher(parameters: testArgon2))
+        #expect(throws: (any Error).self) {
+            _ = try AuthService(database: f.test.database, clock: clock, passwordHasher: Argon2PasswordHasher(parameters: testArgon2))
         }
-        _ = try await AuthService(database: f.test.database, clock: clock, passwordHasher: Argon2PasswordHasher(parameters: testArgon2),
+        _ = try AuthService(database: f.test.database, clock: clock, passwordHasher: Argon2PasswordHasher(parameters: testArgon2),
                                   signingKeyEncryptionKey: kek)
     }
 

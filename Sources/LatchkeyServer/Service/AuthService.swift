@@ -1,5 +1,6 @@
 import Foundation
 import LatchkeyCrypto
+import Synchronization
 
 /// The verifying auth server's logic: accounts, password login with throttling and lockout, rotating
 /// refresh tokens with reuse detection, ES256 access tokens, revocation and logout. `routes()` exposes it
@@ -12,13 +13,13 @@ public final class AuthService: Sendable {
     public let keyRing: SigningKeyRing
     let hasher: any PasswordHasher
     /// A hash of a random password with the current parameters: unknown user names are verified against it,
-    /// so they cost the same time as a wrong password.
-    let dummyHash: String
+    /// so they cost the same time as a wrong password. Made in the background at start.
+    private let dummy = Mutex<String?>(nil)
 
-    /// Migrates the database, loads (or creates) the signing key and prepares the dummy hash.
+    /// Migrates the database, loads (or creates) the signing key and starts preparing the dummy hash.
     public init(database: any Database, configuration: AuthConfiguration = AuthConfiguration(),
                 clock: any ServerClock = SystemClock(), passwordHasher: any PasswordHasher = Argon2PasswordHasher(),
-                signingKeyEncryptionKey: SymmetricKey? = nil) async throws {
+                signingKeyEncryptionKey: SymmetricKey? = nil) throws {
         self.database = database
         self.configuration = configuration
         self.clock = clock
@@ -28,7 +29,17 @@ public final class AuthService: Sendable {
                                      clockSkew: configuration.clockSkew,
                                      rotationInterval: configuration.signingKeyRotationInterval,
                                      encryptionKey: signingKeyEncryptionKey)
-        dummyHash = try await passwordHasher.hash(SecureRandom.bytes(count: 24).base64URLEncodedString())
+        Task.detached { [self] in _ = await dummyHash() }
+    }
+
+    func dummyHash() async -> String {
+        if let hash = dummy.withLock({ $0 }) { return hash }
+        let made = (try? await hasher.hash(SecureRandom.bytes(count: 24).base64URLEncodedString())) ?? ""
+        return dummy.withLock { stored in
+            if let stored { return stored }
+            stored = made
+            return made
+        }
     }
 
     // MARK: Accounts
@@ -79,7 +90,9 @@ public final class AuthService: Sendable {
             if blocked > now { throw OAuthError.slowDown(retryAfter: blocked - now) }
 
             let account = try database.account(usernameKey: Username.key(username))
-            let valid = await hasher.verify(password, against: account?.passwordHash ?? dummyHash) && account != nil
+            let phc: String
+            if let account { phc = account.passwordHash } else { phc = await dummyHash() }
+            let valid = await hasher.verify(password, against: phc) && account != nil
             guard valid, let account else {
                 try recordFailure(account: account, userKey: userKey, ipKey: ipKey, ip: ip, now: clock.seconds)
                 throw OAuthError.invalidGrant
