@@ -135,3 +135,8 @@ public final class SigningKeyRing: Sendable {
         throw CryptoError.malformedInput("stored signing key")
     }
 }
+
+extension SigningKeyRing {
+    /// Signs `claims` with the active key (the service itself signs through `AuthService`).
+    public func signAccessToken(_ claims: AccessTokenClaims) throws -> String { try sign(claims) }
+}
