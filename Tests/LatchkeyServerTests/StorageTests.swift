@@ -236,3 +236,19 @@ struct StorageTests {
         #expect(try db.signingKeys().map(\.kid) == ["k2"])
     }
 }
+
+@Suite("Storage locations")
+struct StorageLocationTests {
+    @Test func sqliteFileIsPrivateAndMigrated() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-location-\(randomHex(8))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("s.sqlite").path
+        let db = try DatabaseLocation.open("sqlite:" + path)
+        #expect(try SchemaMigrations.appliedVersions(db) == [1, 2, 3])
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        #expect(throws: DatabaseError.self) { try DatabaseLocation.open("mysql://nope") }
+        #expect(throws: DatabaseError.self) { try DatabaseLocation.open("sqlite:") }
+    }
+}

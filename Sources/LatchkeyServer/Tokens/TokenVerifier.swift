@@ -78,7 +78,15 @@ public struct TokenVerifier: Sendable {
         } catch {
             throw TokenVerificationError(error)
         }
-        guard let claims = try? verified.decode(AccessTokenClaims.self) else { throw .malformed }
+        // Built from the claims JWT.verify already parsed (no second JSON pass).
+        let c = verified.claims
+        guard let iss = c.iss, let sub = c.sub, let aud = c.aud, let exp = c.exp, let iat = c.iat, let jti = c.jti,
+              let clientID = c[claim: "client_id"]?.stringValue, let sid = c[claim: "sid"]?.stringValue
+        else { throw .malformed }
+        var claims = AccessTokenClaims(iss: iss, sub: sub, aud: aud.count == 1 ? aud[0] : aud.joined(separator: " "),
+                                       exp: Int64(exp.timeIntervalSince1970.rounded()), iat: Int64(iat.timeIntervalSince1970.rounded()),
+                                       jti: jti, clientID: clientID, scope: c[claim: "scope"]?.stringValue ?? "", sid: sid)
+        if aud.count != 1 { claims.audiences = aud }
         return claims
     }
 }
