@@ -14,9 +14,16 @@ enum AccessTokenCodec {
     /// Longest token accepted for parsing (a real one is ≈ 600 bytes).
     static let maximumLength = 8192
 
-    /// Signs with crypto-jose's `JWT.sign` (header `{"alg":"ES256","kid":…,"typ":"at+jwt"}`).
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    /// Signs with LatchkeyCrypto's `JWS.sign` (header `{"alg":"ES256","kid":…,"typ":"at+jwt"}`); the claims
+    /// are encoded once with a shared encoder (they are always a JSON object).
     static func sign(_ claims: AccessTokenClaims, kid: String, key: P256.Signing.PrivateKey) throws -> String {
-        try JWT.sign(claims: claims, header: JWSHeader(alg: .ES256, kid: kid, typ: "at+jwt"), key: .p256(key))
+        try JWS.sign(payload: try encoder.encode(claims), header: JWSHeader(alg: .ES256, kid: kid, typ: "at+jwt"), key: .p256(key))
     }
 
     /// The three decoded parts, unverified.
