@@ -34,8 +34,9 @@ var targets: [Target] = [
                    providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
     .systemLibrary(name: "CPAM", pkgConfig: "pam",
                    providers: [.apt(["libpam0g-dev"])]),
-    .systemLibrary(name: "CSecret", pkgConfig: "libsecret-1",
-                   providers: [.apt(["libsecret-1-dev"])]),
+    // libsecret without pkg-config: its .pc adds `-pthread`, which SwiftPM rejects with a warning on every
+    // build. Sources/CSecret/shim.h declares the few functions used and the module map links them by name.
+    .systemLibrary(name: "CSecret", providers: [.apt(["libsecret-1-dev"])]),
     .systemLibrary(name: "CKeyutils", pkgConfig: "libkeyutils",
                    providers: [.apt(["libkeyutils-dev"])]),
 
