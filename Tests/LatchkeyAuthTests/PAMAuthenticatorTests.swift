@@ -89,10 +89,16 @@ struct PAMAuthenticatorTests {
     @Test func verboseInfoMessagesGetNoResponse() async throws {
         let fixture = try PAMFixture(verbose: true)
         defer { fixture.cleanUp() }
-        try await fixture.authenticator.makeContext(passcodeProvider: ScriptedPasscodeProvider("secret"))
+        let provider = ScriptedPasscodeProvider("secret")
+        try await fixture.authenticator.makeContext(passcodeProvider: provider)
             .evaluate(.deviceOwnerAuthentication, reason: "t")
-        let wrong = fixture.authenticator.makeContext(passcodeProvider: ScriptedPasscodeProvider("nope"))
+        let wrongProvider = ScriptedPasscodeProvider("nope")
+        let wrong = fixture.authenticator.makeContext(passcodeProvider: wrongProvider)
         #expect(await authError { try await wrong.evaluate(.deviceOwnerAuthentication, reason: "t") } == .authenticationFailed)
+        let shown = provider.displayed + wrongProvider.displayed
+        #expect(provider.displayed == ["Authentication succeeded"])
+        #expect(wrongProvider.displayed == ["Authentication failed"])
+        #expect(!shown.joined().contains("secret") && !shown.joined().contains("nope"))
     }
 
     @Test func missingServiceFileIsASystemFailure() async throws {

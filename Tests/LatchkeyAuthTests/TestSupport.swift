@@ -35,6 +35,10 @@ final class ScriptedPasscodeProvider: PasscodeProvider {
     }
 
     func promptDidAppear(_ prompt: AuthenticationPrompt) async { onAppear?(prompt) }
+
+    private let shown = Mutex<[String]>([])
+    var displayed: [String] { shown.withLock { $0 } }
+    func display(_ message: String, isError: Bool) { shown.withLock { $0.append(message) } }
 }
 
 /// A simulator in a temp dir with passcode "1234" and, unless told otherwise, Face ID enrolled.

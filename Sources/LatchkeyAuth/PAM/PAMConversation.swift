@@ -46,7 +46,10 @@ final class PAMResponder: Sendable {
         return passcode
     }
 
-    func notice() { notices.withLock { $0 += 1 } }
+    func notice(_ text: String?, isError: Bool) {
+        notices.withLock { $0 += 1 }
+        if let text, !text.isEmpty { provider?.display(text, isError: isError) }
+    }
 }
 
 private final class AnswerBox: Sendable {
@@ -56,14 +59,26 @@ private final class AnswerBox: Sendable {
 }
 
 /// The C conversation callback. Responses are `calloc`/`malloc`ed because PAM frees them; text and
-/// error messages get no response string (a NULL `resp`), which is what pam_matrix's `verbose` expects.
+/// error messages get no response string, and when PAM passes no response pointer at all (pam_info /
+/// pam_error, as pam_matrix's `verbose` does) nothing is written.
 let latchkeyPAMConversation: @convention(c) (
     Int32, UnsafeMutablePointer<UnsafePointer<pam_message>?>?,
     UnsafeMutablePointer<UnsafeMutablePointer<pam_response>?>?, UnsafeMutableRawPointer?
 ) -> Int32 = { count, messages, responses, appdata in
-    guard count > 0, count <= PAM_MAX_NUM_MSG, let messages, let responses, let appdata else { return PAM_CONV_ERR }
+    guard count > 0, count <= PAM_MAX_NUM_MSG, let messages, let appdata else { return PAM_CONV_ERR }
     let responder = Unmanaged<PAMResponder>.fromOpaque(appdata).takeUnretainedValue()
     let total = Int(count)
+    // pam_info / pam_error (e.g. pam_matrix's `verbose`) pass a NULL response pointer: show the texts,
+    // write nothing.
+    guard let responses else {
+        for index in 0..<total {
+            guard let message = messages[index] else { return PAM_CONV_ERR }
+            let style = message.pointee.msg_style
+            guard style == PAM_TEXT_INFO || style == PAM_ERROR_MSG else { return PAM_CONV_ERR }
+            responder.notice(message.pointee.msg.map { String(cString: $0) }, isError: style == PAM_ERROR_MSG)
+        }
+        return PAM_SUCCESS
+    }
     guard let raw = calloc(total, MemoryLayout<pam_response>.stride) else { return PAM_BUF_ERR }
     let replies = raw.bindMemory(to: pam_response.self, capacity: total)
 
@@ -101,7 +116,7 @@ let latchkeyPAMConversation: @convention(c) (
             replies[index].resp = copy
             replies[index].resp_retcode = 0
         case PAM_TEXT_INFO, PAM_ERROR_MSG:
-            responder.notice()
+            responder.notice(text, isError: style == PAM_ERROR_MSG)
             replies[index].resp = nil
             replies[index].resp_retcode = 0
         default:

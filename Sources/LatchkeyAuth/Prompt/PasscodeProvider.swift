@@ -7,11 +7,16 @@ public protocol PasscodeProvider: Sendable {
     func passcode(for prompt: AuthenticationPrompt) async -> Passcode?
     /// Told when a prompt (biometric or passcode) appears; the default does nothing.
     func promptDidAppear(_ prompt: AuthenticationPrompt) async
+    /// Shows an informational or error text from the backend (PAM_TEXT_INFO / PAM_ERROR_MSG, e.g.
+    /// "Place your finger on the reader"); the default ignores it. Must not block.
+    func display(_ message: String, isError: Bool)
 }
 
 extension PasscodeProvider {
     /// Does nothing.
     public func promptDidAppear(_ prompt: AuthenticationPrompt) async {}
+    /// Ignores the message.
+    public func display(_ message: String, isError: Bool) {}
 }
 
 /// A `PasscodeProvider` from a closure.

@@ -53,6 +53,11 @@ public struct TerminalPasscodeProvider: PasscodeProvider {
         return Passcode(bytes: bytes)
     }
 
+    /// Prints PAM's text to the terminal (stderr).
+    public func display(_ message: String, isError: Bool) {
+        writeAll((isError ? "error: " : "") + message + "\n")
+    }
+
     private func writeAll(_ text: String) {
         let data = Array(text.utf8)
         data.withUnsafeBytes { raw in
