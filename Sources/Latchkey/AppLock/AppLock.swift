@@ -28,13 +28,18 @@ public final class AppLock {
         public var lockOnBackground: Bool
         /// The text of the biometric prompt.
         public var reason: String
+        /// Whether `launch()` prompts by itself when a login exists but the session expired (default true).
+        /// An app with its own unlock screen sets false and calls `unlock()` (or authenticates another way
+        /// and calls `didAuthenticate()`).
+        public var authenticateOnLaunch: Bool
 
         /// Creates settings.
         public init(sessionTimeout: TimeInterval = 300, lockOnBackground: Bool = false,
-                    reason: String = "Unlock the app") {
+                    reason: String = "Unlock the app", authenticateOnLaunch: Bool = true) {
             self.sessionTimeout = sessionTimeout
             self.lockOnBackground = lockOnBackground
             self.reason = reason
+            self.authenticateOnLaunch = authenticateOnLaunch
         }
     }
 
@@ -104,7 +109,8 @@ public final class AppLock {
             state = .needsLogin
             return
         }
-        await unlock()
+        state = .locked
+        if configuration.authenticateOnLaunch { await unlock() }
     }
 
     /// The app went to the background.
@@ -152,8 +158,13 @@ public final class AppLock {
         if state != .needsLogin { state = .locked }
     }
 
-    /// The user logged in (password or account login): unlocked, new session.
+    /// The user logged in with the app's password (or a new account login): unlocked, new session.
     public func didAuthenticateWithPassword() {
+        startSession()
+    }
+
+    /// The app proved the user another way (e.g. `PasswordLogin.logInWithBiometrics`): unlocked, new session.
+    public func didAuthenticate() {
         startSession()
     }
 
