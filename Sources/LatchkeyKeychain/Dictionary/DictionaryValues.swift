@@ -17,7 +17,8 @@ enum DictionaryValues {
         if let i = v as? Int32 { return Int64(i) }
         if let i = v as? UInt32 { return Int64(i) }
         if let i = v as? UInt { return i <= UInt(Int64.max) ? Int64(i) : nil }
-        if let n = v as? NSNumber { return n.int64Value }
+        if let d = v as? Double { return d.rounded() == d && abs(d) < 9e18 ? Int64(d) : nil }
+        if let n = v as? NSNumber, Double(n.int64Value) == n.doubleValue { return n.int64Value }
         return nil
     }
 
@@ -40,13 +41,13 @@ enum DictionaryValues {
         return nil
     }
 
-    /// Converts to the kind an attribute needs; numeric strings are accepted for integers, numbers for
-    /// string-typed key types ("73"), as Core Foundation code passes both.
-    static func attribute(_ v: Any, kind: AttributeValue.Kind) -> AttributeValue? {
+    /// Converts to the kind an attribute needs; numeric strings are accepted for integers, and integers for
+    /// the string-typed key type and key class ("73", "1"), as Core Foundation code passes both.
+    static func attribute(_ v: Any, kind: AttributeValue.Kind, key: AttributeKey) -> AttributeValue? {
         switch kind {
         case .string:
             if let s = string(v) { return .string(s) }
-            if let i = int(v) { return .string(String(i)) }
+            if key == .type || key == .keyClass, let i = int(v) { return .string(String(i)) }
             return nil
         case .data:
             if let d = data(v) { return .data(d) }

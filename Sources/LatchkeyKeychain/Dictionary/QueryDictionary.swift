@@ -27,7 +27,7 @@ public enum QueryDictionary {
         let allowed = AttributeKey.applicable(to: cls)
         for (key, value) in dict where key != QueryKeys.itemClass {
             if let attr = AttributeKey(rawValue: key) {
-                guard allowed.contains(attr), let v = DictionaryValues.attribute(value, kind: attr.kind(for: cls)) else {
+                guard allowed.contains(attr), let v = DictionaryValues.attribute(value, kind: attr.kind(for: cls), key: attr) else {
                     throw .malformed(key)
                 }
                 q.filters[attr] = v
@@ -85,7 +85,7 @@ public enum QueryDictionary {
         let allowed = AttributeKey.applicable(to: cls)
         for (key, raw) in dict where key != QueryKeys.itemClass {
             if let attr = AttributeKey(rawValue: key) {
-                guard allowed.contains(attr), let v = DictionaryValues.attribute(raw, kind: attr.kind(for: cls)) else {
+                guard allowed.contains(attr), let v = DictionaryValues.attribute(raw, kind: attr.kind(for: cls), key: attr) else {
                     throw .malformed(key)
                 }
                 attributes.values[attr] = v
@@ -131,7 +131,7 @@ public enum QueryDictionary {
         let allowed = AttributeKey.applicable(to: itemClass)
         for (key, raw) in dict {
             if let attr = AttributeKey(rawValue: key) {
-                guard allowed.contains(attr), let v = DictionaryValues.attribute(raw, kind: attr.kind(for: itemClass)) else {
+                guard allowed.contains(attr), let v = DictionaryValues.attribute(raw, kind: attr.kind(for: itemClass), key: attr) else {
                     throw .malformed(key)
                 }
                 changes.values[attr] = v

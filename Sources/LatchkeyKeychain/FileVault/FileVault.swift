@@ -22,6 +22,13 @@ public final class FileVault: ItemStore {
         let db: SQLiteDatabase
         var vaultKey: SymmetricKey?
         var keys: VaultKeys?
+        /// Lookup MACs of recent string values (names only, never secrets).
+        var macCache: [MACCacheKey: Data] = [:]
+    }
+
+    struct MACCacheKey: Hashable {
+        let column: UInt8
+        let text: String
     }
 
     /// The file this vault lives in.
@@ -59,6 +66,7 @@ public final class FileVault: ItemStore {
         try db.execute("PRAGMA journal_mode=WAL")
         try db.execute("PRAGMA synchronous=FULL")
         try db.execute("PRAGMA secure_delete=ON")
+        try db.execute("PRAGMA cache_size=-16384") // up to 16 MiB of page cache: a vault's rows stay in memory
         let tables: Int64 = try db.using("SELECT count(*) FROM sqlite_master") { s throws(KeychainStoreError) in
             _ = try s.step(); return s.int(0)
         }
@@ -71,13 +79,13 @@ public final class FileVault: ItemStore {
                 try db.execute("""
                     CREATE TABLE meta (name TEXT PRIMARY KEY, value BLOB NOT NULL);
                     CREATE TABLE items (
-                        uid BLOB PRIMARY KEY NOT NULL, class TEXT NOT NULL, pk BLOB NOT NULL,
+                        id INTEGER PRIMARY KEY, uid BLOB NOT NULL, class TEXT NOT NULL, pk BLOB NOT NULL,
                         agrp BLOB, svce BLOB, acct BLOB, srvr BLOB, sync INTEGER NOT NULL,
                         pdmn TEXT NOT NULL, accc INTEGER NOT NULL,
                         attrs BLOB NOT NULL, value BLOB NOT NULL, gate BLOB,
                         UNIQUE (class, pk));
-                    CREATE INDEX items_service ON items (class, svce, acct);
-                    CREATE INDEX items_server ON items (class, srvr, acct);
+                    CREATE INDEX items_service ON items (svce, acct) WHERE svce IS NOT NULL;
+                    CREATE INDEX items_server ON items (srvr, acct) WHERE srvr IS NOT NULL;
                     """)
                 try setMeta(db, "format", formatTag)
                 try setMeta(db, "vault_id", SecureRandom.bytes(count: 16))
@@ -194,6 +202,7 @@ public final class FileVault: ItemStore {
     }
 
     private static func install(_ vaultKey: SymmetricKey, in s: inout State, vaultID: Data) throws(KeychainStoreError) {
+        s.macCache.removeAll()
         s.vaultKey = vaultKey
         s.keys = try VaultKeys(vaultKey: vaultKey, vaultID: vaultID)
     }

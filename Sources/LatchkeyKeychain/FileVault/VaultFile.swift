@@ -3,8 +3,8 @@ import Foundation
 /// Where vault files live and how they are created: directory 0700, file 0600, never replaced.
 public enum VaultFile {
     /// `$XDG_DATA_HOME/latchkey/<name>.vault`, falling back to `~/.local/share/latchkey/<name>.vault`.
-    public static func defaultURL(name: String = "default") -> URL {
-        let env = ProcessInfo.processInfo.environment
+    public static func defaultURL(name: String = "default",
+                                  environment env: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         let base: URL
         if let xdg = env["XDG_DATA_HOME"], xdg.hasPrefix("/") {
             base = URL(fileURLWithPath: xdg, isDirectory: true)
