@@ -241,6 +241,16 @@ public final class AuthService: Sendable {
     /// Starts using a new signing key; the old one stays published until its tokens expire.
     public func rotateSigningKey() throws { try keyRing.rotate() }
 
+    /// Periodic upkeep (call every few minutes, from one or all processes): rotates the signing key when it
+    /// is older than the rotation interval and deletes refresh tokens and sessions that expired more than
+    /// a day ago (kept that long so a late replay is still recognised and audited as reuse).
+    /// Returns the number of refresh tokens deleted.
+    @discardableResult
+    public func housekeeping() throws -> Int {
+        try keyRing.rotateIfDue()
+        return try database.deleteExpiredTokens(before: clock.seconds - 86_400)
+    }
+
     // MARK: Internals
 
     static func bearerToken(_ header: String) -> String? {
