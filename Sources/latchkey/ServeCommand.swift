@@ -5,7 +5,7 @@ import LatchkeyServer
 enum ServeCommand {
     static let usage = """
         usage: latchkey serve [--host 127.0.0.1] [--port 8080] [--database sqlite:PATH|postgres://...]
-                              [--threads 4] [--access-log] [--print-routes]
+                              [--threads 4] [--access-log] [--issuer URL] [--print-routes]
         Prints `listening on http://HOST:PORT` once bound (port 0 picks a free port); SIGTERM/SIGINT shut it down
         gracefully. --print-routes lists the route table ("METHOD /path" lines) and exits.
         """
@@ -17,6 +17,8 @@ enum ServeCommand {
         var threads = 4
         var accessLog = false
         var printRoutes = false
+        /// `iss` of access tokens; the bound `http://HOST:PORT` when not given.
+        var issuer: String?
     }
 
     enum Parsed {
@@ -52,6 +54,11 @@ enum ServeCommand {
                 options.threads = threads
             case "--access-log":
                 options.accessLog = true
+            case "--issuer":
+                guard let issuer = value(), issuer.hasPrefix("http://") || issuer.hasPrefix("https://") else {
+                    return .failure("--issuer needs an http(s) URL")
+                }
+                options.issuer = issuer
             case "--print-routes":
                 options.printRoutes = true
             case "--help", "-h":
@@ -64,8 +71,8 @@ enum ServeCommand {
         return .success(options)
     }
 
-    /// The routes `latchkey serve` answers besides `GET /healthz`.
-    static func routes(_ options: Options) throws -> [Route] {
+    /// The routes `latchkey serve` answers besides `GET /healthz`; `baseURL` is the bound address.
+    static func routes(_ options: Options, baseURL: String) throws -> [Route] {
         []
     }
 
@@ -82,14 +89,15 @@ enum ServeCommand {
                                                     accessLog: options.accessLog ? .standardError : nil)
         configuration.shutdownGracePeriod = .seconds(10)
         do {
-            let router = Router(try routes(options))
+            let server = HTTPServer(configuration: configuration)
+            if !options.printRoutes { try server.bind() }
+            let router = Router(try routes(options, baseURL: server.baseURL))
             if options.printRoutes {
                 let table = router.routeTable.map { "\($0.method) \($0.path)\n" }.joined()
                 FileHandle.standardOutput.write(Data(table.utf8))
                 return 0
             }
-            let server = HTTPServer(configuration: configuration, router: router)
-            try server.start()
+            try server.start(router: router)
             FileHandle.standardOutput.write(Data("listening on \(server.baseURL)\n".utf8))
             let signal = server.runUntilSignal()
             FileHandle.standardError.write(Data("latchkey serve: stopped (signal \(signal))\n".utf8))

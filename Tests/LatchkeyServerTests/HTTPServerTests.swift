@@ -213,3 +213,96 @@ final class LogCollector: Sendable {
 extension RawResponse {
     func bodyJSON<T: Decodable>(_ type: T.Type) throws -> T { try JSONDecoder().decode(type, from: body) }
 }
+
+@Suite("HTTP server two-phase start", .serialized)
+struct HTTPServerBindTests {
+    @Test func bindFirstThenStartWithARouter() async throws {
+        let server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 1, accessLog: nil))
+        #expect(throws: HTTPServerError.invalidConfiguration("no router or handler")) { try server.start() }
+        try server.bind()
+        let port = server.port
+        #expect(port != 0)
+        #expect(server.baseURL == "http://127.0.0.1:\(port)")
+        try server.start(router: Router([Route("GET", "/where") { _ in .json(["port": port]) }]))
+        #expect(server.port == port)
+        let response = try await rawRequest(port: port, "GET /where HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(try response.bodyJSON([String: UInt16].self) == ["port": port])
+        await server.shutdown()
+    }
+
+    @Test func boundButNeverStartedReleasesThePort() async throws {
+        let server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, accessLog: nil))
+        try server.bind()
+        let port = server.port
+        await server.shutdown()
+        let again = HTTPServer(configuration: HTTPServerConfiguration(port: port, accessLog: nil), router: Router([]))
+        try again.start()
+        #expect(again.port == port)
+        await again.shutdown()
+    }
+}
+
+actor CounterActor {
+    var value = 0
+    func next() -> Int {
+        value += 1
+        return value
+    }
+}
+
+@Suite("HTTP handler execution", .serialized)
+struct HTTPHandlerExecutionTests {
+    static func routes(counter: CounterActor) -> [Route] {
+        [
+            Route("GET", "/plain/:n") { .json(["n": $0.pathParameters["n"] ?? ""]) },
+            Route("GET", "/actor/:n") { request in
+                _ = await counter.next()
+                return .json(["n": request.pathParameters["n"] ?? ""])
+            },
+            Route("GET", "/offload/:n") { request in
+                let n = await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
+                    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(2)) {
+                        continuation.resume(returning: request.pathParameters["n"] ?? "")
+                    }
+                }
+                return .json(["n": n])
+            },
+            Route("GET", "/sleep/:n") { request in
+                try? await Task.sleep(for: .milliseconds(1))
+                return .json(["n": request.pathParameters["n"] ?? ""])
+            },
+        ]
+    }
+
+    @Test(arguments: [true, false])
+    func suspendingAndNonSuspendingHandlersAnswerCorrectly(inline: Bool) async throws {
+        let counter = CounterActor()
+        try await withTestServer({ $0.runsHandlersInline = inline; $0.threads = 2 },
+                                 routes: Self.routes(counter: counter)) { server in
+            let port = server.port
+            let kinds = ["plain", "actor", "offload", "sleep"]
+            let failures = try await withThrowingTaskGroup(of: Int.self) { group in
+                for client in 0..<16 {
+                    group.addTask {
+                        try await onThread {
+                            let connection = try RawConnection(port: port)
+                            var failures = 0
+                            for index in 0..<20 {
+                                let tag = "\(client)x\(index)"
+                                try connection.send("GET /\(kinds[index % 4])/\(tag) HTTP/1.1\r\nHost: t\r\n\r\n")
+                                let response = try connection.readResponse()
+                                if response.status != 200 || response.text != #"{"n":"\#(tag)"}"# { failures += 1 }
+                            }
+                            return failures
+                        }
+                    }
+                }
+                var total = 0
+                for try await failures in group { total += failures }
+                return total
+            }
+            #expect(failures == 0)
+            #expect(await counter.value == 16 * 5)
+        }
+    }
+}

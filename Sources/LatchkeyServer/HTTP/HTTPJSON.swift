@@ -87,8 +87,8 @@ extension HTTPRequest {
     /// The media type of the body, lowercased, without parameters (`application/json`).
     public var mediaType: String? {
         guard let value = header("content-type") else { return nil }
-        let type = value.split(separator: ";", maxSplits: 1).first.map(String.init) ?? value
-        return type.trimmingCharacters(in: .whitespaces).lowercased()
+        let type = value.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? Substring(value)
+        return trimmingOptionalWhitespace(type).lowercased()
     }
 
     /// Decodes the JSON body; in a handler:

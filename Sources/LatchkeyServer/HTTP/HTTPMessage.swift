@@ -61,6 +61,7 @@ public struct Route: Sendable {
 
 /// ASCII case-insensitive comparison for header names (cheaper than Foundation's locale-aware compare).
 func asciiCaseInsensitiveEquals(_ a: String, _ b: String) -> Bool {
+    guard a.utf8.count == b.utf8.count else { return false }
     var left = a.utf8.makeIterator()
     var right = b.utf8.makeIterator()
     while true {
@@ -74,4 +75,13 @@ func asciiCaseInsensitiveEquals(_ a: String, _ b: String) -> Bool {
         default: return false
         }
     }
+}
+
+/// `text` without leading and trailing spaces and tabs (HTTP optional whitespace), without Foundation bridging.
+func trimmingOptionalWhitespace<S: StringProtocol>(_ text: S) -> String {
+    let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+    guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) }) else {
+        return ""
+    }
+    return String(text[first...last])
 }

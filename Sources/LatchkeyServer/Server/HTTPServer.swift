@@ -30,6 +30,7 @@ public final class HTTPServer: Sendable {
 
     enum State: Sendable {
         case idle
+        case bound(ListenSocket)
         case running(Daemon)
         case draining(Daemon)
         case stopped
@@ -47,10 +48,19 @@ public final class HTTPServer: Sendable {
         self.core = ServerCore(dispatch: .handler(handler), configuration: configuration)
     }
 
+    /// A server whose router is given to `start(router:)` (after `bind()`, when routes need the bound address).
+    public init(configuration: HTTPServerConfiguration) {
+        self.configuration = configuration
+        self.core = ServerCore(dispatch: nil, configuration: configuration)
+    }
+
     deinit {
         let daemon: Daemon? = state.withLock { state in
             switch state {
             case .running(let daemon), .draining(let daemon): return daemon
+            case .bound(let socket):
+                close(socket.descriptor)
+                return nil
             case .idle, .stopped: return nil
             }
         }
@@ -61,8 +71,24 @@ public final class HTTPServer: Sendable {
         }
     }
 
-    /// Binds and starts serving. Also makes the process ignore SIGPIPE (a client closing early must not kill it).
-    public func start() throws(HTTPServerError) {
+    /// Opens the listening socket without serving yet, so `port` and `baseURL` are known (connections wait in
+    /// the backlog until `start`). Calling it again does nothing.
+    public func bind() throws(HTTPServerError) {
+        let configuration = configuration
+        try state.withLock { (state: inout State) throws(HTTPServerError) in
+            switch state {
+            case .idle:
+                state = .bound(try ListenSocket.open(host: configuration.host, port: configuration.port,
+                                                     backlog: configuration.listenBacklog))
+            case .bound: return
+            case .running, .draining, .stopped: throw .alreadyStarted
+            }
+        }
+    }
+
+    /// Binds (unless `bind()` was called) and starts serving, through `router` when given (it replaces the one
+    /// from `init`). Also makes the process ignore SIGPIPE (a client closing early must not kill it).
+    public func start(router: Router? = nil) throws(HTTPServerError) {
         let configuration = configuration
         guard (1...64).contains(configuration.threads) else { throw .invalidConfiguration("threads must be 1...64") }
         guard configuration.connectionTimeout >= 1, configuration.connectionLimit >= 1,
@@ -70,10 +96,22 @@ public final class HTTPServer: Sendable {
             throw .invalidConfiguration("limits must be positive")
         }
         try state.withLock { (state: inout State) throws(HTTPServerError) in
-            guard case .idle = state else { throw .alreadyStarted }
-            signal(SIGPIPE, SIG_IGN)
-            let socket = try ListenSocket.open(host: configuration.host, port: configuration.port,
+            let socket: ListenSocket
+            switch state {
+            case .idle:
+                socket = try ListenSocket.open(host: configuration.host, port: configuration.port,
                                                backlog: configuration.listenBacklog)
+            case .bound(let bound):
+                socket = bound
+            case .running, .draining, .stopped:
+                throw .alreadyStarted
+            }
+            if let router { core.dispatch = .router(router) }
+            if case nil = core.dispatch {
+                state = .bound(socket)
+                throw .invalidConfiguration("no router or handler")
+            }
+            signal(SIGPIPE, SIG_IGN)
             let coreReference = Unmanaged.passUnretained(core).toOpaque()
             var options: [any CVarArg] = [
                 MHD_OPTION.LISTEN_SOCKET.rawValue, socket.descriptor,
@@ -95,7 +133,7 @@ public final class HTTPServer: Sendable {
                 MHD_start_daemon_va(flags, 0, nil, nil, mhdAccessHandler, coreReference, list)
             }
             guard let daemon else {
-                close(socket.descriptor)
+                state = .bound(socket)
                 throw .startFailed
             }
             state = .running(Daemon(pointer: daemon, listenSocket: socket.descriptor, port: socket.port))
@@ -106,6 +144,7 @@ public final class HTTPServer: Sendable {
     public var port: UInt16 {
         state.withLock { state in
             switch state {
+            case .bound(let socket): return socket.port
             case .running(let daemon), .draining(let daemon): return daemon.port
             case .idle, .stopped: return 0
             }
@@ -140,6 +179,16 @@ public final class HTTPServer: Sendable {
         }
     }
 
+    /// Shutdown of a server that was bound but never started: closes the socket.
+    func releaseBoundSocket() {
+        state.withLock { state in
+            if case .bound(let socket) = state {
+                close(socket.descriptor)
+                state = .stopped
+            }
+        }
+    }
+
     func endShutdown(_ daemon: Daemon) {
         MHD_stop_daemon(daemon.pointer)
         close(daemon.listenSocket)
@@ -149,7 +198,7 @@ public final class HTTPServer: Sendable {
     /// Graceful shutdown: stop accepting, let requests in flight finish (up to `gracePeriod`, by default the
     /// configuration's), answer handlers still running after that with 503, then stop the daemon.
     public func shutdown(gracePeriod: Duration? = nil) async {
-        guard let daemon = beginShutdown() else { return }
+        guard let daemon = beginShutdown() else { return releaseBoundSocket() }
         let deadline = ContinuousClock.now + (gracePeriod ?? configuration.shutdownGracePeriod)
         while inFlightRequests > 0, ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(10))
@@ -164,7 +213,7 @@ public final class HTTPServer: Sendable {
 
     /// `shutdown(gracePeriod:)` for threads outside Swift concurrency (signal handlers, command-line tools).
     public func shutdownBlocking(gracePeriod: Duration? = nil) {
-        guard let daemon = beginShutdown() else { return }
+        guard let daemon = beginShutdown() else { return releaseBoundSocket() }
         let deadline = ContinuousClock.now + (gracePeriod ?? configuration.shutdownGracePeriod)
         while inFlightRequests > 0, ContinuousClock.now < deadline { usleep(10_000) }
         core.abandonSuspended()

@@ -22,6 +22,11 @@ public struct HTTPServerConfiguration: Sendable {
     public var accessLog: AccessLog? = .standardError
     /// How long a graceful shutdown waits for requests in flight.
     public var shutdownGracePeriod: Duration = .seconds(10)
+    /// Start async handlers on the server thread that received the request, so a handler that never suspends
+    /// is answered without a thread hop; at its first real suspension the connection is suspended and the
+    /// handler continues on Swift's global executor. Heavy synchronous work (Argon2) must therefore run off
+    /// the caller's thread (a hashing queue) — as it must anyway. `false` always hops to the global executor.
+    public var runsHandlersInline: Bool = true
     /// `listen(2)` backlog.
     public var listenBacklog: Int = 1024
 

@@ -4,7 +4,7 @@ import Glibc
 #endif
 
 /// A bound, listening, non-blocking TCP socket handed to libmicrohttpd (so port 0 can be read back).
-struct ListenSocket {
+struct ListenSocket: Sendable {
     let descriptor: Int32
     let port: UInt16
 

@@ -9,7 +9,9 @@ import Synchronization
 /// shared with the handler's task is `outcome`, which is behind a `Mutex`.
 final class RequestContext: @unchecked Sendable {
     enum Outcome: Sendable {
-        /// The handler is running (the connection is suspended).
+        /// The handler is running on the server thread (the connection is not suspended).
+        case inline
+        /// The handler is running elsewhere (the connection is suspended).
         case pending
         /// The answer is ready and the connection has been resumed to send it.
         case answered(HTTPResponse)
@@ -24,7 +26,7 @@ final class RequestContext: @unchecked Sendable {
     var received = 0
     var tooLarge = false
     var suspended = false
-    let outcome = Mutex<Outcome>(.pending)
+    let outcome = Mutex<Outcome>(.inline)
 
     init(connection: OpaquePointer, request: HTTPRequest) {
         self.connection = connection
@@ -32,15 +34,41 @@ final class RequestContext: @unchecked Sendable {
         self.request = request
     }
 
-    /// Records the handler's answer and resumes the connection, unless an answer was already recorded
-    /// (a shutdown that gave up on the handler). Returns whether this call resumed the connection.
+    /// Records the handler's answer and resumes the connection if it was suspended. An answer recorded
+    /// earlier (a shutdown that gave up on the handler) wins. Returns whether this call recorded the answer.
     @discardableResult
     func answer(_ response: HTTPResponse) -> Bool {
         outcome.withLock { state in
-            guard case .pending = state else { return false }
-            state = .answered(response)
-            MHD_resume_connection(connection)
-            return true
+            switch state {
+            case .inline:
+                state = .answered(response)
+                return true
+            case .pending:
+                state = .answered(response)
+                MHD_resume_connection(connection)
+                return true
+            case .answered, .delivered:
+                return false
+            }
+        }
+    }
+
+    /// After the inline run: the answer if the handler finished, or nil after suspending the connection
+    /// (the handler's completion will resume it).
+    func answerOrSuspend() -> HTTPResponse? {
+        outcome.withLock { state in
+            switch state {
+            case .answered(let response):
+                state = .delivered
+                return response
+            case .inline:
+                state = .pending
+                suspended = true
+                MHD_suspend_connection(connection)
+                return nil
+            case .pending, .delivered:
+                return nil
+            }
         }
     }
 

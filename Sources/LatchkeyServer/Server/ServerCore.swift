@@ -9,21 +9,26 @@ enum RequestDispatch: Sendable {
 }
 
 /// The part of the server the C callbacks reach: limits, dispatch, counters, the access log.
-final class ServerCore: Sendable {
-    let dispatch: RequestDispatch
+///
+/// `@unchecked Sendable`: `dispatch` is written only by `HTTPServer.start` before it launches libmicrohttpd's
+/// threads (thread creation orders that write before every read); everything else is immutable or atomic.
+final class ServerCore: @unchecked Sendable {
+    var dispatch: RequestDispatch?
     let maxBodyBytes: Int
     /// Bytes of an oversized body read and thrown away before the connection is simply closed.
     let drainLimit: Int
     let accessLog: AccessLog?
+    let runsHandlersInline: Bool
     let inFlight = Atomic<Int>(0)
     let draining = Atomic<Bool>(false)
     let suspended = Mutex<[ObjectIdentifier: RequestContext]>([:])
 
-    init(dispatch: RequestDispatch, configuration: HTTPServerConfiguration) {
+    init(dispatch: RequestDispatch?, configuration: HTTPServerConfiguration) {
         self.dispatch = dispatch
         self.maxBodyBytes = max(0, configuration.maxBodyBytes)
         self.drainLimit = max(0, configuration.maxBodyBytes) * 4 + 64 * 1024
         self.accessLog = configuration.accessLog
+        self.runsHandlersInline = configuration.runsHandlersInline
     }
 
     // MARK: the request's life
@@ -56,7 +61,7 @@ final class ServerCore: Sendable {
         guard headers.contentLengths.count == 1, !headers.hasTransferEncoding else {
             return .error(status: 400, code: "invalid_request", description: "Ambiguous message framing.")
         }
-        let text = headers.contentLengths[0].trimmingCharacters(in: .whitespaces)
+        let text = trimmingOptionalWhitespace(headers.contentLengths[0])
         guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
             return .error(status: 400, code: "invalid_request", description: "Invalid Content-Length.")
         }
@@ -100,15 +105,34 @@ final class ServerCore: Sendable {
             }
         case .handler(let found):
             handler = found; request = context.request
+        case nil:
+            return queue(.error(status: 503, code: "temporarily_unavailable"), for: context)
         }
-        context.suspended = true
         let key = ObjectIdentifier(context)
+        guard runsHandlersInline else {
+            context.outcome.withLock { $0 = .pending }
+            context.suspended = true
+            suspended.withLock { $0[key] = context }
+            MHD_suspend_connection(context.connection)
+            Task { [self] in
+                let response = await handler(request)
+                context.answer(response)
+                suspended.withLock { _ = $0.removeValue(forKey: key) }
+            }
+            return .YES
+        }
+        // Start the handler on this thread; if it suspends, suspend the connection until it answers.
+        let executor = InlineExecutor()
         suspended.withLock { $0[key] = context }
-        MHD_suspend_connection(context.connection)
-        Task { [self] in
+        Task(executorPreference: executor) { [self] in
             let response = await handler(request)
             context.answer(response)
             suspended.withLock { _ = $0.removeValue(forKey: key) }
+        }
+        executor.drain()
+        if let response = context.answerOrSuspend() {
+            suspended.withLock { _ = $0.removeValue(forKey: key) }
+            return queue(response, for: context)
         }
         return .YES
     }
