@@ -1,0 +1,36 @@
+import Foundation
+
+/// A hash function with a fixed algorithm, so that `SHA256.hash(data:)` and `SHA256.Hasher` read like CryptoKit.
+public protocol FixedHashFunction {
+    /// The algorithm this type stands for.
+    static var algorithm: HashAlgorithm { get }
+}
+
+extension FixedHashFunction {
+    /// Length of a digest in bytes.
+    public static var byteCount: Int { algorithm.outputByteCount }
+
+    /// Hashes `data` in one call.
+    public static func hash(data: some DataProtocol) -> Data { algorithm.hash(data) }
+}
+
+/// SHA-256 (FIPS 180-4).
+public enum SHA256: FixedHashFunction {
+    public static var algorithm: HashAlgorithm { .sha256 }
+    /// Incremental SHA-256.
+    public typealias Hasher = StreamingHasher<SHA256>
+}
+
+/// SHA-384 (FIPS 180-4).
+public enum SHA384: FixedHashFunction {
+    public static var algorithm: HashAlgorithm { .sha384 }
+    /// Incremental SHA-384.
+    public typealias Hasher = StreamingHasher<SHA384>
+}
+
+/// SHA-512 (FIPS 180-4).
+public enum SHA512: FixedHashFunction {
+    public static var algorithm: HashAlgorithm { .sha512 }
+    /// Incremental SHA-512.
+    public typealias Hasher = StreamingHasher<SHA512>
+}

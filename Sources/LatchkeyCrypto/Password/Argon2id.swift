@@ -1,0 +1,79 @@
+import CSodium
+import Foundation
+
+/// Argon2id (RFC 9106), version 0x13, by libsodium `crypto_pwhash` (`crypto_pwhash_ALG_ARGON2ID13`).
+///
+/// ```swift
+/// let stored = try Argon2id.hash(password: Data("hunter2".utf8))          // "$argon2id$v=19$m=19456,t=2,p=1$…"
+/// let ok = try Argon2id.verify(password: Data("hunter2".utf8), against: stored)
+/// if Argon2id.needsRehash(stored, parameters: .moderate) { /* hash again after a successful login */ }
+/// ```
+public enum Argon2id {
+    /// Salt length for ``deriveKey(password:salt:parameters:outputByteCount:)`` (libsodium: 16 bytes).
+    public static var saltByteCount: Int { Int(crypto_pwhash_argon2id_saltbytes()) }
+    /// Accepted output lengths for key derivation.
+    public static let outputByteCountRange = 16...1024
+
+    /// Derives a key from `password` and a 16-byte `salt` (raw Argon2id output, no string encoding).
+    public static func deriveKey(
+        password: some DataProtocol, salt: Data, parameters: Parameters, outputByteCount: Int = 32
+    ) throws(CryptoError) -> SymmetricKey {
+        try parameters.validateForComputing()
+        guard salt.count == saltByteCount else { throw .invalidParameter("Argon2id salt must be \(saltByteCount) bytes") }
+        guard outputByteCountRange.contains(outputByteCount) else {
+            throw .invalidParameter("Argon2id output must be \(outputByteCountRange.lowerBound)...\(outputByteCountRange.upperBound) bytes")
+        }
+        SodiumRuntime.ensureInitialized()
+        return try SymmetricKey(uninitializedByteCount: outputByteCount) { (out) throws(CryptoError) in
+            try ContiguousInput.with(password) { (pass) throws(CryptoError) in
+                try ContiguousInput.with(salt) { (saltBytes) throws(CryptoError) in
+                    guard let outBase = out.baseAddress else { throw .invalidParameter("empty Argon2id output") }
+                    let result = crypto_pwhash(
+                        outBase.assumingMemoryBound(to: UInt8.self), UInt64(out.count),
+                        ContiguousInput.pointer(pass).assumingMemoryBound(to: CChar.self), UInt64(pass.count),
+                        ContiguousInput.pointer(saltBytes).assumingMemoryBound(to: UInt8.self),
+                        parameters.opsLimit, parameters.memLimit, crypto_pwhash_alg_argon2id13())
+                    guard result == 0 else { throw .libraryFailure("crypto_pwhash") }
+                }
+            }
+        }
+    }
+
+    /// Hashes `password` with a fresh random 16-byte salt; returns the PHC string
+    /// `$argon2id$v=19$m=…,t=…,p=1$<salt>$<hash>` (libsodium `crypto_pwhash_str_alg`, 32-byte hash).
+    public static func hash(password: some DataProtocol, parameters: Parameters = .owasp) throws(CryptoError) -> String {
+        try parameters.validateForComputing()
+        SodiumRuntime.ensureInitialized()
+        var out = [CChar](repeating: 0, count: Int(crypto_pwhash_strbytes()))
+        let result = ContiguousInput.with(password) { pass in
+            crypto_pwhash_str_alg(&out, ContiguousInput.pointer(pass).assumingMemoryBound(to: CChar.self),
+                                  UInt64(pass.count), parameters.opsLimit, parameters.memLimit,
+                                  crypto_pwhash_alg_argon2id13())
+        }
+        guard result == 0 else { throw .libraryFailure("crypto_pwhash_str_alg") }
+        let string = out.withUnsafeBufferPointer { buffer in
+            String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        return string
+    }
+
+    /// Checks `password` against a stored PHC string in constant time (libsodium `crypto_pwhash_str_verify`).
+    /// Throws `.malformedInput` when `phc` is not a well-formed, in-bounds argon2id string.
+    public static func verify(password: some DataProtocol, against phc: String) throws(CryptoError) -> Bool {
+        _ = try PHCString.parse(phc)
+        SodiumRuntime.ensureInitialized()
+        let result = ContiguousInput.with(password) { pass in
+            phc.withCString { encoded in
+                crypto_pwhash_str_verify(encoded, ContiguousInput.pointer(pass).assumingMemoryBound(to: CChar.self),
+                                         UInt64(pass.count))
+            }
+        }
+        return result == 0
+    }
+
+    /// True when `phc` was made with less memory or fewer passes than `parameters`, or cannot be parsed.
+    public static func needsRehash(_ phc: String, parameters: Parameters) -> Bool {
+        guard let stored = try? PHCString.parse(phc) else { return true }
+        return stored.parameters.memoryKiB < parameters.memoryKiB || stored.parameters.iterations < parameters.iterations
+    }
+}

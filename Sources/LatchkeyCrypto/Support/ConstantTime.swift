@@ -1,0 +1,24 @@
+import COpenSSL
+import Foundation
+
+/// Comparisons whose running time does not depend on where the inputs differ.
+public enum ConstantTime {
+    /// True when `a` and `b` have the same length and the same bytes (OpenSSL `CRYPTO_memcmp`).
+    /// Inputs of different lengths compare unequal (the length itself is not secret).
+    public static func equals(_ a: some DataProtocol, _ b: some DataProtocol) -> Bool {
+        guard a.count == b.count else { return false }
+        if a.count == 0 { return true }
+        return ContiguousInput.with(a) { pa in
+            ContiguousInput.with(b) { pb in
+                CRYPTO_memcmp(ContiguousInput.pointer(pa), ContiguousInput.pointer(pb), pa.count) == 0
+            }
+        }
+    }
+
+    /// Raw-pointer form used inside the module.
+    static func equals(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+        guard a.count == b.count else { return false }
+        if a.count == 0 { return true }
+        return CRYPTO_memcmp(ContiguousInput.pointer(a), ContiguousInput.pointer(b), a.count) == 0
+    }
+}

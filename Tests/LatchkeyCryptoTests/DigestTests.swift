@@ -1,0 +1,66 @@
+import Foundation
+import LatchkeyCrypto
+import Testing
+
+/// FIPS 180-4 / NIST "Example Algorithms" (CSRC) one-block and two-block messages.
+@Suite struct DigestTests {
+    static let abc = Data("abc".utf8)
+    static let twoBlock = Data("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)
+
+    @Test func sha256() {
+        #expect(SHA256.hash(data: Self.abc).hexString
+            == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(SHA256.hash(data: Self.twoBlock).hexString
+            == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        #expect(SHA256.hash(data: Data()).hexString
+            == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    }
+
+    @Test func sha384() {
+        #expect(SHA384.hash(data: Self.abc).hexString
+            == "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7")
+    }
+
+    @Test func sha512() {
+        #expect(SHA512.hash(data: Self.abc).hexString
+            == "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a"
+            + "2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f")
+    }
+
+    @Test(arguments: HashAlgorithm.allCases)
+    func outputSizesAndEnumForm(_ algorithm: HashAlgorithm) {
+        let digest = algorithm.hash(Self.abc)
+        #expect(digest.count == algorithm.outputByteCount)
+        switch algorithm {
+        case .sha256: #expect(digest == SHA256.hash(data: Self.abc))
+        case .sha384: #expect(digest == SHA384.hash(data: Self.abc))
+        case .sha512: #expect(digest == SHA512.hash(data: Self.abc))
+        }
+    }
+
+    @Test func streamingMatchesOneShotAndForksOnCopy() {
+        var hasher = SHA256.Hasher()
+        hasher.update(data: Data("abcdbcdecdefdefgefgh".utf8))
+        let fork = hasher
+        hasher.update(data: Data("fghighijhijkijkljklmklmnlmnomnopnopq".utf8))
+        #expect(hasher.finalize() == SHA256.hash(data: Self.twoBlock))
+        // The copy kept its own state.
+        var other = fork
+        other.update(data: Data("fghighijhijkijkljklmklmnlmnomnopnopq".utf8))
+        #expect(other.finalize() == SHA256.hash(data: Self.twoBlock))
+        // finalize does not consume the state.
+        #expect(hasher.finalize() == hasher.finalize())
+    }
+
+    @Test func nonContiguousInput() {
+        let parts: [UInt8] = Array("abc".utf8)
+        let reversed = parts.reversed().reversed()  // a non-Data collection
+        #expect(SHA256.hash(data: Array(reversed)) == SHA256.hash(data: Self.abc))
+    }
+
+    @Test func hashAlgorithmIsCodable() throws {
+        let encoded = try JSONEncoder().encode([HashAlgorithm.sha384])
+        #expect(String(decoding: encoded, as: UTF8.self) == "[\"sha384\"]")
+        #expect(try JSONDecoder().decode([HashAlgorithm].self, from: encoded) == [.sha384])
+    }
+}

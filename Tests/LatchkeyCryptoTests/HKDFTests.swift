@@ -1,0 +1,58 @@
+import Foundation
+import LatchkeyCrypto
+import Testing
+
+private func hexBytes(_ hex: String) -> Data { Data(hexString: hex) ?? Data() }
+private func keyHex(_ key: SymmetricKey) -> String { key.withUnsafeBytes { Data($0).hexString } }
+
+/// RFC 5869 Appendix A, test cases 1–3 (HKDF-SHA-256).
+@Suite struct HKDFTests {
+    @Test func rfc5869Case1() throws {
+        let okm = try HKDF.deriveKey(
+            inputKeyMaterial: SymmetricKey(data: Data(repeating: 0x0b, count: 22)),
+            salt: hexBytes("000102030405060708090a0b0c"), info: hexBytes("f0f1f2f3f4f5f6f7f8f9"), outputByteCount: 42)
+        #expect(keyHex(okm)
+            == "3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf34007208d5b887185865")
+    }
+
+    @Test func rfc5869Case2LongInputs() throws {
+        let okm = try HKDF.deriveKey(
+            inputKeyMaterial: SymmetricKey(data: Data(0x00...0x4f)),
+            salt: Data(0x60...0xaf), info: Data(0xb0...0xff), outputByteCount: 82, algorithm: .sha256)
+        #expect(keyHex(okm)
+            == "b11e398dc80327a1c8e7f78c596a49344f012eda2d4efad8a050cc4c19afa97c"
+            + "59045a99cac7827271cb41c65e590e09da3275600c2f09b8367793a9aca3db71"
+            + "cc30c58179ec3e87c14c01d5c1f3434f1d87")
+    }
+
+    @Test func rfc5869Case3EmptySaltAndInfo() throws {
+        let okm = try HKDF.deriveKey(
+            inputKeyMaterial: SymmetricKey(data: Data(repeating: 0x0b, count: 22)), outputByteCount: 42)
+        #expect(keyHex(okm)
+            == "8da4e775a563c18f715f802a063c5a31b8a11f5c5ee1879ec3454e5f3c738d2d9d201395faa4b61a96c8")
+        // An empty salt is the same as HashLen zero bytes (RFC 5869 §2.2).
+        let zeros = try HKDF.deriveKey(
+            inputKeyMaterial: SymmetricKey(data: Data(repeating: 0x0b, count: 22)),
+            salt: Data(repeating: 0, count: 32), outputByteCount: 42)
+        #expect(zeros == okm)
+    }
+
+    @Test func outputLengthBounds() throws {
+        let ikm = SymmetricKey(size: .bits256)
+        #expect(throws: CryptoError.self) { try HKDF.deriveKey(inputKeyMaterial: ikm, outputByteCount: 0) }
+        #expect(throws: CryptoError.self) { try HKDF.deriveKey(inputKeyMaterial: ikm, outputByteCount: 255 * 32 + 1) }
+        #expect(try HKDF.deriveKey(inputKeyMaterial: ikm, outputByteCount: 255 * 32).byteCount == 255 * 32)
+        #expect(try HKDF.deriveKey(inputKeyMaterial: ikm, outputByteCount: 255 * 64, algorithm: .sha512).byteCount
+            == 255 * 64)
+    }
+
+    @Test func infoAndAlgorithmSeparateKeys() throws {
+        let ikm = SymmetricKey(size: .bits256)
+        let a = try HKDF.deriveKey(inputKeyMaterial: ikm, info: Data("a".utf8), outputByteCount: 32)
+        let b = try HKDF.deriveKey(inputKeyMaterial: ikm, info: Data("b".utf8), outputByteCount: 32)
+        let c = try HKDF.deriveKey(inputKeyMaterial: ikm, info: Data("a".utf8), outputByteCount: 32, algorithm: .sha384)
+        #expect(a != b)
+        #expect(a != c)
+        #expect(a == (try HKDF.deriveKey(inputKeyMaterial: ikm, info: Data("a".utf8), outputByteCount: 32)))
+    }
+}

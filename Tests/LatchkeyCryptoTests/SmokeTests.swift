@@ -1,5 +1,0 @@
-import Testing
-
-@Test func LatchkeyCryptoTestsModuleLinks() {
-    #expect(Bool(true))
-}
