@@ -34,7 +34,11 @@ demo: deps
 	$(SWIFT) build $(SWIFT_FLAGS) --product latchkey
 	scripts/demo.sh "$$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)/latchkey"
 
+# The load generator and the nginx ceiling the HTTP figures are measured against.
+BENCH_DEBS := wrk nginx-light
+
 bench: deps
+	@scripts/install-deps.sh $(BENCH_DEBS)
 	$(SWIFT) run -c release latchkey-bench
 
 clean:
