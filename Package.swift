@@ -16,6 +16,7 @@ var products: [Product] = [
     .library(name: "LatchkeyKeychain", targets: ["LatchkeyKeychain"]),
     .library(name: "LatchkeyAuth", targets: ["LatchkeyAuth"]),
     .library(name: "LatchkeyServer", targets: ["LatchkeyServer"]),
+    .library(name: "LatchkeyWebAuthn", targets: ["LatchkeyWebAuthn"]),
     .executable(name: "latchkey", targets: ["latchkey"]),
     .executable(name: "latchkey-bench", targets: ["latchkey-bench"]),
 ]
@@ -34,14 +35,20 @@ var targets: [Target] = [
                    providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
     .systemLibrary(name: "CPAM", pkgConfig: "pam",
                    providers: [.apt(["libpam0g-dev"])]),
-    .systemLibrary(name: "CSecret", pkgConfig: "libsecret-1",
-                   providers: [.apt(["libsecret-1-dev"])]),
+    // libsecret without pkg-config: its .pc adds `-pthread`, which SwiftPM rejects with a warning on every
+    // build. Sources/CSecret/shim.h declares the few functions used and the module map links them by name.
+    .systemLibrary(name: "CSecret", providers: [.apt(["libsecret-1-dev"])]),
     .systemLibrary(name: "CKeyutils", pkgConfig: "libkeyutils",
                    providers: [.apt(["libkeyutils-dev"])]),
 
     // Layer 1: cryptography (wrappers only) and JOSE / CBOR / COSE.
     .target(name: "LatchkeyCrypto",
             dependencies: ["COpenSSL", "CSodium"],
+            swiftSettings: strict),
+
+    // WebAuthn data model shared by the relying party (server) and the client/software authenticator.
+    .target(name: "LatchkeyWebAuthn",
+            dependencies: ["LatchkeyCrypto"],
             swiftSettings: strict),
 
     // Layer 2: device-owner authentication, and the item store (which asks an authentication context).
@@ -56,10 +63,10 @@ var targets: [Target] = [
 
     // Layer 3: the app-facing kit and the verifying server.
     .target(name: "Latchkey",
-            dependencies: ["LatchkeyCrypto", "LatchkeyKeychain", "LatchkeyAuth"],
+            dependencies: ["LatchkeyCrypto", "LatchkeyKeychain", "LatchkeyAuth", "LatchkeyWebAuthn"],
             swiftSettings: strict),
     .target(name: "LatchkeyServer",
-            dependencies: ["LatchkeyCrypto", "CSQLite", "CPostgres", "CMicroHTTPD"],
+            dependencies: ["LatchkeyCrypto", "LatchkeyWebAuthn", "CSQLite", "CPostgres", "CMicroHTTPD"],
             resources: [.copy("Resources")],
             swiftSettings: strict),
 
@@ -73,6 +80,7 @@ var targets: [Target] = [
 
     .testTarget(name: "LatchkeyCryptoTests", dependencies: ["LatchkeyCrypto"],
                 resources: [.copy("Vectors")], swiftSettings: strict),
+    .testTarget(name: "LatchkeyWebAuthnTests", dependencies: ["LatchkeyWebAuthn"], swiftSettings: strict),
     .testTarget(name: "LatchkeyAuthTests", dependencies: ["LatchkeyAuth"], swiftSettings: strict),
     .testTarget(name: "LatchkeyKeychainTests", dependencies: ["LatchkeyKeychain", "LatchkeyAuth"],
                 swiftSettings: strict),

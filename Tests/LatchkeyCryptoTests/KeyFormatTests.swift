@@ -86,6 +86,15 @@ import Testing
         #expect(throws: CryptoError.self) { try P256.Signing.PrivateKey(derRepresentation: Data(repeating: 0x30, count: 40)) }
     }
 
+    @Test func pemBlocksWithOtherLabelsAreSkipped() throws {
+        let key = try P256.Signing.PrivateKey()
+        let text = "-----BEGIN EC PARAMETERS-----\nBggqhkjOPQMBBw==\n-----END EC PARAMETERS-----\n" + (try key.pemRepresentation)
+        #expect(try P256.Signing.PrivateKey(pemRepresentation: text).publicKey == key.publicKey)
+        let both = key.publicKey.pemRepresentation + (try key.pemRepresentation)
+        #expect(try P256.Signing.PrivateKey(pemRepresentation: both).publicKey == key.publicKey)
+        #expect(try P256.Signing.PublicKey(pemRepresentation: both) == key.publicKey)
+    }
+
     @Test func encryptedPEMIsNotAccepted() {
         let encrypted = """
         -----BEGIN EC PRIVATE KEY-----

@@ -3,7 +3,7 @@ import Testing
 @testable import LatchkeyCrypto
 
 @Suite struct RSATests {
-    static let key: RSA.Signing.PrivateKey? = try? RSA.Signing.PrivateKey(keySize: 2048)
+    static var key: RSA.Signing.PrivateKey? { try? TestKeys.rsa() }
     let message = Data("RSA message".utf8)
 
     @Test(arguments: [RSA.Signing.Padding.pkcs1v15, .pss], [HashAlgorithm.sha256, .sha384, .sha512])

@@ -14,10 +14,10 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() { self = .null }
+        else if let value = try? container.decode(String.self) { self = .string(value) }
         else if let value = try? container.decode(Bool.self) { self = .bool(value) }
         else if let value = try? container.decode(Int64.self) { self = .integer(value) }
         else if let value = try? container.decode(Double.self) { self = .number(value) }
-        else if let value = try? container.decode(String.self) { self = .string(value) }
         else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
         else { self = .object(try container.decode([String: JSONValue].self)) }
     }
@@ -67,6 +67,15 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
     public var description: String {
         (try? JSONCoding.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
     }
+}
+
+/// A coding key for any member name.
+struct AnyCodingKey: CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+    init(_ name: String) { stringValue = name }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
 }
 
 /// The JSON encoder and decoder settings JOSE uses: compact, sorted keys, no escaped slashes.

@@ -39,22 +39,36 @@ public struct JWSHeader: Sendable, Hashable {
     /// Parses a header: a JSON object with a supported `alg`, string `kid`/`typ`/`cty`, and no `crit`
     /// (no extension is understood, so RFC 7515 §4.1.11 requires rejecting any).
     init(json: Data) throws(CryptoError) {
-        let object = try JSONCoding.object(from: json)
-        guard let algValue = object["alg"] else { throw .malformedInput("JWS header without alg") }
-        guard let name = algValue.stringValue else { throw .malformedInput("JWS alg is not a string") }
+        let parsed: Parsed
+        do { parsed = try JSONDecoder().decode(Parsed.self, from: json) } catch { throw .malformedInput("JWS header") }
+        guard let name = parsed.alg else { throw .malformedInput("JWS header without alg") }
         guard let alg = JWSAlgorithm(rawValue: name) else { throw .unsupportedAlgorithm(name) }
-        func string(_ key: String) throws(CryptoError) -> String? {
-            guard let value = object[key] else { return nil }
-            guard let text = value.stringValue else { throw .malformedInput("JWS \(key) is not a string") }
-            return text
-        }
-        if object["crit"] != nil { throw .unsupportedAlgorithm("crit") }
+        if parsed.additional["crit"] != nil { throw .unsupportedAlgorithm("crit") }
         self.alg = alg
-        self.kid = try string("kid")
-        self.typ = try string("typ")
-        self.cty = try string("cty")
-        self.additional = object.filter { !Self.registered.contains($0.key) }
+        self.kid = parsed.kid
+        self.typ = parsed.typ
+        self.cty = parsed.cty
+        self.additional = parsed.additional
         self.rawJSON = json
+    }
+
+    /// The registered members typed (a wrong JSON type fails), every other member as JSON.
+    private struct Parsed: Decodable {
+        var alg, kid, typ, cty: String?
+        var additional: [String: JSONValue] = [:]
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: AnyCodingKey.self)
+            for key in c.allKeys {
+                switch key.stringValue {
+                case "alg": alg = try c.decode(String.self, forKey: key)
+                case "kid": kid = try c.decode(String.self, forKey: key)
+                case "typ": typ = try c.decode(String.self, forKey: key)
+                case "cty": cty = try c.decode(String.self, forKey: key)
+                default: additional[key.stringValue] = try c.decode(JSONValue.self, forKey: key)
+                }
+            }
+        }
     }
 
     /// Compact JSON of the header.

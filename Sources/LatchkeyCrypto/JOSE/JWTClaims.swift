@@ -28,35 +28,7 @@ public struct JWTClaims: Codable, Sendable, Hashable {
 
     /// Parses a claims set; registered claims of the wrong JSON type are malformed.
     public init(json: Data) throws(CryptoError) {
-        try self.init(object: JSONCoding.object(from: json))
-    }
-
-    init(object: [String: JSONValue]) throws(CryptoError) {
-        func string(_ key: String) throws(CryptoError) -> String? {
-            guard let value = object[key] else { return nil }
-            guard let text = value.stringValue else { throw .malformedInput("claim \(key) is not a string") }
-            return text
-        }
-        func date(_ key: String) throws(CryptoError) -> Date? {
-            guard let value = object[key] else { return nil }
-            guard let seconds = value.doubleValue, seconds.isFinite else { throw .malformedInput("claim \(key) is not a NumericDate") }
-            return Date(timeIntervalSince1970: seconds)
-        }
-        var audience: [String]?
-        switch object["aud"] {
-        case nil: audience = nil
-        case let .string(one)?: audience = [one]
-        case let .array(many)?:
-            audience = []
-            for item in many {
-                guard let text = item.stringValue else { throw .malformedInput("claim aud is not a string array") }
-                audience?.append(text)
-            }
-        default: throw .malformedInput("claim aud is not a string or array")
-        }
-        self.init(iss: try string("iss"), sub: try string("sub"), aud: audience, exp: try date("exp"),
-                  nbf: try date("nbf"), iat: try date("iat"), jti: try string("jti"),
-                  extra: object.filter { !Self.registered.contains($0.key) })
+        do { self = try JSONDecoder().decode(JWTClaims.self, from: json) } catch { throw .malformedInput("JWT claims") }
     }
 
     /// All claims as one JSON object.
@@ -76,11 +48,33 @@ public struct JWTClaims: Codable, Sendable, Hashable {
         return object
     }
 
+    /// Decodes a JSON object: registered claims typed (a NumericDate is any finite number, `aud` a
+    /// string or an array of strings), every other claim as JSON.
     public init(from decoder: any Decoder) throws {
-        let object = try decoder.singleValueContainer().decode([String: JSONValue].self)
-        do { try self.init(object: object) } catch {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "\(error)"))
+        let c = try decoder.container(keyedBy: AnyCodingKey.self)
+        func date(_ key: AnyCodingKey) throws -> Date {
+            let seconds = try c.decode(Double.self, forKey: key)
+            guard seconds.isFinite else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "NumericDate is not finite")
+            }
+            return Date(timeIntervalSince1970: seconds)
         }
+        var extra: [String: JSONValue] = [:]
+        for key in c.allKeys {
+            switch key.stringValue {
+            case "iss": iss = try c.decode(String.self, forKey: key)
+            case "sub": sub = try c.decode(String.self, forKey: key)
+            case "jti": jti = try c.decode(String.self, forKey: key)
+            case "exp": exp = try date(key)
+            case "nbf": nbf = try date(key)
+            case "iat": iat = try date(key)
+            case "aud":
+                if let one = try? c.decode(String.self, forKey: key) { aud = [one] }
+                else { aud = try c.decode([String].self, forKey: key) }
+            default: extra[key.stringValue] = try c.decode(JSONValue.self, forKey: key)
+            }
+        }
+        self.extra = extra
     }
 
     public func encode(to encoder: any Encoder) throws {

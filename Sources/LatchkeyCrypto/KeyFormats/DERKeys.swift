@@ -23,6 +23,12 @@ enum DERKeys {
         try encode("i2d_PUBKEY") { pp in i2d_PUBKEY(key.pointer, pp) }
     }
 
+    /// A separate public-only key: public key values never hold the private half, and a decoded
+    /// point is affine, which keeps verification as fast as a key read from SPKI.
+    static func publicOnly(_ key: EVPKey) throws(CryptoError) -> EVPKey {
+        try publicKey(spki: spki(of: key))
+    }
+
     /// The key's unencrypted PKCS#8 PrivateKeyInfo.
     static func pkcs8(of key: EVPKey) throws(CryptoError) -> Data {
         guard let bio = BIO_new(BIO_s_mem()) else { throw .libraryFailure("BIO_new") }

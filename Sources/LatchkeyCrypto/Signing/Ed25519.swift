@@ -38,14 +38,13 @@ extension Ed25519.Signing {
 
         /// A key from a PEM "PRIVATE KEY" block.
         public convenience init(pemRepresentation: String) throws(CryptoError) {
-            let (label, der) = try PEM.decode(pemRepresentation)
-            guard label == "PRIVATE KEY" else { throw .malformedInput("PEM label \(label)") }
+            let (_, der) = try PEM.decode(pemRepresentation, labels: ["PRIVATE KEY"])
             try self.init(derRepresentation: der)
         }
 
         init(key: EVPKey) throws(CryptoError) {
             self.key = key
-            self.publicKey = try PublicKey(key: key)
+            self.publicKey = try PublicKey(key: DERKeys.publicOnly(key))
         }
 
         /// The 32-byte seed. Treat the result as a secret.
@@ -119,8 +118,7 @@ extension Ed25519.Signing {
 
         /// A key from a PEM "PUBLIC KEY" block.
         public init(pemRepresentation: String) throws(CryptoError) {
-            let (label, der) = try PEM.decode(pemRepresentation)
-            guard label == "PUBLIC KEY" else { throw .malformedInput("PEM label \(label)") }
+            let (_, der) = try PEM.decode(pemRepresentation, labels: ["PUBLIC KEY"])
             try self.init(derRepresentation: der)
         }
 

@@ -32,14 +32,14 @@ extension P256.Signing {
 
         /// A key from a PEM "PRIVATE KEY" (or "EC PRIVATE KEY") block.
         public convenience init(pemRepresentation: String) throws(CryptoError) {
-            let (label, der) = try PEM.decode(pemRepresentation)
-            guard label == "PRIVATE KEY" || label == "EC PRIVATE KEY" else { throw .malformedInput("PEM label \(label)") }
+            let (_, der) = try PEM.decode(pemRepresentation, labels: ["PRIVATE KEY", "EC PRIVATE KEY"])
             try self.init(derRepresentation: der)
         }
 
         init(key: EVPKey) throws(CryptoError) {
             self.key = key
-            self.publicKey = try PublicKey(key: key, x963: ECCurve.p256.x963(of: key))
+            let pub = try DERKeys.publicOnly(key)
+            self.publicKey = try PublicKey(key: pub, x963: ECCurve.p256.x963(of: pub))
         }
 
         /// The 32-byte big-endian scalar. Treat the result as a secret.
@@ -107,8 +107,7 @@ extension P256.Signing {
 
         /// A key from a PEM "PUBLIC KEY" block.
         public init(pemRepresentation: String) throws(CryptoError) {
-            let (label, der) = try PEM.decode(pemRepresentation)
-            guard label == "PUBLIC KEY" else { throw .malformedInput("PEM label \(label)") }
+            let (_, der) = try PEM.decode(pemRepresentation, labels: ["PUBLIC KEY"])
             try self.init(derRepresentation: der)
         }
 

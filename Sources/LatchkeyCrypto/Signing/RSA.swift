@@ -87,7 +87,7 @@ extension RSA.Signing {
 
         /// A key from a PEM "PUBLIC KEY" or "RSA PUBLIC KEY" block.
         public init(pemRepresentation: String) throws(CryptoError) {
-            let (label, der) = try PEM.decode(pemRepresentation)
+            let (label, der) = try PEM.decode(pemRepresentation, labels: ["PUBLIC KEY", "RSA PUBLIC KEY"])
             switch label {
             case "PUBLIC KEY": try self.init(key: DERKeys.publicKey(spki: der))
             case "RSA PUBLIC KEY": try self.init(key: DERKeys.rsaPublicKey(pkcs1: der))
@@ -137,14 +137,13 @@ extension RSA.Signing {
 
         /// A key from a PEM "PRIVATE KEY" or "RSA PRIVATE KEY" block.
         public convenience init(pemRepresentation: String) throws(CryptoError) {
-            let (label, der) = try PEM.decode(pemRepresentation)
-            guard label == "PRIVATE KEY" || label == "RSA PRIVATE KEY" else { throw .malformedInput("PEM label \(label)") }
+            let (_, der) = try PEM.decode(pemRepresentation, labels: ["PRIVATE KEY", "RSA PRIVATE KEY"])
             try self.init(derRepresentation: der)
         }
 
         init(key: EVPKey) throws(CryptoError) {
             self.key = key
-            self.publicKey = try PublicKey(key: key)
+            self.publicKey = try PublicKey(key: DERKeys.publicOnly(key))
         }
 
         /// PKCS#8 `PrivateKeyInfo` DER. Treat the result as a secret.

@@ -1,0 +1,31 @@
+/// Apple's raw key and value strings for SecItem dictionaries that are not item attributes
+/// (attribute keys are `AttributeKey`'s raw values). From Apple's SecItemConstants.c.
+public enum QueryKeys {
+    public static let itemClass = "class"
+    public static let accessible = "pdmn"
+    public static let accessControl = "accc"
+    public static let synchronizable = "sync"
+    public static let synchronizableAny = "syna"
+    public static let creationDate = "cdat"
+    public static let modificationDate = "mdat"
+    public static let valueData = "v_Data"
+    public static let valueRef = "v_Ref"
+    public static let valuePersistentRef = "v_PersistentRef"
+    public static let returnData = "r_Data"
+    public static let returnAttributes = "r_Attributes"
+    public static let returnRef = "r_Ref"
+    public static let returnPersistentRef = "r_PersistentRef"
+    public static let matchLimit = "m_Limit"
+    public static let matchLimitOne = "m_LimitOne"
+    public static let matchLimitAll = "m_LimitAll"
+    public static let useAuthenticationContext = "u_AuthCtx"
+    public static let useAuthenticationUI = "u_AuthUI"
+    public static let useOperationPrompt = "u_OpPrompt"
+    public static let useNoAuthenticationUI = "u_NoAuthUI"
+    public static let useDataProtectionKeychain = "nleg"
+    /// Accepted and ignored: they select Apple-only behaviour with no meaning in Latchkey's stores.
+    public static let ignored: Set<String> = ["nleg", "u_CallerName", "musr", "vwht", "u_Tomb", "tomb", "persistref", "sha1"]
+    /// `kSecAttrAccessibleAlways` / `…AlwaysThisDeviceOnly` (deprecated): read as the nearest stricter level,
+    /// afterFirstUnlock / afterFirstUnlockThisDeviceOnly.
+    public static let legacyAccessible: [String: Accessibility] = ["dk": .afterFirstUnlock, "dku": .afterFirstUnlockThisDeviceOnly]
+}

@@ -1,0 +1,309 @@
+import Foundation
+import LatchkeyAuth
+import LatchkeyCrypto
+
+extension FileVault {
+    static let rowColumns = "uid, class, pk, agrp, svce, acct, srvr, sync, pdmn, accc, attrs, value, gate"
+    static let selectColumns = rowColumns + ", id"
+
+    public func add(_ item: Item, authenticationContext: (any AuthenticationContext)?) throws(KeychainStoreError) {
+        var item = item
+        try StoreRules.prepareForAdd(&item, defaultAccessGroup: defaultAccessGroup, now: Date())
+        let ac = item.attributes.accessControl
+        let secrets: [[Data]]? = try ac.flatMap { ac throws(KeychainStoreError) in
+            ac.requiresAuthentication ? try AccessGate.secretsForSealing(ac, context: authenticationContext) : nil
+        }
+        try state.withLock { (s: inout State) throws(KeychainStoreError) in
+            let keys = try Self.keys(s, for: item.attributes.effectiveAccessibility)
+            let row = try VaultRow.make(uid: SecureRandom.bytes(count: 16), attributes: item.attributes, value: item.value,
+                                        keys: keys, gateSecrets: secrets)
+            try s.db.immediateTransaction { () throws(KeychainStoreError) in try Self.insert(row, s.db) }
+        }
+    }
+
+    /// Adds several items in one transaction (one fsync): all are added, or none (errSecDuplicateItem when
+    /// one already exists or two share a primary key). Items with an access control need `authenticationContext`.
+    public func addAll(_ items: [Item], authenticationContext: (any AuthenticationContext)? = nil) throws(KeychainStoreError) {
+        let now = Date()
+        var prepared: [(Item, [[Data]]?)] = []
+        for var item in items {
+            try StoreRules.prepareForAdd(&item, defaultAccessGroup: defaultAccessGroup, now: now)
+            let secrets: [[Data]]? = try item.attributes.accessControl.flatMap { ac throws(KeychainStoreError) in
+                ac.requiresAuthentication ? try AccessGate.secretsForSealing(ac, context: authenticationContext) : nil
+            }
+            prepared.append((item, secrets))
+        }
+        try state.withLock { (s: inout State) throws(KeychainStoreError) in
+            var rows: [VaultRow] = []
+            for (item, secrets) in prepared {
+                let keys = try Self.keys(s, for: item.attributes.effectiveAccessibility)
+                rows.append(try VaultRow.make(uid: SecureRandom.bytes(count: 16), attributes: item.attributes,
+                                              value: item.value, keys: keys, gateSecrets: secrets))
+            }
+            try s.db.immediateTransaction { () throws(KeychainStoreError) in
+                for row in rows { try Self.insert(row, s.db) }
+            }
+        }
+    }
+
+    public func copyMatching(_ query: ItemQuery) throws(KeychainStoreError) -> [QueryResult] {
+        try query.validate()
+        return try state.withLock { (s: inout State) throws(KeychainStoreError) -> [QueryResult] in
+            guard let keys = s.keys else { throw KeychainStoreError(.interactionNotAllowed, .locked) }
+            let (rows, needsAttributes) = try Self.candidates(query, &s, keys, full: false)
+            var results: [QueryResult] = []
+            for row in rows {
+                try Self.checkLock(row.accessibility, keys)
+                var attributes: ItemAttributes?
+                if needsAttributes || query.returnAttributes || query.returnReference {
+                    let a = try row.openAttributes(keys: keys)
+                    guard query.matches(a) else { continue }
+                    attributes = a
+                }
+                var value = Data()
+                if query.needsValue {
+                    var itemKey: SymmetricKey?
+                    if row.accessControlFlags != 0, let ac = try Self.accessControl(of: row, attributes, keys) {
+                        do throws(KeychainStoreError) {
+                            itemKey = try Self.openGate(row, ac, query.authenticationContext, keys)
+                        } catch where query.authenticationUI == .skip {
+                            continue
+                        }
+                    }
+                    value = try row.openValue(keys: keys, itemKey: itemKey)
+                }
+                if attributes == nil && !query.returnPersistentReference && !query.returnReference {
+                    results.append(QueryResult(data: query.returnData ? value : nil))
+                } else {
+                    let a = attributes ?? ItemAttributes(itemClass: row.itemClass)
+                    results.append(StoreRules.result(attributes: a, value: value, reference: row.persistentReference, for: query))
+                }
+                if let limit = query.matchLimit.count, results.count >= limit { break }
+            }
+            guard !results.isEmpty else { throw .itemNotFound }
+            return results
+        }
+    }
+
+    public func update(_ query: ItemQuery, with changes: AttributeChanges) throws(KeychainStoreError) {
+        try query.validate()
+        try changes.validate(for: query.itemClass)
+        if let ac = changes.accessControl { _ = try ac.alternatives() }
+        let now = Date()
+        try state.withLock { (s: inout State) throws(KeychainStoreError) in
+            guard let keys = s.keys else { throw KeychainStoreError(.interactionNotAllowed, .locked) }
+            try s.db.immediateTransaction { () throws(KeychainStoreError) in
+                let (rows, _) = try Self.candidates(query, &s, keys)
+                var touched = 0
+                for row in rows {
+                    try Self.checkLock(row.accessibility, keys)
+                    let old = try row.openAttributes(keys: keys)
+                    guard query.matches(old) else { continue }
+                    var new = changes.applied(to: old)
+                    try Self.checkLock(new.effectiveAccessibility, keys)
+                    new.modificationDate = StoreRules.nextModificationDate(after: old.modificationDate, now: now)
+                    let identityChanges = StoreRules.needsGateForUpdate(old, new, changes)
+                        || old.effectiveAccessibility != new.effectiveAccessibility
+                    let updated: VaultRow
+                    if identityChanges {
+                        var itemKey: SymmetricKey?
+                        if let ac = old.accessControl, ac.requiresAuthentication {
+                            itemKey = try Self.openGate(row, ac, query.authenticationContext, keys)
+                        }
+                        var value: Data
+                        if let newValue = changes.value { value = newValue } else { value = try row.openValue(keys: keys, itemKey: itemKey) }
+                        defer { value.resetBytes(in: 0..<value.count) }
+                        let secrets: [[Data]]? = try new.accessControl.flatMap { ac throws(KeychainStoreError) in
+                            ac.requiresAuthentication ? try AccessGate.secretsForSealing(ac, context: query.authenticationContext) : nil
+                        }
+                        updated = try VaultRow.make(uid: row.uid, attributes: new, value: value, keys: keys, gateSecrets: secrets, rowid: row.rowid)
+                    } else {
+                        updated = try VaultRow.make(uid: row.uid, attributes: new, value: Data(), keys: keys, gateSecrets: nil,
+                                                    keep: (row.sealedValue, row.gate), rowid: row.rowid)
+                    }
+                    if updated.pk == row.pk && updated.lookup == row.lookup && updated.synchronizable == row.synchronizable
+                        && updated.accessibility == row.accessibility && updated.accessControlFlags == row.accessControlFlags {
+                        try Self.replaceSealed(updated, s.db)
+                    } else {
+                        try Self.replace(updated, s.db)
+                    }
+                    touched += 1
+                }
+                guard touched > 0 else { throw .itemNotFound }
+            }
+        }
+    }
+
+    public func delete(_ query: ItemQuery) throws(KeychainStoreError) {
+        try query.validate()
+        try state.withLock { (s: inout State) throws(KeychainStoreError) in
+            guard let keys = s.keys else { throw KeychainStoreError(.interactionNotAllowed, .locked) }
+            try s.db.immediateTransaction { () throws(KeychainStoreError) in
+                let (rows, needsAttributes) = try Self.candidates(query, &s, keys)
+                var doomed: [Int64] = []
+                for row in rows {
+                    try Self.checkLock(row.accessibility, keys)
+                    if needsAttributes { guard query.matches(try row.openAttributes(keys: keys)) else { continue } }
+                    doomed.append(row.rowid)
+                }
+                guard !doomed.isEmpty else { throw .itemNotFound }
+                for id in doomed {
+                    try s.db.using("DELETE FROM items WHERE id = ?1") { st throws(KeychainStoreError) in st.bind(1, id); try st.run() }
+                }
+            }
+        }
+    }
+
+    // MARK: Helpers
+
+    static func keys(_ s: State, for level: Accessibility) throws(KeychainStoreError) -> VaultKeys {
+        guard let keys = s.keys else { throw KeychainStoreError(.interactionNotAllowed, .locked) }
+        try checkLock(level, keys)
+        return keys
+    }
+
+    static func checkLock(_ level: Accessibility, _ keys: VaultKeys) throws(KeychainStoreError) {
+        guard LockState(isLocked: keys.whenUnlocked == nil, hasBeenUnlocked: true).permits(level) else {
+            throw KeychainStoreError(.interactionNotAllowed, .locked)
+        }
+    }
+
+    static func accessControl(of row: VaultRow, _ attributes: ItemAttributes?, _ keys: VaultKeys) throws(KeychainStoreError) -> AccessControl? {
+        if let attributes { return attributes.accessControl }
+        return AccessControl(accessibility: row.accessibility, flags: AccessControlFlags(rawValue: UInt(row.accessControlFlags)))
+    }
+
+    static func openGate(_ row: VaultRow, _ ac: AccessControl, _ context: (any AuthenticationContext)?, _ keys: VaultKeys) throws(KeychainStoreError) -> SymmetricKey {
+        let (index, secrets) = try AccessGate.secretsForOpening(ac, context: context)
+        return try row.openItemKey(keys: keys, alternative: index, secrets: secrets)
+    }
+
+    /// Rows narrowed by the columns SQL can match (class, rowid + uid, lookup MACs, sync, accessibility);
+    /// `needsAttributes` is true when other filters remain, to be checked on the opened attributes.
+    /// The SQL text of each query shape and the MACs of recent lookup values are cached (under the state lock).
+    static func candidates(_ q: ItemQuery, _ s: inout State, _ keys: VaultKeys, full: Bool = true) throws(KeychainStoreError) -> ([VaultRow], Bool) {
+        var shape = 0
+        var blobs: [Data] = []
+        var refID: Int64 = 0
+        if let ref = q.persistentReference {
+            guard let (id, uid) = VaultRow.parseReference(ref) else { throw .itemNotFound }
+            refID = id
+            blobs.append(uid)
+            shape |= 1
+        }
+        let primary = AttributeKey.primaryKey(of: q.itemClass)
+        var remaining = false
+        for (bit, key) in VaultRow.lookupKeys.enumerated() {
+            guard let value = q.filters[key], primary.contains(key) else { continue }
+            shape |= 2 << bit
+            blobs.append(cachedMAC(key, value, &s, keys))
+        }
+        for key in q.filters.keys where !(primary.contains(key) && column(for: key) != nil) { remaining = true }
+        switch q.synchronizable {
+        case .yes: shape |= 1 << 6
+        case .no: shape |= 1 << 7
+        case .any: break
+        }
+        if let level = q.accessibility, let i = Accessibility.allCases.firstIndex(of: level) { shape |= (i + 1) << 8 }
+        let sql = s.sqlCache[shape] ?? {
+            var sql = "SELECT \(selectColumns) FROM items WHERE class = ?1"
+            var n = 2
+            if shape & 1 != 0 { sql += " AND id = ?\(n + 100) AND uid = ?\(n)"; n += 1 }
+            for (bit, key) in VaultRow.lookupKeys.enumerated() where shape & (2 << bit) != 0 {
+                sql += " AND \(column(for: key) ?? "") = ?\(n)"; n += 1
+            }
+            if shape & (1 << 6) != 0 { sql += " AND sync = 1" }
+            if shape & (1 << 7) != 0 { sql += " AND sync = 0" }
+            if let level = q.accessibility { sql += " AND pdmn = '\(level.rawValue)'" }
+            return sql + " ORDER BY id"
+        }()
+        s.sqlCache[shape] = sql
+        return try s.db.using(sql) { st throws(KeychainStoreError) in
+            st.bind(1, q.itemClass.rawValue)
+            for (i, b) in blobs.enumerated() { st.bind(Int32(i + 2), b) }
+            if shape & 1 != 0 { st.bind(102, refID) }
+            var rows: [VaultRow] = []
+            let wantsAttributes = full || remaining || q.returnAttributes || q.returnReference
+            while try st.step() { rows.append(try row(st, full: full, attributes: wantsAttributes)) }
+            return (rows, remaining)
+        }
+    }
+
+    /// The lookup MAC of a value, from a small cache (names, never secrets; cleared when it grows large).
+    static func cachedMAC(_ key: AttributeKey, _ value: AttributeValue, _ s: inout State, _ keys: VaultKeys) -> Data {
+        let cacheKey = LookupKey(key: key, value: value)
+        if let mac = s.macCache[cacheKey] { return mac }
+        let mac = VaultRow.lookupMAC(key, value, keys: keys)
+        if s.macCache.count >= 8192 { s.macCache.removeAll(keepingCapacity: true) }
+        s.macCache[cacheKey] = mac
+        return mac
+    }
+
+    static func column(for key: AttributeKey) -> String? {
+        switch key {
+        case .accessGroup: "agrp"
+        case .service: "svce"
+        case .account: "acct"
+        case .server: "srvr"
+        default: nil
+        }
+    }
+
+    /// Reads a row. Without `full`, the lookup columns and (unless `attributes`) the sealed attributes are
+    /// skipped: a plain read needs neither.
+    static func row(_ s: SQLiteStatement, full: Bool = true, attributes: Bool = true) throws(KeychainStoreError) -> VaultRow {
+        guard let uid = s.data(0), let clsText = s.text(1), let cls = ItemClass(rawValue: clsText), let pk = s.data(2),
+              let pdmnText = s.text(8), let level = Accessibility(rawValue: pdmnText),
+              let attrs = (full || attributes) ? s.data(10) : Data(), let value = s.data(11)
+        else { throw KeychainStoreError(.decode, .corruptItem) }
+        var lookup: [AttributeKey: Data] = [:]
+        if full {
+            for (i, key) in VaultRow.lookupKeys.enumerated() { if let d = s.data(Int32(3 + i)) { lookup[key] = d } }
+        }
+        var row = VaultRow(uid: uid, itemClass: cls, pk: pk, lookup: lookup, synchronizable: s.int(7) != 0,
+                           accessibility: level, accessControlFlags: UInt64(bitPattern: s.int(9)),
+                           sealedAttributes: attrs, sealedValue: value, gate: s.data(12))
+        row.rowid = s.int(13)
+        return row
+    }
+
+    static func bindRow(_ row: VaultRow, _ s: SQLiteStatement) {
+        s.bind(1, row.uid)
+        s.bind(2, row.itemClass.rawValue)
+        s.bind(3, row.pk)
+        for (i, key) in VaultRow.lookupKeys.enumerated() { s.bind(Int32(4 + i), row.lookup[key]) }
+        s.bind(8, row.synchronizable ? 1 : 0)
+        s.bind(9, row.accessibility.rawValue)
+        s.bind(10, Int64(bitPattern: row.accessControlFlags))
+        s.bind(11, row.sealedAttributes)
+        s.bind(12, row.sealedValue)
+        s.bind(13, row.gate)
+    }
+
+    static func insert(_ row: VaultRow, _ db: SQLiteDatabase) throws(KeychainStoreError) {
+        try db.using("INSERT INTO items (\(rowColumns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)") { s throws(KeychainStoreError) in
+            bindRow(row, s)
+            try s.run()
+        }
+    }
+
+    /// Rewrites only the sealed columns (no index entry changes) when the row's identity is unchanged.
+    static func replaceSealed(_ row: VaultRow, _ db: SQLiteDatabase) throws(KeychainStoreError) {
+        try db.using("UPDATE items SET attrs = ?2, value = ?3, gate = ?4 WHERE id = ?5 AND uid = ?1") { s throws(KeychainStoreError) in
+            s.bind(1, row.uid); s.bind(2, row.sealedAttributes); s.bind(3, row.sealedValue); s.bind(4, row.gate)
+            s.bind(5, row.rowid)
+            try s.run()
+        }
+    }
+
+    static func replace(_ row: VaultRow, _ db: SQLiteDatabase) throws(KeychainStoreError) {
+        try db.using("""
+            UPDATE items SET class = ?2, pk = ?3, agrp = ?4, svce = ?5, acct = ?6, srvr = ?7, sync = ?8, pdmn = ?9,
+            accc = ?10, attrs = ?11, value = ?12, gate = ?13 WHERE id = ?14 AND uid = ?1
+            """) { s throws(KeychainStoreError) in
+            bindRow(row, s)
+            s.bind(14, row.rowid)
+            try s.run()
+        }
+    }
+}

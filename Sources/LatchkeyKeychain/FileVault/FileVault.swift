@@ -1,0 +1,208 @@
+import CSQLite
+import Foundation
+import LatchkeyAuth
+import LatchkeyCrypto
+
+/// The Linux default item store: one SQLite file (WAL, `synchronous=FULL`, one immediate transaction per
+/// write) holding items sealed with AES-256-GCM.
+///
+/// - Secrets *and* attributes are sealed; lookup attributes (access group, service, account, server and the
+///   primary key) are stored only as HMACs, so the file shows neither secrets nor names.
+/// - The vault key is wrapped by a passphrase (Argon2id, derived once per `unlock`) and/or by a
+///   `VaultKeyProvider` (kernel keyring, Secret Service).
+/// - A vault starts locked. While locked, `whenUnlocked*` items answer errSecInteractionNotAllowed;
+///   `afterFirstUnlock*` items stay readable once the vault has been unlocked in this process.
+/// - Access-controlled items are sealed under an item key wrapped with keys derived from the vault key
+///   *and* the secrets an evaluated `AuthenticationContext` releases: the vault key alone cannot open them.
+/// - Corrupt or truncated files throw errSecDecode (`.corruptVault`) and are never recreated or emptied.
+/// - Safe for several threads (one connection, serialized) and several processes (SQLite locking,
+///   busy timeout, retried immediate transactions).
+public final class FileVault: ItemStore {
+    struct State {
+        let db: SQLiteDatabase
+        var vaultKey: SymmetricKey?
+        var keys: VaultKeys?
+        var sqlCache: [Int: String] = [:]
+        var macCache: [LookupKey: Data] = [:]
+    }
+
+    struct LookupKey: Hashable {
+        let key: AttributeKey
+        let value: AttributeValue
+    }
+
+    /// The file this vault lives in.
+    public let url: URL
+    /// The vault's random identifier (stored in the file; names its OS wrapping key).
+    public let vaultID: Data
+    /// Access group given to items added without one.
+    public let defaultAccessGroup: String?
+    /// The provider of an OS wrapping key, if any.
+    public let keyProvider: (any VaultKeyProvider)?
+    /// KDF parameters used when a passphrase is set.
+    public let kdf: VaultKDF
+
+    let state: Locked<State>
+
+    static let formatTag = Data("latchkey-vault-1".utf8)
+
+    /// Opens the vault at `url` (default: `VaultFile.defaultURL()`), creating an empty one if the file does
+    /// not exist. Never overwrites an existing file: one that is not a vault, or is damaged, throws
+    /// errSecDecode (`.corruptVault`). The vault starts locked.
+    public init(url: URL = VaultFile.defaultURL(), keyProvider: (any VaultKeyProvider)? = nil,
+                defaultAccessGroup: String? = nil, kdf: VaultKDF = .default,
+                busyTimeoutMilliseconds: Int32 = 10_000) throws(KeychainStoreError) {
+        self.url = url
+        self.keyProvider = keyProvider
+        self.defaultAccessGroup = defaultAccessGroup
+        self.kdf = kdf
+        try VaultFile.prepare(url)
+        let db = try SQLiteDatabase(path: url.path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        vaultID = try Self.openSchema(db)
+        state = Locked(State(db: db))
+    }
+
+    static func openSchema(_ db: SQLiteDatabase) throws(KeychainStoreError) -> Data {
+        try db.execute("PRAGMA journal_mode=WAL")
+        try db.execute("PRAGMA synchronous=FULL")
+        try db.execute("PRAGMA secure_delete=ON")
+        let tables: Int64 = try db.using("SELECT count(*) FROM sqlite_master") { s throws(KeychainStoreError) in
+            _ = try s.step(); return s.int(0)
+        }
+        if tables == 0 {
+            try db.immediateTransaction { () throws(KeychainStoreError) in
+                let again: Int64 = try db.using("SELECT count(*) FROM sqlite_master") { s throws(KeychainStoreError) in
+                    _ = try s.step(); return s.int(0)
+                }
+                guard again == 0 else { return }
+                try db.execute("""
+                    CREATE TABLE meta (name TEXT PRIMARY KEY, value BLOB NOT NULL);
+                    CREATE TABLE items (
+                        id INTEGER PRIMARY KEY, uid BLOB NOT NULL, class TEXT NOT NULL, pk BLOB NOT NULL,
+                        agrp BLOB, svce BLOB, acct BLOB, srvr BLOB, sync INTEGER NOT NULL,
+                        pdmn TEXT NOT NULL, accc INTEGER NOT NULL,
+                        attrs BLOB NOT NULL, value BLOB NOT NULL, gate BLOB,
+                        UNIQUE (class, pk));
+                    CREATE INDEX items_service ON items (svce, acct) WHERE svce IS NOT NULL;
+                    CREATE INDEX items_server ON items (srvr, acct) WHERE srvr IS NOT NULL;
+                    """)
+                try setMeta(db, "format", formatTag)
+                try setMeta(db, "vault_id", SecureRandom.bytes(count: 16))
+            }
+        } else {
+            let check: String? = try db.using("PRAGMA quick_check") { s throws(KeychainStoreError) in
+                _ = try s.step(); return s.text(0)
+            }
+            guard check == "ok" else { throw KeychainStoreError(.decode, .corruptVault("integrity check failed")) }
+        }
+        let format: Data?
+        do { format = try meta(db, "format") } catch { throw KeychainStoreError(.decode, .corruptVault("not a Latchkey vault")) }
+        guard format == formatTag else { throw KeychainStoreError(.decode, .corruptVault("not a Latchkey vault")) }
+        guard let id = try meta(db, "vault_id"), id.count == 16 else { throw KeychainStoreError(.decode, .corruptVault("vault id")) }
+        return id
+    }
+
+    static func meta(_ db: SQLiteDatabase, _ name: String) throws(KeychainStoreError) -> Data? {
+        try db.using("SELECT value FROM meta WHERE name = ?1") { s throws(KeychainStoreError) in
+            s.bind(1, name)
+            return try s.step() ? s.data(0) : nil
+        }
+    }
+
+    static func setMeta(_ db: SQLiteDatabase, _ name: String, _ value: Data) throws(KeychainStoreError) {
+        try db.using("INSERT OR REPLACE INTO meta (name, value) VALUES (?1, ?2)") { s throws(KeychainStoreError) in
+            s.bind(1, name); s.bind(2, value); try s.run()
+        }
+    }
+
+    // MARK: Lock state
+
+    /// True while the vault is locked (whenUnlocked* items unreadable).
+    public var isLocked: Bool { state.withLock { $0.keys?.whenUnlocked == nil } }
+
+    /// The lock state the accessibility rules see.
+    public var lockState: LockState {
+        state.withLock { LockState(isLocked: $0.keys?.whenUnlocked == nil, hasBeenUnlocked: $0.keys != nil, passcodeSet: true) }
+    }
+
+    /// True when a passphrase wraps the vault key.
+    public var hasPassphrase: Bool { (try? state.withLock { (s: inout State) throws(KeychainStoreError) in try Self.meta(s.db, "wrap.passphrase") != nil }) ?? false }
+
+    /// Locks: forgets the vault key and the whenUnlocked class key. afterFirstUnlock items stay readable.
+    public func lock() {
+        state.withLock { s in
+            s.vaultKey = nil
+            s.keys?.whenUnlocked = nil
+        }
+    }
+
+    /// Unlocks with a passphrase. On a new vault (no key yet) this creates the vault key and sets the
+    /// passphrase. A wrong passphrase throws errSecAuthFailed (`.wrongPassphrase`).
+    public func unlock(passphrase: String) throws(KeychainStoreError) {
+        try state.withLock { (s: inout State) throws(KeychainStoreError) in
+            let vaultKey: SymmetricKey = try s.db.immediateTransaction { () throws(KeychainStoreError) -> SymmetricKey in
+                if let wrapped = try Self.meta(s.db, "wrap.passphrase") {
+                    return try KeyWrap.unwrapPassphrase(wrapped, passphrase: passphrase, vaultID: vaultID)
+                }
+                if try Self.meta(s.db, "wrap.provider") != nil { throw KeychainStoreError(.authFailed, .noVaultKey) }
+                let key = SymmetricKey(size: .bits256)
+                try Self.setMeta(s.db, "wrap.passphrase", try KeyWrap.wrapPassphrase(key, passphrase: passphrase, kdf: kdf, vaultID: vaultID))
+                return key
+            }
+            try Self.install(vaultKey, in: &s, vaultID: vaultID)
+        }
+    }
+
+    /// Unlocks with the key provider's wrapping key. On a new vault this creates the vault key and the
+    /// OS wrapping key. Throws errSecAuthFailed (`.noVaultKey`) when the provider has no key for this vault.
+    public func unlock() throws(KeychainStoreError) {
+        guard let keyProvider else { throw KeychainStoreError(.param, .noVaultKey) }
+        try state.withLock { (s: inout State) throws(KeychainStoreError) in
+            let vaultKey: SymmetricKey = try s.db.immediateTransaction { () throws(KeychainStoreError) -> SymmetricKey in
+                if let wrapped = try Self.meta(s.db, "wrap.provider") {
+                    guard let wrapping = try keyProvider.wrappingKey(for: vaultID, create: false) else {
+                        throw KeychainStoreError(.authFailed, .noVaultKey)
+                    }
+                    return try KeyWrap.unwrap(wrapped, with: wrapping, vaultID: vaultID, label: "provider")
+                }
+                if try Self.meta(s.db, "wrap.passphrase") != nil { throw KeychainStoreError(.authFailed, .noVaultKey) }
+                guard let wrapping = try keyProvider.wrappingKey(for: vaultID, create: true) else {
+                    throw KeychainStoreError(.notAvailable, .noVaultKey)
+                }
+                let key = SymmetricKey(size: .bits256)
+                try Self.setMeta(s.db, "wrap.provider", try KeyWrap.wrap(key, with: wrapping, vaultID: vaultID, label: "provider"))
+                return key
+            }
+            try Self.install(vaultKey, in: &s, vaultID: vaultID)
+        }
+    }
+
+    /// Sets or changes the passphrase (the vault must be unlocked). The vault key itself does not change.
+    public func setPassphrase(_ passphrase: String) throws(KeychainStoreError) {
+        try state.withLock { (s: inout State) throws(KeychainStoreError) in
+            guard let key = s.vaultKey else { throw KeychainStoreError(.interactionNotAllowed, .locked) }
+            let wrapped = try KeyWrap.wrapPassphrase(key, passphrase: passphrase, kdf: kdf, vaultID: vaultID)
+            try s.db.immediateTransaction { () throws(KeychainStoreError) in try Self.setMeta(s.db, "wrap.passphrase", wrapped) }
+        }
+    }
+
+    /// Adds a wrapping of the vault key by the key provider (the vault must be unlocked), so later
+    /// `unlock()` works without the passphrase.
+    public func enableKeyProvider() throws(KeychainStoreError) {
+        guard let keyProvider else { throw KeychainStoreError(.param, .noVaultKey) }
+        try state.withLock { (s: inout State) throws(KeychainStoreError) in
+            guard let key = s.vaultKey else { throw KeychainStoreError(.interactionNotAllowed, .locked) }
+            guard let wrapping = try keyProvider.wrappingKey(for: vaultID, create: true) else {
+                throw KeychainStoreError(.notAvailable, .noVaultKey)
+            }
+            let wrapped = try KeyWrap.wrap(key, with: wrapping, vaultID: vaultID, label: "provider")
+            try s.db.immediateTransaction { () throws(KeychainStoreError) in try Self.setMeta(s.db, "wrap.provider", wrapped) }
+        }
+    }
+
+    private static func install(_ vaultKey: SymmetricKey, in s: inout State, vaultID: Data) throws(KeychainStoreError) {
+        s.macCache.removeAll()
+        s.vaultKey = vaultKey
+        s.keys = try VaultKeys(vaultKey: vaultKey, vaultID: vaultID)
+    }
+}

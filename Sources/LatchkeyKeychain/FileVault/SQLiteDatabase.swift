@@ -1,0 +1,149 @@
+import CSQLite
+import Foundation
+
+/// `SQLITE_TRANSIENT` is a cast macro Swift cannot import: SQLite copies the bound bytes.
+let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// A minimal SQLite connection for the vault: prepared-statement cache, typed errors, and immediate
+/// transactions retried on SQLITE_BUSY. Not thread-safe by itself: `FileVault` serializes access.
+final class SQLiteDatabase {
+    private(set) var handle: OpaquePointer?
+    private var cache: [String: SQLiteStatement] = [:]
+
+    /// Opens (never creates) an existing file.
+    init(path: String, busyTimeoutMilliseconds: Int32) throws(KeychainStoreError) {
+        var db: OpaquePointer?
+        let rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil)
+        guard rc == SQLITE_OK, let db else {
+            if let db { sqlite3_close_v2(db) }
+            throw SQLiteDatabase.error(rc)
+        }
+        handle = db
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
+    }
+
+    deinit {
+        cache.removeAll()
+        if let handle { sqlite3_close_v2(handle) }
+    }
+
+    /// Maps an SQLite result code to a keychain error (corruption → errSecDecode, busy → errSecIO...).
+    static func error(_ rc: Int32) -> KeychainStoreError {
+        switch rc & 0xff {
+        case SQLITE_CORRUPT, SQLITE_NOTADB: KeychainStoreError(.decode, .corruptVault("sqlite \(rc)"))
+        case SQLITE_FULL: KeychainStoreError(.diskFull, .sqlite(code: rc))
+        case SQLITE_NOMEM: KeychainStoreError(.allocate, .sqlite(code: rc))
+        case SQLITE_READONLY, SQLITE_PERM, SQLITE_CANTOPEN, SQLITE_AUTH: KeychainStoreError(.notAvailable, .sqlite(code: rc))
+        case SQLITE_CONSTRAINT: KeychainStoreError(.duplicateItem)
+        default: KeychainStoreError(.io, .sqlite(code: rc))
+        }
+    }
+
+    func execute(_ sql: String) throws(KeychainStoreError) {
+        let rc = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard rc == SQLITE_OK else { throw SQLiteDatabase.error(rc) }
+    }
+
+    /// Runs `body` with a cached prepared statement, resetting it afterwards (so no read snapshot stays open).
+    func using<R>(_ sql: String, _ body: (SQLiteStatement) throws(KeychainStoreError) -> R) throws(KeychainStoreError) -> R {
+        let s = try statement(sql)
+        defer { s.reset() }
+        return try body(s)
+    }
+
+    /// A cached prepared statement, reset and with bindings cleared.
+    func statement(_ sql: String) throws(KeychainStoreError) -> SQLiteStatement {
+        if let s = cache[sql] {
+            s.reset()
+            return s
+        }
+        var stmt: OpaquePointer?
+        let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil)
+        guard rc == SQLITE_OK, let stmt else { throw SQLiteDatabase.error(rc) }
+        let s = SQLiteStatement(stmt)
+        cache[sql] = s
+        return s
+    }
+
+    /// Runs `body` inside BEGIN IMMEDIATE … COMMIT, retrying the whole transaction when another process
+    /// holds the write lock past the busy timeout. Rolls back on any error.
+    func immediateTransaction<R>(_ body: () throws(KeychainStoreError) -> R) throws(KeychainStoreError) -> R {
+        var attempt = 0
+        while true {
+            attempt += 1
+            let rc = sqlite3_exec(handle, "BEGIN IMMEDIATE", nil, nil, nil)
+            if rc & 0xff == SQLITE_BUSY || rc & 0xff == SQLITE_LOCKED {
+                if attempt < 50 { usleep(UInt32(1000 * min(attempt, 20))); continue }
+                throw SQLiteDatabase.error(rc)
+            }
+            guard rc == SQLITE_OK else { throw SQLiteDatabase.error(rc) }
+            do throws(KeychainStoreError) {
+                let result = try body()
+                let commit = sqlite3_exec(handle, "COMMIT", nil, nil, nil)
+                guard commit == SQLITE_OK else {
+                    sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+                    if (commit & 0xff == SQLITE_BUSY) && attempt < 50 { usleep(1000); continue }
+                    throw SQLiteDatabase.error(commit)
+                }
+                return result
+            } catch {
+                sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+                throw error
+            }
+        }
+    }
+
+    var changes: Int { Int(sqlite3_changes(handle)) }
+}
+
+/// One prepared statement: bind by 1-based index, step, read columns.
+final class SQLiteStatement {
+    let handle: OpaquePointer
+
+    init(_ handle: OpaquePointer) { self.handle = handle }
+    deinit { sqlite3_finalize(handle) }
+
+    func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    func bind(_ index: Int32, _ data: Data?) {
+        guard let data else { sqlite3_bind_null(handle, index); return }
+        data.withUnsafeBytes { raw in
+            _ = sqlite3_bind_blob64(handle, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64(raw.count), sqliteTransient)
+        }
+    }
+
+    func bind(_ index: Int32, _ text: String) { sqlite3_bind_text(handle, index, text, -1, sqliteTransient) }
+    func bind(_ index: Int32, _ value: Int64) { sqlite3_bind_int64(handle, index, value) }
+
+    /// Steps once: true when a row is available, false when done.
+    func step() throws(KeychainStoreError) -> Bool {
+        let rc = sqlite3_step(handle)
+        if rc == SQLITE_ROW { return true }
+        if rc == SQLITE_DONE { return false }
+        sqlite3_reset(handle)
+        throw SQLiteDatabase.error(rc)
+    }
+
+    /// Steps to completion (for INSERT / UPDATE / DELETE).
+    func run() throws(KeychainStoreError) {
+        while try step() {}
+    }
+
+    func data(_ column: Int32) -> Data? {
+        guard sqlite3_column_type(handle, column) != SQLITE_NULL else { return nil }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard count > 0, let p = sqlite3_column_blob(handle, column) else { return Data() }
+        return Data(bytes: p, count: count)
+    }
+
+    func text(_ column: Int32) -> String? {
+        guard let p = sqlite3_column_text(handle, column) else { return nil }
+        return String(cString: p)
+    }
+
+    func int(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+}

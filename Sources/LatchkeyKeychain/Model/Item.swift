@@ -1,0 +1,49 @@
+import Foundation
+
+/// A keychain item: attributes plus its secret value (`kSecValueData`).
+public struct Item: Sendable, Hashable {
+    /// The item's attributes.
+    public var attributes: ItemAttributes
+    /// The secret (password bytes, key data, certificate DER). May be empty.
+    public var value: Data
+
+    /// Creates an item.
+    public init(attributes: ItemAttributes, value: Data = Data()) {
+        self.attributes = attributes
+        self.value = value
+    }
+
+    /// A generic password (`kSecClassGenericPassword`) for a service and account.
+    public static func genericPassword(service: String, account: String, value: Data, accessGroup: String? = nil,
+                                       accessibility: Accessibility? = nil) -> Item {
+        var a = ItemAttributes(itemClass: .genericPassword, accessibility: accessibility)
+        a.service = service
+        a.account = account
+        a.accessGroup = accessGroup
+        return Item(attributes: a, value: value)
+    }
+
+    /// The canonical bytes of the primary key (class, synchronizable and the class's primary-key attributes,
+    /// absent ones as their empty value). Two items with equal bytes cannot coexist.
+    public var primaryKey: Data { PrimaryKey.encode(attributes, value: value) }
+}
+
+/// The encoding of primary keys: unambiguous (length-prefixed), deterministic, compared bytewise.
+enum PrimaryKey {
+    static func encode(_ a: ItemAttributes, value: Data) -> Data {
+        var out = Data()
+        out.append(contentsOf: Array(a.itemClass.rawValue.utf8))
+        out.append(a.synchronizable ? 1 : 0)
+        let keys = AttributeKey.primaryKey(of: a.itemClass)
+        var values = keys.map { a.values[$0] ?? .empty($0.kind(for: a.itemClass)) }
+        if a.itemClass == .certificate || a.itemClass == .identity,
+           a.values[.issuer] == nil, a.values[.serialNumber] == nil {
+            values.append(.data(value)) // opaque certificates: the DER stands in for issuer + serial number
+        }
+        for (index, v) in values.enumerated() {
+            out.append(UInt8(truncatingIfNeeded: index))
+            AttributeCoding.append(v, to: &out)
+        }
+        return out
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+@testable import LatchkeyAuth
+
+/// The `latchkey` CLI built next to the test bundle (`swift build --build-tests` builds both).
+enum LatchkeyExecutable {
+    static var url: URL? {
+        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidate = directory.appendingPathComponent("latchkey")
+        return FileManager.default.isExecutableFile(atPath: candidate.path) ? candidate : nil
+    }
+
+    /// Runs `latchkey arguments…` with `stdin` and the simulator state at `state`; returns the exit code.
+    static func run(_ arguments: [String], state: URL, stdin: String = "") throws -> Int32 {
+        guard let url else { return -1 }
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["LATCHKEY_SIMULATOR_STATE"] = state.path
+        environment.removeValue(forKey: "LATCHKEY_AUTH_BACKEND")
+        process.environment = environment
+        let input = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        input.fileHandleForWriting.write(Data(stdin.utf8))
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
+
+@Suite("One simulated device across processes (the CLI and this test)",
+       .enabled(if: LatchkeyExecutable.url != nil))
+struct SimulatorCrossProcessTests {
+    @Test func cliAndLibrarySeeTheSameDevice() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        let state = directory.url.appendingPathComponent("device.json")
+        let simulator = SimulatedAuthenticator(stateURL: state)
+
+        #expect(try LatchkeyExecutable.run(["auth", "simulate", "set-passcode"], state: state, stdin: "4321\n") == 0)
+        #expect(try LatchkeyExecutable.run(["auth", "simulate", "enroll"], state: state) == 0)
+        #expect(try simulator.sensor().enrolled)
+        #expect(try simulator.sensor().passcodeSet)
+
+        // The other process scripts the sensor; this process's context consumes it.
+        #expect(try LatchkeyExecutable.run(["auth", "simulate", "match"], state: state) == 0)
+        try await simulator.makeContext().evaluate(.deviceOwnerAuthenticationWithBiometrics, reason: "t")
+
+        // This process scripts; the CLI evaluates and reports through its exit code.
+        try simulator.enqueue(.noMatch)
+        #expect(try LatchkeyExecutable.run(["auth", "test", "--policy", "biometrics"], state: state) == 77)
+        #expect(try simulator.sensor().failedAttempts == 1)
+        try simulator.enqueue(.noMatch)
+        #expect(try LatchkeyExecutable.run(["auth", "test", "--policy", "owner"], state: state, stdin: "4321\n") == 0)
+        #expect(try simulator.sensor().failedAttempts == 0)
+        try simulator.enqueue(.match)
+        #expect(try LatchkeyExecutable.run(["auth", "test", "--policy", "biometrics"], state: state) == 0)
+
+        #expect(try LatchkeyExecutable.run(["auth", "simulate", "unenroll"], state: state) == 0)
+        #expect(try LatchkeyExecutable.run(["auth", "test", "--policy", "biometrics"], state: state) == 69)
+        #expect(try LatchkeyExecutable.run(["auth", "test"], state: state) == 64)
+        #expect(try LatchkeyExecutable.run(["auth", "status"], state: state) == 0)
+    }
+}

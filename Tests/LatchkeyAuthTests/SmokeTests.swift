@@ -1,5 +1,0 @@
-import Testing
-
-@Test func LatchkeyAuthTestsModuleLinks() {
-    #expect(Bool(true))
-}

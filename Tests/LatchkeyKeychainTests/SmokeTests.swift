@@ -1,5 +1,0 @@
-import Testing
-
-@Test func LatchkeyKeychainTestsModuleLinks() {
-    #expect(Bool(true))
-}

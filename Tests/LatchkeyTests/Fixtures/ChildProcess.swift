@@ -1,0 +1,46 @@
+import Foundation
+
+/// Runs a child process to completion and captures its output (test helper).
+struct ChildProcess {
+    struct Result {
+        var status: Int32
+        var output: String
+    }
+
+    /// The running test binary (so a test can re-run it with `--filter` of a child-mode test).
+    static var testBinary: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+
+    /// Arguments that run exactly one Swift Testing test of this binary.
+    static func filterArguments(_ testName: String) -> [String] {
+        ["--testing-library", "swift-testing", "--filter", testName]
+    }
+
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String],
+                    input: Data? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        let stdin = Pipe()
+        process.standardInput = stdin
+        try process.run()
+        if let input { stdin.fileHandleForWriting.write(input) }
+        try stdin.fileHandleForWriting.close()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+    }
+
+    /// A fresh temporary directory, removed by the caller.
+    static func temporaryDirectory(_ prefix: String) throws -> URL {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("\(prefix)-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
