@@ -16,6 +16,7 @@ var products: [Product] = [
     .library(name: "LatchkeyKeychain", targets: ["LatchkeyKeychain"]),
     .library(name: "LatchkeyAuth", targets: ["LatchkeyAuth"]),
     .library(name: "LatchkeyServer", targets: ["LatchkeyServer"]),
+    .library(name: "LatchkeyWebAuthn", targets: ["LatchkeyWebAuthn"]),
     .executable(name: "latchkey", targets: ["latchkey"]),
     .executable(name: "latchkey-bench", targets: ["latchkey-bench"]),
 ]
@@ -45,6 +46,11 @@ var targets: [Target] = [
             dependencies: ["COpenSSL", "CSodium"],
             swiftSettings: strict),
 
+    // WebAuthn data model shared by the relying party (server) and the client/software authenticator.
+    .target(name: "LatchkeyWebAuthn",
+            dependencies: ["LatchkeyCrypto"],
+            swiftSettings: strict),
+
     // Layer 2: device-owner authentication, and the item store (which asks an authentication context).
     .target(name: "LatchkeyAuth",
             dependencies: ["LatchkeyCrypto", .target(name: "CPAM", condition: .when(platforms: linux))],
@@ -57,10 +63,10 @@ var targets: [Target] = [
 
     // Layer 3: the app-facing kit and the verifying server.
     .target(name: "Latchkey",
-            dependencies: ["LatchkeyCrypto", "LatchkeyKeychain", "LatchkeyAuth"],
+            dependencies: ["LatchkeyCrypto", "LatchkeyKeychain", "LatchkeyAuth", "LatchkeyWebAuthn"],
             swiftSettings: strict),
     .target(name: "LatchkeyServer",
-            dependencies: ["LatchkeyCrypto", "CSQLite", "CPostgres", "CMicroHTTPD"],
+            dependencies: ["LatchkeyCrypto", "LatchkeyWebAuthn", "CSQLite", "CPostgres", "CMicroHTTPD"],
             resources: [.copy("Resources")],
             swiftSettings: strict),
 
@@ -74,6 +80,7 @@ var targets: [Target] = [
 
     .testTarget(name: "LatchkeyCryptoTests", dependencies: ["LatchkeyCrypto"],
                 resources: [.copy("Vectors")], swiftSettings: strict),
+    .testTarget(name: "LatchkeyWebAuthnTests", dependencies: ["LatchkeyWebAuthn"], swiftSettings: strict),
     .testTarget(name: "LatchkeyAuthTests", dependencies: ["LatchkeyAuth"], swiftSettings: strict),
     .testTarget(name: "LatchkeyKeychainTests", dependencies: ["LatchkeyKeychain", "LatchkeyAuth"],
                 swiftSettings: strict),

@@ -169,7 +169,7 @@ import Testing
         // Read the row straight from SQLite and try every key the vault key yields.
         let keys = try #require(v.state.withLock { $0.keys })
         let row: VaultRow = try v.state.withLock { (s: inout FileVault.State) throws(KeychainStoreError) -> VaultRow in
-            try s.db.using("SELECT \(FileVault.rowColumns) FROM items") { st throws(KeychainStoreError) in
+            try s.db.using("SELECT \(FileVault.selectColumns) FROM items") { st throws(KeychainStoreError) in
                 _ = try st.step(); return try FileVault.row(st)
             }
         }

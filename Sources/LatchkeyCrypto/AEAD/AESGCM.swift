@@ -29,30 +29,35 @@ public enum AES {
                 }
                 self.data = Data(data)
             }
+
+            /// `data` is exactly 12 bytes.
+            init(unchecked data: Data) {
+                self.data = data
+            }
         }
 
-        /// Nonce, ciphertext and tag of one sealed message.
+        /// Nonce, ciphertext and tag of one sealed message, held as one `nonce || ciphertext || tag` buffer.
         public struct SealedBox: Sendable, Hashable {
             /// The nonce used to seal.
             public let nonce: Nonce
-            /// The ciphertext (as long as the plaintext).
-            public let ciphertext: Data
-            /// The 16-byte authentication tag.
-            public let tag: Data
+            /// `nonce || ciphertext || tag`, the usual wire form (no copy is made to return it).
+            public let combined: Data
 
-            /// `nonce || ciphertext || tag`, the usual wire form.
-            public var combined: Data {
-                var out = Data(capacity: nonce.data.count + ciphertext.count + tag.count)
-                out.append(nonce.data)
-                out.append(ciphertext)
-                out.append(tag)
-                return out
+            /// The ciphertext (as long as the plaintext).
+            public var ciphertext: Data {
+                let start = combined.startIndex + AEADEngine.nonceByteCount
+                return Data(combined[start..<(combined.endIndex - AEADEngine.tagByteCount)])
             }
 
-            /// Splits `nonce || ciphertext || tag`. Throws `.malformedInput` when shorter than 28 bytes.
+            /// The 16-byte authentication tag.
+            public var tag: Data { Data(combined.suffix(AEADEngine.tagByteCount)) }
+
+            /// Wraps `nonce || ciphertext || tag`. Throws `.malformedInput` when shorter than 28 bytes.
             public init(combined: Data) throws(CryptoError) {
-                let parts = try AEADBoxLayout.split(combined)
-                try self.init(nonce: Nonce(data: parts.nonce), ciphertext: parts.ciphertext, tag: parts.tag)
+                guard combined.count >= AEADEngine.overhead else {
+                    throw .malformedInput("sealed box shorter than \(AEADEngine.overhead) bytes")
+                }
+                self.init(unchecked: combined)
             }
 
             /// Assembles a box from its parts. Throws `.malformedInput` unless `tag` is 16 bytes.
@@ -60,13 +65,25 @@ public enum AES {
                 guard tag.count == AEADEngine.tagByteCount else {
                     throw .malformedInput("AEAD tag must be \(AEADEngine.tagByteCount) bytes")
                 }
-                self.init(unchecked: nonce, ciphertext: ciphertext, tag: tag)
+                var combined = Data(capacity: AEADEngine.overhead + ciphertext.count)
+                combined.append(nonce.data)
+                combined.append(ciphertext)
+                combined.append(tag)
+                self.nonce = nonce
+                self.combined = combined
             }
 
-            init(unchecked nonce: Nonce, ciphertext: Data, tag: Data) {
+            /// `combined` was just sealed with `nonce`.
+            init(nonce: Nonce, uncheckedCombined combined: Data) {
                 self.nonce = nonce
-                self.ciphertext = ciphertext
-                self.tag = tag
+                self.combined = combined
+            }
+
+            /// `combined` has at least `AEADEngine.overhead` bytes.
+            init(unchecked combined: Data) {
+                let start = combined.startIndex
+                nonce = Nonce(unchecked: Data(combined[start..<(start + AEADEngine.nonceByteCount)]))
+                self.combined = combined
             }
         }
 
@@ -75,18 +92,33 @@ public enum AES {
             _ plaintext: some DataProtocol, using key: SymmetricKey, nonce: Nonce = Nonce(),
             authenticating aad: Data = Data()
         ) throws(CryptoError) -> SealedBox {
+            try ContiguousInput.with(plaintext) { (input) throws(CryptoError) in
+                try seal(input, using: key, nonce: nonce, authenticating: aad)
+            }
+        }
+
+        /// Encrypts and authenticates `plaintext` and authenticates `aad` (fast path for `Data`).
+        public static func seal(
+            _ plaintext: Data, using key: SymmetricKey, nonce: Nonce = Nonce(), authenticating aad: Data = Data()
+        ) throws(CryptoError) -> SealedBox {
+            try ContiguousInput.with(plaintext) { (input) throws(CryptoError) in
+                try seal(input, using: key, nonce: nonce, authenticating: aad)
+            }
+        }
+
+        private static func seal(
+            _ input: UnsafeRawBufferPointer, using key: SymmetricKey, nonce: Nonce, authenticating aad: Data
+        ) throws(CryptoError) -> SealedBox {
             let cipher = try cipher(for: key)
-            let result = try key.withBytes { (keyBytes) throws(CryptoError) in
+            let combined = try key.withBytes { (keyBytes) throws(CryptoError) in
                 try ContiguousInput.with(nonce.data) { (nonceBytes) throws(CryptoError) in
-                    try ContiguousInput.with(plaintext) { (input) throws(CryptoError) in
-                        try ContiguousInput.with(aad) { (aadBytes) throws(CryptoError) in
-                            try AEADEngine.seal(cipher: cipher, name: "AES-GCM", key: keyBytes, nonce: nonceBytes,
-                                                plaintext: input, aad: aadBytes)
-                        }
+                    try ContiguousInput.with(aad) { (aadBytes) throws(CryptoError) in
+                        try AEADEngine.seal(cipher: cipher, name: "AES-GCM", key: keyBytes, nonce: nonceBytes,
+                                            plaintext: input, aad: aadBytes)
                     }
                 }
             }
-            return SealedBox(unchecked: nonce, ciphertext: result.ciphertext, tag: result.tag)
+            return SealedBox(nonce: nonce, uncheckedCombined: combined)
         }
 
         /// Authenticates and decrypts `box`. Any change to nonce, ciphertext, tag or `aad`, or a wrong key,
@@ -96,14 +128,10 @@ public enum AES {
         ) throws(CryptoError) -> Data {
             let cipher = try cipher(for: key)
             return try key.withBytes { (keyBytes) throws(CryptoError) in
-                try ContiguousInput.with(box.nonce.data) { (nonceBytes) throws(CryptoError) in
-                    try ContiguousInput.with(box.ciphertext) { (input) throws(CryptoError) in
-                        try ContiguousInput.with(box.tag) { (tagBytes) throws(CryptoError) in
-                            try ContiguousInput.with(aad) { (aadBytes) throws(CryptoError) in
-                                try AEADEngine.open(cipher: cipher, name: "AES-GCM", key: keyBytes, nonce: nonceBytes,
-                                                    ciphertext: input, tag: tagBytes, aad: aadBytes)
-                            }
-                        }
+                try ContiguousInput.with(box.combined) { (combined) throws(CryptoError) in
+                    try ContiguousInput.with(aad) { (aadBytes) throws(CryptoError) in
+                        try AEADEngine.open(cipher: cipher, name: "AES-GCM", key: keyBytes, combined: combined,
+                                            aad: aadBytes)
                     }
                 }
             }

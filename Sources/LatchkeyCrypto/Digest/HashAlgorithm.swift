@@ -18,17 +18,23 @@ public enum HashAlgorithm: String, Sendable, Hashable, Codable, CaseIterable {
 
     /// Hashes `data` in one call.
     public func hash(_ data: some DataProtocol) -> Data {
+        ContiguousInput.with(data) { digest($0) }
+    }
+
+    /// Hashes `data` in one call (fast path for `Data`).
+    public func hash(_ data: Data) -> Data {
+        data.withUnsafeBytes { digest($0) }
+    }
+
+    /// One EVP_Digest over a raw buffer. Returns an empty value only if OpenSSL fails (out of memory).
+    func digest(_ input: UnsafeRawBufferPointer) -> Data {
         let md = evpMD
-        let size = outputByteCount
-        return ContiguousInput.with(data) { input in
-            var out = Data(count: size)
-            let ok = out.withUnsafeMutableBytes { outBuffer -> Int32 in
-                EVP_Digest(input.baseAddress, input.count,
-                           outBuffer.baseAddress?.assumingMemoryBound(to: UInt8.self), nil, md, nil)
-            }
-            // EVP_Digest cannot fail for a fetched SHA-2 digest short of memory exhaustion.
-            return ok == 1 ? out : Data()
+        var ok = false
+        let out = DataOutput.make(count: outputByteCount) { out in
+            ok = EVP_Digest(input.baseAddress, input.count, out.baseAddress?.assumingMemoryBound(to: UInt8.self), nil,
+                            md, nil) == 1
         }
+        return ok ? out : Data()
     }
 
     /// The fetched OpenSSL digest.

@@ -12,6 +12,9 @@ extension FixedHashFunction {
 
     /// Hashes `data` in one call.
     public static func hash(data: some DataProtocol) -> Data { algorithm.hash(data) }
+
+    /// Hashes `data` in one call (fast path for `Data`).
+    public static func hash(data: Data) -> Data { algorithm.hash(data) }
 }
 
 /// SHA-256 (FIPS 180-4).

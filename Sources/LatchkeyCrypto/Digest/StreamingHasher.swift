@@ -26,6 +26,15 @@ public struct StreamingHasher<H: FixedHashFunction> {
         }
     }
 
+    /// Adds `data` to the hash (fast path for `Data`).
+    public mutating func update(data: Data) {
+        if !isKnownUniquelyReferenced(&state) { state = state.copy() }
+        let context = state
+        data.withUnsafeBytes { input in
+            if input.count > 0 { context.update(input) }
+        }
+    }
+
     /// Returns the digest of everything added so far; the hasher can keep being updated afterwards.
     public func finalize() -> Data {
         state.copy().finish()
@@ -60,10 +69,10 @@ final class DigestContext {
 
     func finish() -> Data {
         guard !failed else { return Data() }
-        var out = Data(count: algorithm.outputByteCount)
-        let ok = out.withUnsafeMutableBytes { buffer in
-            EVP_DigestFinal_ex(context, buffer.baseAddress?.assumingMemoryBound(to: UInt8.self), nil)
+        var ok = false
+        let out = DataOutput.make(count: algorithm.outputByteCount) { buffer in
+            ok = EVP_DigestFinal_ex(context, buffer.baseAddress?.assumingMemoryBound(to: UInt8.self), nil) == 1
         }
-        return ok == 1 ? out : Data()
+        return ok ? out : Data()
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// `description` and `debugDescription` show only the size; `==` compares in constant time.
 public final class SymmetricKey: @unchecked Sendable, Equatable, CustomStringConvertible,
-    CustomDebugStringConvertible, ContiguousBytes
+    CustomDebugStringConvertible, CustomReflectable, ContiguousBytes
 {
     // @unchecked Sendable is safe: the bytes are written only during init and are read-only afterwards.
     private let storage: UnsafeMutableRawPointer
@@ -80,4 +80,7 @@ public final class SymmetricKey: @unchecked Sendable, Equatable, CustomStringCon
 
     /// Same as `description`.
     public var debugDescription: String { description }
+
+    /// No children, so `dump` and debuggers show the size only.
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .class) }
 }

@@ -58,7 +58,7 @@ public enum Argon2id {
     }
 
     /// Checks `password` against a stored PHC string in constant time (libsodium `crypto_pwhash_str_verify`).
-    /// Throws `.malformedInput` (or `.invalidParameter`) when `phc` is not a well-formed, in-bounds argon2id string.
+    /// Throws `.malformedInput` when `phc` is not a well-formed, in-bounds argon2id string.
     public static func verify(password: some DataProtocol, against phc: String) throws(CryptoError) -> Bool {
         _ = try PHCString.parse(phc)
         SodiumRuntime.ensureInitialized()

@@ -17,7 +17,7 @@ extension Argon2id {
         static let saltRange = 8...64
         static let hashRange = 16...64
 
-        /// Parses `string`; throws `.malformedInput` (or `.invalidParameter` for out-of-range costs).
+        /// Parses `string`; throws `.malformedInput` for any deviation, including out-of-range costs.
         public static func parse(_ string: String) throws(CryptoError) -> PHCString {
             let utf8 = Array(string.utf8)
             guard utf8.count <= maximumLength else { throw .malformedInput("PHC string too long") }
@@ -35,7 +35,11 @@ extension Argon2id {
             let t = try number(costs[1], key: "t")
             let p = try number(costs[2], key: "p")
             let parameters = Parameters(memoryKiB: m, iterations: t, parallelism: p)
-            try parameters.validateBounds()
+            do {
+                try parameters.validateBounds()
+            } catch {
+                throw .malformedInput("PHC parameters out of range")
+            }
 
             let salt = try base64(fields[4], range: saltRange, what: "salt")
             let hash = try base64(fields[5], range: hashRange, what: "hash")

@@ -15,6 +15,12 @@ public enum ConstantTime {
         }
     }
 
+    /// Same as the generic form (fast path for `Data`).
+    public static func equals(_ a: Data, _ b: Data) -> Bool {
+        guard a.count == b.count else { return false }
+        return a.withUnsafeBytes { pa in b.withUnsafeBytes { pb in equals(pa, pb) } }
+    }
+
     /// Raw-pointer form used inside the module.
     static func equals(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
         guard a.count == b.count else { return false }

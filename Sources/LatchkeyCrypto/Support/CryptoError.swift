@@ -18,6 +18,8 @@ public enum CryptoError: Error, Sendable, Equatable {
     case unsupportedAlgorithm(String)
     /// The underlying C library reported an error (name of the failing call).
     case libraryFailure(String)
+    /// A certificate chain did not verify to a trust anchor (OpenSSL's reason).
+    case untrustedCertificate(String)
 }
 
 extension CryptoError: LocalizedError {
@@ -43,6 +45,9 @@ extension CryptoError: LocalizedError {
         case let .unsupportedAlgorithm(name):
             return lang.pick(english: "Unsupported or disallowed algorithm: \(name).",
                              korean: "지원되지 않거나 허용되지 않는 알고리즘: \(name).")
+        case let .untrustedCertificate(reason):
+            return lang.pick(english: "Certificate not trusted: \(reason).",
+                             korean: "신뢰할 수 없는 인증서: \(reason).")
         case let .libraryFailure(call):
             return lang.pick(english: "The cryptographic library failed (\(call)).",
                              korean: "암호 라이브러리 오류 (\(call)).")

@@ -12,7 +12,7 @@ extension FileVault {
             guard let keys = s.keys, keys.whenUnlocked != nil else { throw KeychainStoreError(.interactionNotAllowed, .locked) }
             var payload = Data()
             var count = 0
-            try s.db.using("SELECT \(Self.rowColumns) FROM items ORDER BY rowid") { st throws(KeychainStoreError) in
+            try s.db.using("SELECT \(Self.selectColumns) FROM items ORDER BY id") { st throws(KeychainStoreError) in
                 while try st.step() {
                     let row = try Self.row(st)
                     guard !row.accessibility.isThisDeviceOnly, row.accessControlFlags == 0 else { continue }

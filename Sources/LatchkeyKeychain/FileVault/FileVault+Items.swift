@@ -4,6 +4,7 @@ import LatchkeyCrypto
 
 extension FileVault {
     static let rowColumns = "uid, class, pk, agrp, svce, acct, srvr, sync, pdmn, accc, attrs, value, gate"
+    static let selectColumns = rowColumns + ", id"
 
     public func add(_ item: Item, authenticationContext: (any AuthenticationContext)?) throws(KeychainStoreError) {
         var item = item
@@ -20,11 +21,36 @@ extension FileVault {
         }
     }
 
+    /// Adds several items in one transaction (one fsync): all are added, or none (errSecDuplicateItem when
+    /// one already exists or two share a primary key). Items with an access control need `authenticationContext`.
+    public func addAll(_ items: [Item], authenticationContext: (any AuthenticationContext)? = nil) throws(KeychainStoreError) {
+        let now = Date()
+        var prepared: [(Item, [[Data]]?)] = []
+        for var item in items {
+            try StoreRules.prepareForAdd(&item, defaultAccessGroup: defaultAccessGroup, now: now)
+            let secrets: [[Data]]? = try item.attributes.accessControl.flatMap { ac throws(KeychainStoreError) in
+                ac.requiresAuthentication ? try AccessGate.secretsForSealing(ac, context: authenticationContext) : nil
+            }
+            prepared.append((item, secrets))
+        }
+        try state.withLock { (s: inout State) throws(KeychainStoreError) in
+            var rows: [VaultRow] = []
+            for (item, secrets) in prepared {
+                let keys = try Self.keys(s, for: item.attributes.effectiveAccessibility)
+                rows.append(try VaultRow.make(uid: SecureRandom.bytes(count: 16), attributes: item.attributes,
+                                              value: item.value, keys: keys, gateSecrets: secrets))
+            }
+            try s.db.immediateTransaction { () throws(KeychainStoreError) in
+                for row in rows { try Self.insert(row, s.db) }
+            }
+        }
+    }
+
     public func copyMatching(_ query: ItemQuery) throws(KeychainStoreError) -> [QueryResult] {
         try query.validate()
         return try state.withLock { (s: inout State) throws(KeychainStoreError) -> [QueryResult] in
             guard let keys = s.keys else { throw KeychainStoreError(.interactionNotAllowed, .locked) }
-            let (rows, needsAttributes) = try Self.candidates(query, s.db, keys)
+            let (rows, needsAttributes) = try Self.candidates(query, &s, keys, full: false)
             var results: [QueryResult] = []
             for row in rows {
                 try Self.checkLock(row.accessibility, keys)
@@ -46,8 +72,12 @@ extension FileVault {
                     }
                     value = try row.openValue(keys: keys, itemKey: itemKey)
                 }
-                let a = attributes ?? ItemAttributes(itemClass: row.itemClass)
-                results.append(StoreRules.result(attributes: a, value: value, reference: row.uid, for: query))
+                if attributes == nil && !query.returnPersistentReference && !query.returnReference {
+                    results.append(QueryResult(data: query.returnData ? value : nil))
+                } else {
+                    let a = attributes ?? ItemAttributes(itemClass: row.itemClass)
+                    results.append(StoreRules.result(attributes: a, value: value, reference: row.persistentReference, for: query))
+                }
                 if let limit = query.matchLimit.count, results.count >= limit { break }
             }
             guard !results.isEmpty else { throw .itemNotFound }
@@ -63,7 +93,7 @@ extension FileVault {
         try state.withLock { (s: inout State) throws(KeychainStoreError) in
             guard let keys = s.keys else { throw KeychainStoreError(.interactionNotAllowed, .locked) }
             try s.db.immediateTransaction { () throws(KeychainStoreError) in
-                let (rows, _) = try Self.candidates(query, s.db, keys)
+                let (rows, _) = try Self.candidates(query, &s, keys)
                 var touched = 0
                 for row in rows {
                     try Self.checkLock(row.accessibility, keys)
@@ -86,12 +116,17 @@ extension FileVault {
                         let secrets: [[Data]]? = try new.accessControl.flatMap { ac throws(KeychainStoreError) in
                             ac.requiresAuthentication ? try AccessGate.secretsForSealing(ac, context: query.authenticationContext) : nil
                         }
-                        updated = try VaultRow.make(uid: row.uid, attributes: new, value: value, keys: keys, gateSecrets: secrets)
+                        updated = try VaultRow.make(uid: row.uid, attributes: new, value: value, keys: keys, gateSecrets: secrets, rowid: row.rowid)
                     } else {
                         updated = try VaultRow.make(uid: row.uid, attributes: new, value: Data(), keys: keys, gateSecrets: nil,
-                                                    keep: (row.sealedValue, row.gate))
+                                                    keep: (row.sealedValue, row.gate), rowid: row.rowid)
                     }
-                    try Self.replace(updated, s.db)
+                    if updated.pk == row.pk && updated.lookup == row.lookup && updated.synchronizable == row.synchronizable
+                        && updated.accessibility == row.accessibility && updated.accessControlFlags == row.accessControlFlags {
+                        try Self.replaceSealed(updated, s.db)
+                    } else {
+                        try Self.replace(updated, s.db)
+                    }
                     touched += 1
                 }
                 guard touched > 0 else { throw .itemNotFound }
@@ -104,16 +139,16 @@ extension FileVault {
         try state.withLock { (s: inout State) throws(KeychainStoreError) in
             guard let keys = s.keys else { throw KeychainStoreError(.interactionNotAllowed, .locked) }
             try s.db.immediateTransaction { () throws(KeychainStoreError) in
-                let (rows, needsAttributes) = try Self.candidates(query, s.db, keys)
-                var doomed: [Data] = []
+                let (rows, needsAttributes) = try Self.candidates(query, &s, keys)
+                var doomed: [Int64] = []
                 for row in rows {
                     try Self.checkLock(row.accessibility, keys)
                     if needsAttributes { guard query.matches(try row.openAttributes(keys: keys)) else { continue } }
-                    doomed.append(row.uid)
+                    doomed.append(row.rowid)
                 }
                 guard !doomed.isEmpty else { throw .itemNotFound }
-                for uid in doomed {
-                    try s.db.using("DELETE FROM items WHERE uid = ?1") { st throws(KeychainStoreError) in st.bind(1, uid); try st.run() }
+                for id in doomed {
+                    try s.db.using("DELETE FROM items WHERE id = ?1") { st throws(KeychainStoreError) in st.bind(1, id); try st.run() }
                 }
             }
         }
@@ -143,38 +178,65 @@ extension FileVault {
         return try row.openItemKey(keys: keys, alternative: index, secrets: secrets)
     }
 
-    /// Rows narrowed by the columns SQL can match (class, uid, lookup MACs, sync, accessibility); `needsAttributes`
-    /// is true when other filters remain, to be checked on the opened attributes.
-    static func candidates(_ q: ItemQuery, _ db: SQLiteDatabase, _ keys: VaultKeys) throws(KeychainStoreError) -> ([VaultRow], Bool) {
-        var sql = "SELECT \(rowColumns) FROM items WHERE class = ?1"
+    /// Rows narrowed by the columns SQL can match (class, rowid + uid, lookup MACs, sync, accessibility);
+    /// `needsAttributes` is true when other filters remain, to be checked on the opened attributes.
+    /// The SQL text of each query shape and the MACs of recent lookup values are cached (under the state lock).
+    static func candidates(_ q: ItemQuery, _ s: inout State, _ keys: VaultKeys, full: Bool = true) throws(KeychainStoreError) -> ([VaultRow], Bool) {
+        var shape = 0
         var blobs: [Data] = []
-        var n: Int32 = 1
-        func nextIndex() -> Int32 { n += 1; return n }
-        if let ref = q.persistentReference { sql += " AND uid = ?\(nextIndex())"; blobs.append(ref) }
+        var refID: Int64 = 0
+        if let ref = q.persistentReference {
+            guard let (id, uid) = VaultRow.parseReference(ref) else { throw .itemNotFound }
+            refID = id
+            blobs.append(uid)
+            shape |= 1
+        }
         let primary = AttributeKey.primaryKey(of: q.itemClass)
         var remaining = false
-        for (key, value) in q.filters.sorted(by: { $0.key < $1.key }) {
-            if let column = column(for: key), primary.contains(key) {
-                sql += " AND \(column) = ?\(nextIndex())"
-                blobs.append(VaultRow.lookupMAC(key, value, keys: keys))
-            } else {
-                remaining = true
-            }
+        for (bit, key) in VaultRow.lookupKeys.enumerated() {
+            guard let value = q.filters[key], primary.contains(key) else { continue }
+            shape |= 2 << bit
+            blobs.append(cachedMAC(key, value, &s, keys))
         }
+        for key in q.filters.keys where !(primary.contains(key) && column(for: key) != nil) { remaining = true }
         switch q.synchronizable {
-        case .yes: sql += " AND sync = 1"
-        case .no: sql += " AND sync = 0"
+        case .yes: shape |= 1 << 6
+        case .no: shape |= 1 << 7
         case .any: break
         }
-        if let level = q.accessibility { sql += " AND pdmn = '\(level.rawValue)'" }
-        sql += " ORDER BY rowid"
-        return try db.using(sql) { s throws(KeychainStoreError) in
-            s.bind(1, q.itemClass.rawValue)
-            for (i, b) in blobs.enumerated() { s.bind(Int32(i + 2), b) }
+        if let level = q.accessibility, let i = Accessibility.allCases.firstIndex(of: level) { shape |= (i + 1) << 8 }
+        let sql = s.sqlCache[shape] ?? {
+            var sql = "SELECT \(selectColumns) FROM items WHERE class = ?1"
+            var n = 2
+            if shape & 1 != 0 { sql += " AND id = ?\(n + 100) AND uid = ?\(n)"; n += 1 }
+            for (bit, key) in VaultRow.lookupKeys.enumerated() where shape & (2 << bit) != 0 {
+                sql += " AND \(column(for: key) ?? "") = ?\(n)"; n += 1
+            }
+            if shape & (1 << 6) != 0 { sql += " AND sync = 1" }
+            if shape & (1 << 7) != 0 { sql += " AND sync = 0" }
+            if let level = q.accessibility { sql += " AND pdmn = '\(level.rawValue)'" }
+            return sql + " ORDER BY id"
+        }()
+        s.sqlCache[shape] = sql
+        return try s.db.using(sql) { st throws(KeychainStoreError) in
+            st.bind(1, q.itemClass.rawValue)
+            for (i, b) in blobs.enumerated() { st.bind(Int32(i + 2), b) }
+            if shape & 1 != 0 { st.bind(102, refID) }
             var rows: [VaultRow] = []
-            while try s.step() { rows.append(try row(s)) }
+            let wantsAttributes = full || remaining || q.returnAttributes || q.returnReference
+            while try st.step() { rows.append(try row(st, full: full, attributes: wantsAttributes)) }
             return (rows, remaining)
         }
+    }
+
+    /// The lookup MAC of a value, from a small cache (names, never secrets; cleared when it grows large).
+    static func cachedMAC(_ key: AttributeKey, _ value: AttributeValue, _ s: inout State, _ keys: VaultKeys) -> Data {
+        let cacheKey = LookupKey(key: key, value: value)
+        if let mac = s.macCache[cacheKey] { return mac }
+        let mac = VaultRow.lookupMAC(key, value, keys: keys)
+        if s.macCache.count >= 8192 { s.macCache.removeAll(keepingCapacity: true) }
+        s.macCache[cacheKey] = mac
+        return mac
     }
 
     static func column(for key: AttributeKey) -> String? {
@@ -187,16 +249,22 @@ extension FileVault {
         }
     }
 
-    static func row(_ s: SQLiteStatement) throws(KeychainStoreError) -> VaultRow {
+    /// Reads a row. Without `full`, the lookup columns and (unless `attributes`) the sealed attributes are
+    /// skipped: a plain read needs neither.
+    static func row(_ s: SQLiteStatement, full: Bool = true, attributes: Bool = true) throws(KeychainStoreError) -> VaultRow {
         guard let uid = s.data(0), let clsText = s.text(1), let cls = ItemClass(rawValue: clsText), let pk = s.data(2),
               let pdmnText = s.text(8), let level = Accessibility(rawValue: pdmnText),
-              let attrs = s.data(10), let value = s.data(11)
+              let attrs = (full || attributes) ? s.data(10) : Data(), let value = s.data(11)
         else { throw KeychainStoreError(.decode, .corruptItem) }
         var lookup: [AttributeKey: Data] = [:]
-        for (i, key) in VaultRow.lookupKeys.enumerated() { if let d = s.data(Int32(3 + i)) { lookup[key] = d } }
-        return VaultRow(uid: uid, itemClass: cls, pk: pk, lookup: lookup, synchronizable: s.int(7) != 0,
-                        accessibility: level, accessControlFlags: UInt64(bitPattern: s.int(9)),
-                        sealedAttributes: attrs, sealedValue: value, gate: s.data(12))
+        if full {
+            for (i, key) in VaultRow.lookupKeys.enumerated() { if let d = s.data(Int32(3 + i)) { lookup[key] = d } }
+        }
+        var row = VaultRow(uid: uid, itemClass: cls, pk: pk, lookup: lookup, synchronizable: s.int(7) != 0,
+                           accessibility: level, accessControlFlags: UInt64(bitPattern: s.int(9)),
+                           sealedAttributes: attrs, sealedValue: value, gate: s.data(12))
+        row.rowid = s.int(13)
+        return row
     }
 
     static func bindRow(_ row: VaultRow, _ s: SQLiteStatement) {
@@ -219,12 +287,22 @@ extension FileVault {
         }
     }
 
+    /// Rewrites only the sealed columns (no index entry changes) when the row's identity is unchanged.
+    static func replaceSealed(_ row: VaultRow, _ db: SQLiteDatabase) throws(KeychainStoreError) {
+        try db.using("UPDATE items SET attrs = ?2, value = ?3, gate = ?4 WHERE id = ?5 AND uid = ?1") { s throws(KeychainStoreError) in
+            s.bind(1, row.uid); s.bind(2, row.sealedAttributes); s.bind(3, row.sealedValue); s.bind(4, row.gate)
+            s.bind(5, row.rowid)
+            try s.run()
+        }
+    }
+
     static func replace(_ row: VaultRow, _ db: SQLiteDatabase) throws(KeychainStoreError) {
         try db.using("""
             UPDATE items SET class = ?2, pk = ?3, agrp = ?4, svce = ?5, acct = ?6, srvr = ?7, sync = ?8, pdmn = ?9,
-            accc = ?10, attrs = ?11, value = ?12, gate = ?13 WHERE uid = ?1
+            accc = ?10, attrs = ?11, value = ?12, gate = ?13 WHERE id = ?14 AND uid = ?1
             """) { s throws(KeychainStoreError) in
             bindRow(row, s)
+            s.bind(14, row.rowid)
             try s.run()
         }
     }

@@ -22,6 +22,13 @@ public final class FileVault: ItemStore {
         let db: SQLiteDatabase
         var vaultKey: SymmetricKey?
         var keys: VaultKeys?
+        var sqlCache: [Int: String] = [:]
+        var macCache: [LookupKey: Data] = [:]
+    }
+
+    struct LookupKey: Hashable {
+        let key: AttributeKey
+        let value: AttributeValue
     }
 
     /// The file this vault lives in.
@@ -71,13 +78,13 @@ public final class FileVault: ItemStore {
                 try db.execute("""
                     CREATE TABLE meta (name TEXT PRIMARY KEY, value BLOB NOT NULL);
                     CREATE TABLE items (
-                        uid BLOB PRIMARY KEY NOT NULL, class TEXT NOT NULL, pk BLOB NOT NULL,
+                        id INTEGER PRIMARY KEY, uid BLOB NOT NULL, class TEXT NOT NULL, pk BLOB NOT NULL,
                         agrp BLOB, svce BLOB, acct BLOB, srvr BLOB, sync INTEGER NOT NULL,
                         pdmn TEXT NOT NULL, accc INTEGER NOT NULL,
                         attrs BLOB NOT NULL, value BLOB NOT NULL, gate BLOB,
                         UNIQUE (class, pk));
-                    CREATE INDEX items_service ON items (class, svce, acct);
-                    CREATE INDEX items_server ON items (class, srvr, acct);
+                    CREATE INDEX items_service ON items (svce, acct) WHERE svce IS NOT NULL;
+                    CREATE INDEX items_server ON items (srvr, acct) WHERE srvr IS NOT NULL;
                     """)
                 try setMeta(db, "format", formatTag)
                 try setMeta(db, "vault_id", SecureRandom.bytes(count: 16))
@@ -194,6 +201,7 @@ public final class FileVault: ItemStore {
     }
 
     private static func install(_ vaultKey: SymmetricKey, in s: inout State, vaultID: Data) throws(KeychainStoreError) {
+        s.macCache.removeAll()
         s.vaultKey = vaultKey
         s.keys = try VaultKeys(vaultKey: vaultKey, vaultID: vaultID)
     }

@@ -17,19 +17,43 @@ struct VaultRow {
     var sealedAttributes: Data
     var sealedValue: Data
     var gate: Data?
+    /// SQLite rowid (locates the row; not part of the sealed identity).
+    var rowid: Int64 = 0
+
+    /// The persistent reference: rowid (8 bytes, big-endian) ‖ uid.
+    var persistentReference: Data {
+        var d = Data()
+        AttributeCoding.appendUInt64(UInt64(bitPattern: rowid), to: &d)
+        d.append(uid)
+        return d
+    }
+
+    static func parseReference(_ ref: Data) -> (Int64, Data)? {
+        guard ref.count == 24 else { return nil }
+        var id: UInt64 = 0
+        for b in ref.prefix(8) { id = (id << 8) | UInt64(b) }
+        return (Int64(bitPattern: id), Data(ref.suffix(16)))
+    }
 
     /// Lookup columns, in table order.
     static let lookupKeys: [AttributeKey] = [.accessGroup, .service, .account, .server]
 
     static func aad(itemClass: ItemClass, pk: Data, uid: Data, accessibility: Accessibility, flags: UInt64, part: UInt8) -> Data {
-        var out = Data("LKV1".utf8)
-        AttributeCoding.appendBytes(Array(itemClass.rawValue.utf8), to: &out)
-        AttributeCoding.appendBytes(pk, to: &out)
-        AttributeCoding.appendBytes(uid, to: &out)
-        AttributeCoding.appendBytes(Array(accessibility.rawValue.utf8), to: &out)
-        AttributeCoding.appendUInt64(flags, to: &out)
+        var out = [UInt8]()
+        out.reserveCapacity(64 + pk.count + uid.count)
+        out.append(contentsOf: [0x4c, 0x4b, 0x56, 0x31]) // "LKV1"
+        func field<C: Collection>(_ bytes: C) where C.Element == UInt8 {
+            let n = UInt32(truncatingIfNeeded: bytes.count)
+            out.append(contentsOf: [UInt8(n >> 24), UInt8((n >> 16) & 0xff), UInt8((n >> 8) & 0xff), UInt8(n & 0xff)])
+            out.append(contentsOf: bytes)
+        }
+        field(itemClass.rawValue.utf8)
+        field(pk)
+        field(uid)
+        field(accessibility.rawValue.utf8)
+        for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8((flags >> UInt64(shift)) & 0xff)) }
         out.append(part)
-        return out
+        return Data(out)
     }
 
     func aad(_ part: UInt8) -> Data {
@@ -48,7 +72,7 @@ struct VaultRow {
     /// a fresh random item key, wrapped once per alternative under `VaultKeys.gateKey`; otherwise under the
     /// class key. With `keep`, the sealed value and gate of an unchanged identity are reused as they are.
     static func make(uid: Data, attributes: ItemAttributes, value: Data, keys: VaultKeys,
-                     gateSecrets: [[Data]]?, keep: (sealedValue: Data, gate: Data?)? = nil) throws(KeychainStoreError) -> VaultRow {
+                     gateSecrets: [[Data]]?, keep: (sealedValue: Data, gate: Data?)? = nil, rowid: Int64 = 0) throws(KeychainStoreError) -> VaultRow {
         let level = attributes.effectiveAccessibility
         let classKey = try keys.classKey(for: level)
         let flags = UInt64(attributes.accessControl?.flags.rawValue ?? 0)
@@ -62,6 +86,7 @@ struct VaultRow {
         var row = VaultRow(uid: uid, itemClass: attributes.itemClass, pk: pkMAC, lookup: lookup,
                            synchronizable: attributes.synchronizable, accessibility: level, accessControlFlags: flags,
                            sealedAttributes: Data(), sealedValue: Data(), gate: nil)
+        row.rowid = rowid
         row.sealedAttributes = try VaultSeal.seal(AttributeCoding.encode(attributes), key: classKey, aad: row.aad(0x61))
         if let secrets = gateSecrets, !secrets.isEmpty {
             let itemKey = SymmetricKey(size: .bits256)

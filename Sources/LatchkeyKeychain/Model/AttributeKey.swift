@@ -74,6 +74,22 @@ public enum AttributeKey: String, Sendable, Hashable, CaseIterable, Codable, Com
     /// The attributes an item of this class can have (others in a query are `errSecParam`).
     public static func applicable(to itemClass: ItemClass) -> Set<AttributeKey> {
         switch itemClass {
+        case .genericPassword: applicableGenericPassword
+        case .internetPassword: applicableInternetPassword
+        case .key: applicableKey
+        case .certificate: applicableCertificate
+        case .identity: applicableIdentity
+        }
+    }
+
+    private static let applicableGenericPassword = makeApplicable(.genericPassword)
+    private static let applicableInternetPassword = makeApplicable(.internetPassword)
+    private static let applicableKey = makeApplicable(.key)
+    private static let applicableCertificate = makeApplicable(.certificate)
+    private static let applicableIdentity = makeApplicable(.identity)
+
+    private static func makeApplicable(_ itemClass: ItemClass) -> Set<AttributeKey> {
+        switch itemClass {
         case .genericPassword: common.union(password).union([.service, .generic])
         case .internetPassword: common.union(password).union([.securityDomain, .server, .internetProtocol,
                                                               .authenticationType, .port, .path])
@@ -91,12 +107,17 @@ public enum AttributeKey: String, Sendable, Hashable, CaseIterable, Codable, Com
     ///   (the item value) stands in for them, since certificates are opaque for now.
     public static func primaryKey(of itemClass: ItemClass) -> [AttributeKey] {
         switch itemClass {
-        case .genericPassword: [.accessGroup, .account, .service]
-        case .internetPassword: [.accessGroup, .account, .securityDomain, .server, .internetProtocol,
-                                 .authenticationType, .port, .path]
-        case .key: [.accessGroup, .keyClass, .applicationLabel, .applicationTag, .type, .creator, .keySizeInBits,
-                    .effectiveKeySize]
-        case .certificate, .identity: [.accessGroup, .certificateType, .issuer, .serialNumber]
+        case .genericPassword: primaryGenericPassword
+        case .internetPassword: primaryInternetPassword
+        case .key: primaryKey
+        case .certificate, .identity: primaryCertificate
         }
     }
+
+    private static let primaryGenericPassword: [AttributeKey] = [.accessGroup, .account, .service]
+    private static let primaryInternetPassword: [AttributeKey] = [.accessGroup, .account, .securityDomain, .server,
+                                                                  .internetProtocol, .authenticationType, .port, .path]
+    private static let primaryKey: [AttributeKey] = [.accessGroup, .keyClass, .applicationLabel, .applicationTag, .type,
+                                                     .creator, .keySizeInBits, .effectiveKeySize]
+    private static let primaryCertificate: [AttributeKey] = [.accessGroup, .certificateType, .issuer, .serialNumber]
 }

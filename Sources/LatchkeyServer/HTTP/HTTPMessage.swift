@@ -42,7 +42,7 @@ public struct HTTPResponse: Sendable {
     }
 
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.first { asciiCaseInsensitiveEquals($0.name, name) }?.value
     }
 }
 
@@ -57,4 +57,31 @@ public struct Route: Sendable {
         self.path = path
         self.handler = handler
     }
+}
+
+/// ASCII case-insensitive comparison for header names (cheaper than Foundation's locale-aware compare).
+func asciiCaseInsensitiveEquals(_ a: String, _ b: String) -> Bool {
+    guard a.utf8.count == b.utf8.count else { return false }
+    var left = a.utf8.makeIterator()
+    var right = b.utf8.makeIterator()
+    while true {
+        switch (left.next(), right.next()) {
+        case (nil, nil): return true
+        case let (x?, y?):
+            if x == y { continue }
+            let lx = (x >= 0x41 && x <= 0x5A) ? x | 0x20 : x
+            let ly = (y >= 0x41 && y <= 0x5A) ? y | 0x20 : y
+            if lx != ly { return false }
+        default: return false
+        }
+    }
+}
+
+/// `text` without leading and trailing spaces and tabs (HTTP optional whitespace), without Foundation bridging.
+func trimmingOptionalWhitespace<S: StringProtocol>(_ text: S) -> String {
+    let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+    guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) }) else {
+        return ""
+    }
+    return String(text[first...last])
 }

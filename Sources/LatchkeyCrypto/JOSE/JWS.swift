@@ -1,0 +1,57 @@
+import Foundation
+
+/// A JWS in compact serialization (RFC 7515 §7.1), parsed strictly and verified against an allow-list.
+public struct JWS: Sendable {
+    /// Tokens longer than this are rejected before any decoding (64 KiB).
+    public static let defaultMaximumSize = 64 * 1024
+
+    /// The protected header.
+    public let header: JWSHeader
+    /// The decoded payload.
+    public let payload: Data
+    /// ASCII(BASE64URL(header) || "." || BASE64URL(payload)), the bytes the signature covers.
+    public let signingInput: Data
+    /// The decoded signature (raw r||s for ECDSA).
+    public let signature: Data
+
+    /// Parses a compact JWS: exactly three base64url parts, a JSON-object header with a supported
+    /// `alg` (`none` and HS* throw `.unsupportedAlgorithm`), and at most `maximumSize` bytes.
+    public init(compactSerialization token: String, maximumSize: Int = JWS.defaultMaximumSize) throws(CryptoError) {
+        let bytes = token.utf8
+        guard bytes.count <= maximumSize else { throw .inputTooLarge(limit: maximumSize) }
+        let parts = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard parts.count == 3 else { throw .malformedInput("a compact JWS has 3 parts, found \(parts.count)") }
+        guard !parts[0].isEmpty, let headerJSON = JOSEBase64URL.decode(parts[0]) else {
+            throw .malformedInput("JWS header base64url")
+        }
+        // The header first, so that `alg: none` is reported as such even with its empty signature.
+        self.header = try JWSHeader(json: headerJSON)
+        guard !parts[2].isEmpty,
+              let payload = JOSEBase64URL.decode(parts[1]),
+              let signature = JOSEBase64URL.decode(parts[2])
+        else { throw .malformedInput("JWS base64url") }
+        self.payload = payload
+        self.signature = signature
+        self.signingInput = Data(bytes[bytes.startIndex..<parts[1].endIndex])
+    }
+
+    /// Signs `payload` and returns the compact serialization. `header.alg` must suit `key`.
+    public static func sign(payload: Data, header: JWSHeader, key: JWSSigningKey) throws(CryptoError) -> String {
+        let input = JOSEBase64URL.encode(try header.encoded()) + "." + JOSEBase64URL.encode(payload)
+        let signature = try key.sign(Data(input.utf8), algorithm: header.alg)
+        return input + "." + JOSEBase64URL.encode(signature)
+    }
+
+    /// Verifies the signature. Throws `.unsupportedAlgorithm` when `alg` is not in `allowedAlgorithms`
+    /// or does not suit the key's type (an ES256 header with an RSA key, ...), `.authenticationFailure`
+    /// when the signature is wrong.
+    public func verify(using key: JWSVerificationKey, allowedAlgorithms: Set<JWSAlgorithm>) throws(CryptoError) {
+        guard allowedAlgorithms.contains(header.alg) else { throw .unsupportedAlgorithm("\(header.alg.rawValue) is not allowed") }
+        guard key.supports(header.alg) else {
+            throw .unsupportedAlgorithm("\(header.alg.rawValue) with a \(key.typeName) key")
+        }
+        guard key.isValid(signature: signature, signingInput: signingInput, algorithm: header.alg) else {
+            throw .authenticationFailure
+        }
+    }
+}

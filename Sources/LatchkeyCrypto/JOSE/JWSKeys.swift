@@ -1,0 +1,86 @@
+import Foundation
+
+/// A public key a JWS can be verified with.
+public enum JWSVerificationKey: Sendable, Hashable {
+    case p256(P256.Signing.PublicKey)
+    case p384(P384.Signing.PublicKey)
+    case rsa(RSA.Signing.PublicKey)
+    case ed25519(Ed25519.Signing.PublicKey)
+
+    /// True when `algorithm` is one this key's type can verify (no algorithm confusion).
+    public func supports(_ algorithm: JWSAlgorithm) -> Bool {
+        switch (self, algorithm) {
+        case (.p256, .ES256), (.p384, .ES384), (.rsa, .RS256), (.rsa, .PS256), (.ed25519, .EdDSA): true
+        default: false
+        }
+    }
+
+    /// True when `signature` over `signingInput` is valid for `algorithm` under this key.
+    func isValid(signature: Data, signingInput: Data, algorithm: JWSAlgorithm) -> Bool {
+        switch (self, algorithm) {
+        case let (.p256(key), .ES256):
+            guard signature.count == 64, let sig = try? P256.Signing.ECDSASignature(rawRepresentation: signature) else { return false }
+            return key.isValidSignature(sig, for: signingInput)
+        case let (.p384(key), .ES384):
+            guard signature.count == 96, let sig = try? P384.Signing.ECDSASignature(rawRepresentation: signature) else { return false }
+            return key.isValidSignature(sig, for: signingInput)
+        case let (.rsa(key), .RS256):
+            return key.isValidSignature(signature, for: signingInput, padding: .pkcs1v15, hash: .sha256)
+        case let (.rsa(key), .PS256):
+            return key.isValidSignature(signature, for: signingInput, padding: .pss, hash: .sha256)
+        case let (.ed25519(key), .EdDSA):
+            return key.isValidSignature(signature, for: signingInput)
+        default:
+            return false
+        }
+    }
+
+    var typeName: String {
+        switch self {
+        case .p256: "P-256"
+        case .p384: "P-384"
+        case .rsa: "RSA"
+        case .ed25519: "Ed25519"
+        }
+    }
+}
+
+/// A private key a JWS can be signed with.
+public enum JWSSigningKey: Sendable {
+    case p256(P256.Signing.PrivateKey)
+    case p384(P384.Signing.PrivateKey)
+    case ed25519(Ed25519.Signing.PrivateKey)
+    case rsa(RSA.Signing.PrivateKey)
+
+    /// The algorithm this key signs with by default (RS256 for RSA).
+    public var defaultAlgorithm: JWSAlgorithm {
+        switch self {
+        case .p256: .ES256
+        case .p384: .ES384
+        case .ed25519: .EdDSA
+        case .rsa: .RS256
+        }
+    }
+
+    /// The matching verification key.
+    public var verificationKey: JWSVerificationKey {
+        switch self {
+        case let .p256(key): .p256(key.publicKey)
+        case let .p384(key): .p384(key.publicKey)
+        case let .ed25519(key): .ed25519(key.publicKey)
+        case let .rsa(key): .rsa(key.publicKey)
+        }
+    }
+
+    /// The JWS signature (raw r||s for ECDSA) of `signingInput`.
+    func sign(_ signingInput: Data, algorithm: JWSAlgorithm) throws(CryptoError) -> Data {
+        switch (self, algorithm) {
+        case let (.p256(key), .ES256): try key.signature(for: signingInput).rawRepresentation
+        case let (.p384(key), .ES384): try key.signature(for: signingInput).rawRepresentation
+        case let (.ed25519(key), .EdDSA): try key.signature(for: signingInput)
+        case let (.rsa(key), .RS256): try key.signature(for: signingInput, padding: .pkcs1v15, hash: .sha256)
+        case let (.rsa(key), .PS256): try key.signature(for: signingInput, padding: .pss, hash: .sha256)
+        default: throw .unsupportedAlgorithm("\(algorithm.rawValue) with a \(verificationKey.typeName) key")
+        }
+    }
+}

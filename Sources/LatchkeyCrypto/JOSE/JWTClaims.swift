@@ -1,0 +1,84 @@
+import Foundation
+
+/// The claims of a JWT (RFC 7519 §4.1) plus every other claim as JSON.
+///
+/// `aud` may be a string or an array in the token; it is always an array here (one audience is
+/// encoded back as a string). NumericDates accept integers and fractions and encode as integers when whole.
+public struct JWTClaims: Codable, Sendable, Hashable {
+    public var iss: String?
+    public var sub: String?
+    public var aud: [String]?
+    public var exp: Date?
+    public var nbf: Date?
+    public var iat: Date?
+    public var jti: String?
+    /// Every claim that is not one of the registered ones above.
+    public var extra: [String: JSONValue]
+
+    public init(iss: String? = nil, sub: String? = nil, aud: [String]? = nil, exp: Date? = nil, nbf: Date? = nil,
+                iat: Date? = nil, jti: String? = nil, extra: [String: JSONValue] = [:]) {
+        self.iss = iss; self.sub = sub; self.aud = aud; self.exp = exp; self.nbf = nbf; self.iat = iat
+        self.jti = jti; self.extra = extra.filter { !Self.registered.contains($0.key) }
+    }
+
+    static let registered: Set<String> = ["iss", "sub", "aud", "exp", "nbf", "iat", "jti"]
+
+    /// Any claim by name, registered or not.
+    public subscript(claim name: String) -> JSONValue? { jsonObject[name] }
+
+    /// Parses a claims set; registered claims of the wrong JSON type are malformed.
+    public init(json: Data) throws(CryptoError) {
+        do { self = try JSONDecoder().decode(JWTClaims.self, from: json) } catch { throw .malformedInput("JWT claims") }
+    }
+
+    /// All claims as one JSON object.
+    public var jsonObject: [String: JSONValue] {
+        var object = extra
+        func numeric(_ date: Date) -> JSONValue {
+            let t = date.timeIntervalSince1970
+            return t.rounded() == t && abs(t) < 9e15 ? .integer(Int64(t)) : .number(t)
+        }
+        if let iss { object["iss"] = .string(iss) }
+        if let sub { object["sub"] = .string(sub) }
+        if let aud { object["aud"] = aud.count == 1 ? .string(aud[0]) : .array(aud.map(JSONValue.string)) }
+        if let exp { object["exp"] = numeric(exp) }
+        if let nbf { object["nbf"] = numeric(nbf) }
+        if let iat { object["iat"] = numeric(iat) }
+        if let jti { object["jti"] = .string(jti) }
+        return object
+    }
+
+    /// Decodes a JSON object: registered claims typed (a NumericDate is any finite number, `aud` a
+    /// string or an array of strings), every other claim as JSON.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: AnyCodingKey.self)
+        func date(_ key: AnyCodingKey) throws -> Date {
+            let seconds = try c.decode(Double.self, forKey: key)
+            guard seconds.isFinite else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "NumericDate is not finite")
+            }
+            return Date(timeIntervalSince1970: seconds)
+        }
+        var extra: [String: JSONValue] = [:]
+        for key in c.allKeys {
+            switch key.stringValue {
+            case "iss": iss = try c.decode(String.self, forKey: key)
+            case "sub": sub = try c.decode(String.self, forKey: key)
+            case "jti": jti = try c.decode(String.self, forKey: key)
+            case "exp": exp = try date(key)
+            case "nbf": nbf = try date(key)
+            case "iat": iat = try date(key)
+            case "aud":
+                if let one = try? c.decode(String.self, forKey: key) { aud = [one] }
+                else { aud = try c.decode([String].self, forKey: key) }
+            default: extra[key.stringValue] = try c.decode(JSONValue.self, forKey: key)
+            }
+        }
+        self.extra = extra
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(jsonObject)
+    }
+}

@@ -1,0 +1,162 @@
+import COpenSSL
+import Foundation
+
+/// The NIST prime curves LatchkeyCrypto signs with, and the OpenSSL calls on their keys.
+struct ECCurve: Sendable {
+    let nid: Int32
+    /// OpenSSL group name for EVP_PKEY_fromdata / keygen.
+    let groupName: String
+    /// Bytes in a coordinate, a scalar, and half a raw signature.
+    let size: Int
+    let hash: HashAlgorithm
+
+    static let p256 = ECCurve(nid: NID_X9_62_prime256v1, groupName: "P-256", size: 32, hash: .sha256)
+    static let p384 = ECCurve(nid: NID_secp384r1, groupName: "P-384", size: 48, hash: .sha384)
+
+    // MARK: Keys
+
+    func generate() throws(CryptoError) -> EVPKey {
+        try EVPKey.generate(type: "EC") { EVP_PKEY_CTX_set_group_name($0, groupName) == 1 }
+    }
+
+    /// Public key from an uncompressed point 04||x||y; the point must lie on the curve.
+    func publicKey(x963 point: Data) throws(CryptoError) -> EVPKey {
+        guard point.count == 1 + 2 * size, point.first == 0x04 else {
+            throw .invalidKeySize(expected: 1 + 2 * size, actual: point.count)
+        }
+        let key = try EVPKey.fromData(type: "EC", selection: EVPKey.selectPublic) { bld in
+            bld.utf8("group", groupName) && bld.octets("pub", point)
+        }
+        try checkPublic(key)
+        return key
+    }
+
+    /// Private key from a big-endian scalar 1 ≤ d < n; the public point is computed with EC_POINT_mul.
+    func privateKey(scalar: Data) throws(CryptoError) -> EVPKey {
+        guard scalar.count == size else { throw .invalidKeySize(expected: size, actual: scalar.count) }
+        let d = try BIGNUMBox(scalar)
+        guard let group = EC_GROUP_new_by_curve_name(nid) else { throw .libraryFailure("EC_GROUP_new_by_curve_name") }
+        defer { EC_GROUP_free(group) }
+        guard BN_is_zero(d.pointer) == 0, let order = EC_GROUP_get0_order(group), BN_cmp(d.pointer, order) < 0 else {
+            throw .invalidParameter("private scalar out of range")
+        }
+        guard let point = EC_POINT_new(group) else { throw .libraryFailure("EC_POINT_new") }
+        defer { EC_POINT_free(point) }
+        guard EC_POINT_mul(group, point, d.pointer, nil, nil, nil) == 1 else {
+            ERR_clear_error(); throw .libraryFailure("EC_POINT_mul")
+        }
+        let pub = try encode(point, group: group)
+        return try EVPKey.fromData(type: "EC", selection: EVPKey.selectKeyPair) { bld in
+            bld.utf8("group", groupName) && bld.octets("pub", pub) && bld.bigNumber("priv", d)
+        }
+    }
+
+    /// 04||x||y from a compressed point 02/03||x.
+    func decompress(_ compressed: Data) throws(CryptoError) -> Data {
+        guard compressed.count == 1 + size, compressed.first == 0x02 || compressed.first == 0x03 else {
+            throw .invalidKeySize(expected: 1 + size, actual: compressed.count)
+        }
+        guard let group = EC_GROUP_new_by_curve_name(nid) else { throw .libraryFailure("EC_GROUP_new_by_curve_name") }
+        defer { EC_GROUP_free(group) }
+        guard let point = EC_POINT_new(group) else { throw .libraryFailure("EC_POINT_new") }
+        defer { EC_POINT_free(point) }
+        let ok = compressed.withUnsafeBytes { EC_POINT_oct2point(group, point, bytePointer($0), $0.count, nil) }
+        guard ok == 1 else { ERR_clear_error(); throw .malformedInput("compressed point not on curve") }
+        return try encode(point, group: group)
+    }
+
+    /// Checks that a key decoded elsewhere (DER, PEM) is an EC key on this curve.
+    func check(_ key: EVPKey) throws(CryptoError) {
+        guard key.isA("EC") else { throw .unsupportedAlgorithm("not an EC key") }
+        var name = [CChar](repeating: 0, count: 64)
+        var length = 0
+        guard EVP_PKEY_get_group_name(key.pointer, &name, name.count, &length) == 1 else {
+            ERR_clear_error(); throw .unsupportedAlgorithm("EC key without a named curve")
+        }
+        let text = String(decoding: name.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var found = OBJ_sn2nid(text)
+        if found == NID_undef { found = EC_curve_nist2nid(text) }
+        guard found == nid else { throw .unsupportedAlgorithm("EC curve \(text)") }
+    }
+
+    /// Uncompressed point of a key: 04||x||y.
+    func x963(of key: EVPKey) throws(CryptoError) -> Data {
+        var out = Data([0x04])
+        out.append(try key.bigNumber("qx", width: size))
+        out.append(try key.bigNumber("qy", width: size))
+        return out
+    }
+
+    /// The private scalar, left-padded to the curve size.
+    func scalar(of key: EVPKey) throws(CryptoError) -> Data {
+        try key.bigNumber("priv", width: size)
+    }
+
+    private func checkPublic(_ key: EVPKey) throws(CryptoError) {
+        guard let ctx = EVP_PKEY_CTX_new_from_pkey(nil, key.pointer, nil) else {
+            throw .libraryFailure("EVP_PKEY_CTX_new_from_pkey")
+        }
+        defer { EVP_PKEY_CTX_free(ctx) }
+        guard EVP_PKEY_public_check_quick(ctx) == 1 else { ERR_clear_error(); throw .malformedInput("point not on curve") }
+    }
+
+    private func encode(_ point: OpaquePointer, group: OpaquePointer) throws(CryptoError) -> Data {
+        var out = Data(count: 1 + 2 * size)
+        let written = out.withUnsafeMutableBytes { buf in
+            EC_POINT_point2oct(group, point, POINT_CONVERSION_UNCOMPRESSED,
+                               buf.baseAddress?.assumingMemoryBound(to: UInt8.self), buf.count, nil)
+        }
+        guard written == out.count else { ERR_clear_error(); throw .libraryFailure("EC_POINT_point2oct") }
+        return out
+    }
+
+    // MARK: Signatures
+
+    /// DER ECDSA-Sig-Value from raw r||s.
+    func derSignature(raw: Data) throws(CryptoError) -> Data {
+        guard raw.count == 2 * size else { throw .invalidParameter("raw signature must be \(2 * size) bytes, got \(raw.count)") }
+        guard let sig = ECDSA_SIG_new() else { throw .libraryFailure("ECDSA_SIG_new") }
+        defer { ECDSA_SIG_free(sig) }
+        let (r, s) = raw.withUnsafeBytes { buf in
+            (BN_bin2bn(bytePointer(buf), Int32(size), nil), BN_bin2bn(bytePointer(buf) + size, Int32(size), nil))
+        }
+        guard let r, let s, ECDSA_SIG_set0(sig, r, s) == 1 else {
+            BN_free(r); BN_free(s); throw .libraryFailure("ECDSA_SIG_set0")
+        }
+        let length = i2d_ECDSA_SIG(sig, nil)
+        guard length > 0 else { ERR_clear_error(); throw .libraryFailure("i2d_ECDSA_SIG") }
+        var out = Data(count: Int(length))
+        let written = out.withUnsafeMutableBytes { buf in
+            var p = buf.baseAddress?.assumingMemoryBound(to: UInt8.self)
+            return i2d_ECDSA_SIG(sig, &p)
+        }
+        guard written == length else { ERR_clear_error(); throw .libraryFailure("i2d_ECDSA_SIG") }
+        return out
+    }
+
+    /// Raw r||s from a strictly DER-encoded ECDSA-Sig-Value (no trailing bytes, minimal integers).
+    func rawSignature(der: Data) throws(CryptoError) -> Data {
+        guard !der.isEmpty, der.count <= 16 + 4 * size else { throw .malformedInput("DER ECDSA signature") }
+        let sig: OpaquePointer? = der.withUnsafeBytes { buf in
+            var p: UnsafePointer<UInt8>? = bytePointer(buf)
+            let sig = d2i_ECDSA_SIG(nil, &p, buf.count)
+            if let sig, p != bytePointer(buf) + buf.count { ECDSA_SIG_free(sig); return nil }
+            return sig
+        }
+        guard let sig else { ERR_clear_error(); throw .malformedInput("DER ECDSA signature") }
+        defer { ECDSA_SIG_free(sig) }
+        guard let r = ECDSA_SIG_get0_r(sig), let s = ECDSA_SIG_get0_s(sig),
+              BN_is_negative(r) == 0, BN_is_negative(s) == 0,
+              Int(BN_num_bits(r)) <= 8 * size, Int(BN_num_bits(s)) <= 8 * size
+        else { throw .malformedInput("DER ECDSA signature") }
+        var out = Data(count: 2 * size)
+        out.withUnsafeMutableBytes { buf in
+            let base = buf.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            _ = BN_bn2binpad(r, base, Int32(size))
+            _ = BN_bn2binpad(s, base + size, Int32(size))
+        }
+        // Strict DER: re-encoding must give the same bytes (rejects BER lengths and padded integers).
+        guard try derSignature(raw: out) == der else { throw .malformedInput("non-canonical DER ECDSA signature") }
+        return out
+    }
+}

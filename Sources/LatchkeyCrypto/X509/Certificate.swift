@@ -1,0 +1,143 @@
+import Foundation
+import COpenSSL
+
+/// An X.509 certificate parsed by OpenSSL, with the accessors attestation verification needs.
+/// Immutable after parsing.
+public final class Certificate: @unchecked Sendable, Hashable, CustomStringConvertible {
+    // @unchecked: the X509 handle is only read after init (OpenSSL's X509 accessors are thread-safe
+    // for concurrent readers) and freed once in deinit.
+    let handle: OpaquePointer
+    /// The DER bytes the certificate was parsed from.
+    public let derRepresentation: Data
+
+    /// Largest certificate accepted.
+    public static let maxSize = 16 * 1024
+
+    public init(derRepresentation der: Data) throws(CryptoError) {
+        guard der.count <= Self.maxSize else { throw .inputTooLarge(limit: Self.maxSize) }
+        guard !der.isEmpty else { throw .malformedInput("empty certificate") }
+        let parsed: OpaquePointer? = der.withUnsafeBytes { raw -> OpaquePointer? in
+            var p: UnsafePointer<UInt8>? = raw.bindMemory(to: UInt8.self).baseAddress
+            return d2i_X509(nil, &p, raw.count)
+        }
+        guard let parsed else { throw .malformedInput("X.509 DER") }
+        // Reject trailing bytes: re-encoding must give the same bytes.
+        var out: UnsafeMutablePointer<UInt8>?
+        let length = i2d_X509(parsed, &out)
+        defer { if let out { CRYPTO_free(out, #file, #line) } }
+        guard length == der.count, let out, Data(bytes: out, count: Int(length)) == der else {
+            X509_free(parsed)
+            throw .malformedInput("X.509 DER has trailing or non-canonical bytes")
+        }
+        handle = parsed
+        derRepresentation = der
+    }
+
+    deinit { X509_free(handle) }
+
+    public static func == (a: Certificate, b: Certificate) -> Bool { a.derRepresentation == b.derRepresentation }
+    public func hash(into hasher: inout Hasher) { hasher.combine(derRepresentation) }
+
+    /// X.509 version as written in the certificate (3 for v3).
+    public var version: Int { Int(X509_get_version(handle)) + 1 }
+
+    /// The SubjectPublicKeyInfo DER of the certified key.
+    public var subjectPublicKeyInfo: Data {
+        get throws(CryptoError) {
+            guard let key = X509_get0_pubkey(handle) else { throw .malformedInput("certificate public key") }
+            var out: UnsafeMutablePointer<UInt8>?
+            let length = i2d_PUBKEY(key, &out)
+            guard length > 0, let out else { throw .libraryFailure("i2d_PUBKEY") }
+            defer { CRYPTO_free(out, #file, #line) }
+            return Data(bytes: out, count: Int(length))
+        }
+    }
+
+    public var notBefore: Date? { Self.date(X509_get0_notBefore(handle)) }
+    public var notAfter: Date? { Self.date(X509_get0_notAfter(handle)) }
+
+    /// Whether the basic-constraints extension marks this certificate as a CA.
+    public var isCertificateAuthority: Bool { X509_check_ca(handle) != 0 }
+
+    /// Values of one subject attribute, by OID (e.g. "2.5.4.11" for OU) or short name ("OU", "CN", "O", "C").
+    public func subjectAttribute(_ name: String) -> [String] {
+        guard let subject = X509_get_subject_name(handle) else { return [] }
+        let nid = OBJ_txt2nid(name)
+        guard nid != NID_undef else { return [] }
+        var values: [String] = []
+        var index: Int32 = -1
+        while true {
+            index = X509_NAME_get_index_by_NID(subject, nid, index)
+            guard index >= 0, let entry = X509_NAME_get_entry(subject, index),
+                  let asn1 = X509_NAME_ENTRY_get_data(entry) else { break }
+            var utf8: UnsafeMutablePointer<UInt8>?
+            let n = ASN1_STRING_to_UTF8(&utf8, asn1)
+            if n >= 0, let utf8 {
+                values.append(String(decoding: UnsafeBufferPointer(start: utf8, count: Int(n)), as: UTF8.self))
+                CRYPTO_free(utf8, #file, #line)
+            }
+        }
+        return values
+    }
+
+    /// The DER contents (the OCTET STRING's value) of the extension with this dotted OID, if present.
+    public func extensionValue(oid: String) -> Data? {
+        guard let object = OBJ_txt2obj(oid, 1) else { return nil }
+        defer { ASN1_OBJECT_free(object) }
+        let index = X509_get_ext_by_OBJ(handle, object, -1)
+        guard index >= 0, let ext = X509_get_ext(handle, index), let value = X509_EXTENSION_get_data(ext),
+              let bytes = ASN1_STRING_get0_data(value) else { return nil }
+        return Data(bytes: bytes, count: Int(ASN1_STRING_length(value)))
+    }
+
+    /// Whether the extension with this OID is marked critical.
+    public func isExtensionCritical(oid: String) -> Bool {
+        guard let object = OBJ_txt2obj(oid, 1) else { return false }
+        defer { ASN1_OBJECT_free(object) }
+        let index = X509_get_ext_by_OBJ(handle, object, -1)
+        guard index >= 0, let ext = X509_get_ext(handle, index) else { return false }
+        return X509_EXTENSION_get_critical(ext) == 1
+    }
+
+    /// Whether `issuer`'s key verifies this certificate's signature.
+    public func isSigned(by issuer: Certificate) -> Bool {
+        guard let key = X509_get0_pubkey(issuer.handle) else { return false }
+        return X509_verify(handle, key) == 1
+    }
+
+    /// Verifies `self` up to one of `trustAnchors` through `intermediates`, at time `date`
+    /// (attestation chains are often long expired: the caller chooses the instant).
+    public func verifyChain(intermediates: [Certificate], trustAnchors: [Certificate], at date: Date) throws(CryptoError) {
+        guard !trustAnchors.isEmpty else { throw .invalidParameter("no trust anchors") }
+        guard let store = X509_STORE_new() else { throw .libraryFailure("X509_STORE_new") }
+        defer { X509_STORE_free(store) }
+        for anchor in trustAnchors where X509_STORE_add_cert(store, anchor.handle) != 1 {
+            throw .libraryFailure("X509_STORE_add_cert")
+        }
+        guard let chain = OPENSSL_sk_new_null() else { throw .libraryFailure("sk_new") }
+        defer { OPENSSL_sk_free(chain) }
+        for c in intermediates { OPENSSL_sk_push(chain, UnsafeRawPointer(c.handle)) }
+        guard let ctx = X509_STORE_CTX_new() else { throw .libraryFailure("X509_STORE_CTX_new") }
+        defer { X509_STORE_CTX_free(ctx) }
+        guard X509_STORE_CTX_init(ctx, store, handle, chain) == 1 else {
+            throw .libraryFailure("X509_STORE_CTX_init")
+        }
+        X509_STORE_CTX_set_time(ctx, 0, time_t(date.timeIntervalSince1970))
+        guard X509_verify_cert(ctx) == 1 else {
+            let code = X509_STORE_CTX_get_error(ctx)
+            let reason = X509_verify_cert_error_string(Int(code)).map { String(cString: $0) } ?? "code \(code)"
+            throw .untrustedCertificate(reason)
+        }
+    }
+
+    public var description: String {
+        "Certificate(subject: \(subjectAttribute("CN").joined(separator: ", ")))"
+    }
+
+    static func date(_ time: UnsafePointer<ASN1_TIME>?) -> Date? {
+        guard let time else { return nil }
+        var tm = tm()
+        guard ASN1_TIME_to_tm(time, &tm) == 1 else { return nil }
+        return Date(timeIntervalSince1970: TimeInterval(timegm(&tm)))
+    }
+}

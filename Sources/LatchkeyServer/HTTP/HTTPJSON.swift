@@ -1,0 +1,153 @@
+import Foundation
+import LatchkeyCrypto
+
+/// The JSON encoder and decoder shared by every request (configured once; both are thread-safe).
+enum JSONCoding {
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+    static let decoder = JSONDecoder()
+}
+
+/// The body of every error answer: `{"error":"invalid_request","error_description":"..."}` (RFC 6749 §5.2 style).
+public struct HTTPErrorBody: Codable, Sendable, Equatable {
+    public var error: String
+    public var errorDescription: String?
+
+    public init(error: String, errorDescription: String? = nil) {
+        self.error = error
+        self.errorDescription = errorDescription
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case error
+        case errorDescription = "error_description"
+    }
+}
+
+extension HTTPResponse {
+    /// A JSON response (`Content-Type: application/json`, `Cache-Control: no-store`), encoded with the shared encoder.
+    /// A value that cannot be encoded yields a 500 error response.
+    public static func json(_ value: some Encodable, status: Int = 200) -> HTTPResponse {
+        guard let body = try? JSONCoding.encoder.encode(value) else {
+            return .error(status: 500, code: "server_error", description: "The response could not be encoded.")
+        }
+        return HTTPResponse(status: status, headers: [
+            (name: "Content-Type", value: "application/json"),
+            (name: "Cache-Control", value: "no-store"),
+        ], body: body)
+    }
+
+    /// A JSON error response with the body `{"error": code, "error_description": description}`.
+    public static func error(status: Int, code: String, description: String? = nil) -> HTTPResponse {
+        json(HTTPErrorBody(error: code, errorDescription: description), status: status)
+    }
+
+    /// Decodes a JSON body (for clients and tests).
+    public func decodeJSON<T: Decodable>(_ type: T.Type) throws -> T {
+        try JSONCoding.decoder.decode(type, from: body)
+    }
+}
+
+/// Why a request body could not be read; `response` is the answer to send back (415 or 400).
+public enum HTTPRequestError: Error, Sendable, Equatable {
+    /// The `Content-Type` is not the one the endpoint takes (→ 415).
+    case unsupportedMediaType(expected: String)
+    /// The body is empty, not valid JSON, or does not have the expected shape (→ 400).
+    case malformedBody(String)
+
+    /// The HTTP answer for this error, with a JSON error body.
+    public var response: HTTPResponse {
+        switch self {
+        case .unsupportedMediaType(let expected):
+            return .error(status: 415, code: "invalid_request", description: "Content-Type must be \(expected).")
+        case .malformedBody(let reason):
+            return .error(status: 400, code: "invalid_request", description: reason)
+        }
+    }
+}
+
+extension HTTPRequestError: LocalizedError {
+    public var errorDescription: String? {
+        let language = MessageLanguage.current
+        switch self {
+        case .unsupportedMediaType(let expected):
+            return language.pick(english: "The request body must be \(expected).",
+                                 korean: "요청 본문은 \(expected) 형식이어야 합니다.")
+        case .malformedBody(let reason):
+            return language.pick(english: "The request body is malformed: \(reason)",
+                                 korean: "요청 본문이 올바르지 않습니다: \(reason)")
+        }
+    }
+}
+
+extension HTTPRequest {
+    /// The media type of the body, lowercased, without parameters (`application/json`).
+    public var mediaType: String? {
+        guard let value = header("content-type") else { return nil }
+        let type = value.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? Substring(value)
+        return trimmingOptionalWhitespace(type).lowercased()
+    }
+
+    /// Decodes the JSON body; in a handler:
+    /// `do throws(HTTPRequestError) { let body = try request.decodeJSON(Login.self) ... } catch { return error.response }`.
+    /// Wrong or missing `Content-Type` → `.unsupportedMediaType` (415);
+    /// empty, malformed or wrongly shaped JSON → `.malformedBody` (400). Never echoes body content.
+    public func decodeJSON<T: Decodable>(_ type: T.Type) throws(HTTPRequestError) -> T {
+        guard mediaType == "application/json" else { throw .unsupportedMediaType(expected: "application/json") }
+        guard !body.isEmpty else { throw .malformedBody("The body is empty.") }
+        do {
+            return try JSONCoding.decoder.decode(type, from: body)
+        } catch let error as DecodingError {
+            throw .malformedBody(HTTPRequest.describe(error))
+        } catch {
+            throw .malformedBody("The body is not valid JSON.")
+        }
+    }
+
+    /// Decodes an `application/x-www-form-urlencoded` body (RFC 6749 token requests). A parameter given twice is
+    /// rejected (RFC 6749 §3.2); wrong `Content-Type` → 415.
+    public func decodeForm() throws(HTTPRequestError) -> [String: String] {
+        guard mediaType == "application/x-www-form-urlencoded" else {
+            throw .unsupportedMediaType(expected: "application/x-www-form-urlencoded")
+        }
+        guard let text = String(data: body, encoding: .utf8) else { throw .malformedBody("The body is not UTF-8.") }
+        var result: [String: String] = [:]
+        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = HTTPRequest.formDecode(parts[0]),
+                  let value = HTTPRequest.formDecode(parts.count > 1 ? parts[1] : "") else {
+                throw .malformedBody("The form encoding is invalid.")
+            }
+            guard result[name] == nil else { throw .malformedBody("The parameter '\(name)' is repeated.") }
+            result[name] = value
+        }
+        return result
+    }
+
+    static func formDecode(_ text: Substring) -> String? {
+        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+    }
+
+    static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context, _ extra: (any CodingKey)? = nil) -> String {
+            let keys = context.codingPath + (extra.map { [$0] } ?? [])
+            return keys.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return "The field '\(path(context, key))' is missing."
+        case .typeMismatch(_, let context):
+            return "The field '\(path(context))' has the wrong type."
+        case .valueNotFound(_, let context):
+            return "The field '\(path(context))' must not be null."
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty ? "The body is not valid JSON."
+                : "The field '\(path(context))' has an invalid value."
+        @unknown default:
+            return "The body is not valid JSON."
+        }
+    }
+}

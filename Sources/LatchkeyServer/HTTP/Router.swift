@@ -1,0 +1,136 @@
+import Foundation
+
+/// A route answered on the server's own thread, without suspending the connection: for cheap handlers
+/// (health checks, constant documents) where the hop through Swift concurrency would cost more than the work.
+public struct SynchronousRoute: Sendable {
+    public var method: String
+    public var path: String
+    public var handler: @Sendable (HTTPRequest) -> HTTPResponse
+
+    public init(_ method: String, _ path: String, handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) {
+        self.method = method
+        self.path = path
+        self.handler = handler
+    }
+
+    /// `GET /healthz` → 200 `{"status":"ok"}`.
+    public static let health: SynchronousRoute = {
+        let response = HTTPResponse.json(HealthStatus(status: "ok"))
+        return SynchronousRoute("GET", "/healthz") { _ in response }
+    }()
+}
+
+struct HealthStatus: Codable, Sendable {
+    var status: String
+}
+
+/// Dispatches requests by method and path pattern (`/v1/passkeys/:id`). Unknown paths get 404; a known
+/// path with another method gets 405 with an `Allow` header. `HEAD` falls back to the `GET` route.
+public struct Router: Sendable {
+    /// What the router decided for one request.
+    public enum Resolution: Sendable {
+        /// The answer is ready (a synchronous route, 404, 405).
+        case immediate(HTTPResponse)
+        /// Run this handler with this request (its `pathParameters` filled in).
+        case handler(@Sendable (HTTPRequest) async -> HTTPResponse, HTTPRequest)
+    }
+
+    enum Handler: Sendable {
+        case synchronous(@Sendable (HTTPRequest) -> HTTPResponse)
+        case asynchronous(@Sendable (HTTPRequest) async -> HTTPResponse)
+    }
+
+    struct Entry: Sendable {
+        let method: String
+        let pattern: String
+        let segments: [Segment]
+        let handler: Handler
+    }
+
+    enum Segment: Sendable, Equatable {
+        case literal(String)
+        case parameter(String)
+    }
+
+    let entries: [Entry]
+
+    /// A router over `routes` and `synchronous` routes (by default just `GET /healthz`).
+    /// When two routes have the same method and pattern, the first one wins.
+    public init(_ routes: [Route], synchronous: [SynchronousRoute] = [.health]) {
+        var entries: [Entry] = []
+        for route in synchronous {
+            entries.append(Entry(method: route.method.uppercased(), pattern: route.path,
+                                 segments: Router.compile(route.path), handler: .synchronous(route.handler)))
+        }
+        for route in routes {
+            entries.append(Entry(method: route.method.uppercased(), pattern: route.path,
+                                 segments: Router.compile(route.path), handler: .asynchronous(route.handler)))
+        }
+        self.entries = entries
+    }
+
+    /// Every (method, pattern) pair the router answers, in registration order.
+    public var routeTable: [(method: String, path: String)] {
+        entries.map { ($0.method, $0.pattern) }
+    }
+
+    static func compile(_ pattern: String) -> [Segment] {
+        pattern.split(separator: "/", omittingEmptySubsequences: true).map { part in
+            part.hasPrefix(":") ? .parameter(String(part.dropFirst())) : .literal(String(part))
+        }
+    }
+
+    static func match(_ segments: [Segment], _ parts: [Substring]) -> [String: String]? {
+        guard segments.count == parts.count else { return nil }
+        var parameters: [String: String] = [:]
+        for (segment, part) in zip(segments, parts) {
+            switch segment {
+            case .literal(let text): if text != part { return nil }
+            case .parameter(let name): parameters[name] = String(part)
+            }
+        }
+        return parameters
+    }
+
+    /// Finds the route for `request`.
+    public func resolve(_ request: HTTPRequest) -> Resolution {
+        let parts = request.path.split(separator: "/", omittingEmptySubsequences: true)
+        let method = request.method.uppercased()
+        var allowed: [String] = []
+        var fallback: (Entry, [String: String])?
+        for entry in entries {
+            guard let parameters = Router.match(entry.segments, parts) else { continue }
+            if entry.method == method {
+                return Router.resolution(entry, parameters, request)
+            }
+            if method == "HEAD", entry.method == "GET", fallback == nil { fallback = (entry, parameters) }
+            if !allowed.contains(entry.method) { allowed.append(entry.method) }
+        }
+        if let (entry, parameters) = fallback { return Router.resolution(entry, parameters, request) }
+        if allowed.isEmpty {
+            return .immediate(.error(status: 404, code: "not_found", description: "No such resource."))
+        }
+        if allowed.contains("GET"), !allowed.contains("HEAD") { allowed.append("HEAD") }
+        var response = HTTPResponse.error(status: 405, code: "method_not_allowed",
+                                          description: "Method not allowed on this resource.")
+        response.headers.append((name: "Allow", value: allowed.joined(separator: ", ")))
+        return .immediate(response)
+    }
+
+    static func resolution(_ entry: Entry, _ parameters: [String: String], _ request: HTTPRequest) -> Resolution {
+        var request = request
+        request.pathParameters = parameters
+        switch entry.handler {
+        case .synchronous(let handler): return .immediate(handler(request))
+        case .asynchronous(let handler): return .handler(handler, request)
+        }
+    }
+
+    /// Resolves and runs the handler (for callers outside the server, such as tests).
+    public func handle(_ request: HTTPRequest) async -> HTTPResponse {
+        switch resolve(request) {
+        case .immediate(let response): return response
+        case .handler(let handler, let request): return await handler(request)
+        }
+    }
+}

@@ -1,0 +1,246 @@
+import CMicroHTTPD
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An HTTP/1.1 server on libmicrohttpd: epoll worker threads, keep-alive, connection and body limits, and
+/// async handlers that run on Swift concurrency while their connection is suspended (so a slow handler,
+/// such as an Argon2id password check, does not hold up libmicrohttpd's threads).
+///
+/// ```swift
+/// let server = HTTPServer(configuration: .init(port: 0), router: Router(routes))
+/// try server.start()
+/// print("listening on http://127.0.0.1:\(server.port)")
+/// ```
+public final class HTTPServer: Sendable {
+    /// The configuration the server was made with.
+    public let configuration: HTTPServerConfiguration
+    let core: ServerCore
+    let state = Mutex<State>(.idle)
+
+    /// `@unchecked Sendable`: the daemon pointer is used only while holding `state`'s lock or after being
+    /// taken out of it by the one caller that stops the daemon.
+    struct Daemon: @unchecked Sendable {
+        let pointer: OpaquePointer
+        let listenSocket: Int32
+        let port: UInt16
+    }
+
+    enum State: Sendable {
+        case idle
+        case bound(ListenSocket)
+        case running(Daemon)
+        case draining(Daemon)
+        case stopped
+    }
+
+    /// A server that dispatches through `router`.
+    public init(configuration: HTTPServerConfiguration, router: Router) {
+        self.configuration = configuration
+        self.core = ServerCore(dispatch: .router(router), configuration: configuration)
+    }
+
+    /// A server that hands every request to `handler`.
+    public init(configuration: HTTPServerConfiguration, handler: @escaping @Sendable (HTTPRequest) async -> HTTPResponse) {
+        self.configuration = configuration
+        self.core = ServerCore(dispatch: .handler(handler), configuration: configuration)
+    }
+
+    /// A server whose router is given to `start(router:)` (after `bind()`, when routes need the bound address).
+    public init(configuration: HTTPServerConfiguration) {
+        self.configuration = configuration
+        self.core = ServerCore(dispatch: nil, configuration: configuration)
+    }
+
+    deinit {
+        let daemon: Daemon? = state.withLock { state in
+            switch state {
+            case .running(let daemon), .draining(let daemon): return daemon
+            case .bound(let socket):
+                close(socket.descriptor)
+                return nil
+            case .idle, .stopped: return nil
+            }
+        }
+        if let daemon {
+            core.abandonSuspended()
+            MHD_stop_daemon(daemon.pointer)
+            close(daemon.listenSocket)
+        }
+    }
+
+    /// Opens the listening socket without serving yet, so `port` and `baseURL` are known (connections wait in
+    /// the backlog until `start`). Calling it again does nothing.
+    public func bind() throws(HTTPServerError) {
+        let configuration = configuration
+        try state.withLock { (state: inout State) throws(HTTPServerError) in
+            switch state {
+            case .idle:
+                state = .bound(try ListenSocket.open(host: configuration.host, port: configuration.port,
+                                                     backlog: configuration.listenBacklog))
+            case .bound: return
+            case .running, .draining, .stopped: throw .alreadyStarted
+            }
+        }
+    }
+
+    /// Binds (unless `bind()` was called) and starts serving, through `router` when given (it replaces the one
+    /// from `init`). Also makes the process ignore SIGPIPE (a client closing early must not kill it).
+    public func start(router: Router? = nil) throws(HTTPServerError) {
+        let configuration = configuration
+        guard (1...64).contains(configuration.threads) else { throw .invalidConfiguration("threads must be 1...64") }
+        guard configuration.connectionTimeout >= 1, configuration.connectionLimit >= 1,
+              configuration.connectionMemoryLimit >= 4096, configuration.perIPConnectionLimit >= 0 else {
+            throw .invalidConfiguration("limits must be positive")
+        }
+        try state.withLock { (state: inout State) throws(HTTPServerError) in
+            let socket: ListenSocket
+            switch state {
+            case .idle:
+                socket = try ListenSocket.open(host: configuration.host, port: configuration.port,
+                                               backlog: configuration.listenBacklog)
+            case .bound(let bound):
+                socket = bound
+            case .running, .draining, .stopped:
+                throw .alreadyStarted
+            }
+            if let router { core.dispatch = .router(router) }
+            if case nil = core.dispatch {
+                state = .bound(socket)
+                throw .invalidConfiguration("no router or handler")
+            }
+            signal(SIGPIPE, SIG_IGN)
+            let coreReference = Unmanaged.passUnretained(core).toOpaque()
+            var options: [any CVarArg] = [
+                MHD_OPTION.LISTEN_SOCKET.rawValue, socket.descriptor,
+                MHD_OPTION.CONNECTION_TIMEOUT.rawValue, UInt32(configuration.connectionTimeout),
+                MHD_OPTION.CONNECTION_LIMIT.rawValue, UInt32(configuration.connectionLimit),
+                MHD_OPTION.CONNECTION_MEMORY_LIMIT.rawValue, configuration.connectionMemoryLimit,
+                MHD_OPTION.NOTIFY_COMPLETED.rawValue, unsafeBitCast(mhdRequestCompleted, to: OpaquePointer.self),
+                OpaquePointer(coreReference),
+            ]
+            if configuration.perIPConnectionLimit > 0 {
+                options += [MHD_OPTION.PER_IP_CONNECTION_LIMIT.rawValue, UInt32(configuration.perIPConnectionLimit)]
+            }
+            if configuration.threads > 1 {
+                options += [MHD_OPTION.THREAD_POOL_SIZE.rawValue, UInt32(configuration.threads)]
+            }
+            options.append(MHD_OPTION.END.rawValue)
+            let flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+            let daemon = withVaList(options) { list in
+                MHD_start_daemon_va(flags, 0, nil, nil, mhdAccessHandler, coreReference, list)
+            }
+            guard let daemon else {
+                state = .bound(socket)
+                throw .startFailed
+            }
+            state = .running(Daemon(pointer: daemon, listenSocket: socket.descriptor, port: socket.port))
+        }
+    }
+
+    /// The bound port (useful when the configuration asked for port 0); 0 before `start()`.
+    public var port: UInt16 {
+        state.withLock { state in
+            switch state {
+            case .bound(let socket): return socket.port
+            case .running(let daemon), .draining(let daemon): return daemon.port
+            case .idle, .stopped: return 0
+            }
+        }
+    }
+
+    /// `http://HOST:PORT` of the running server.
+    public var baseURL: String {
+        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        return "http://\(host):\(port)"
+    }
+
+    /// Requests received and not yet completed.
+    public var inFlightRequests: Int { core.inFlight.load(ordering: .relaxed) }
+
+    /// Whether the server is accepting connections.
+    public var isRunning: Bool {
+        state.withLock { if case .running = $0 { return true } else { return false } }
+    }
+
+    // MARK: shutdown
+
+    /// Stops accepting connections (the listening socket is released), and marks answers `Connection: close`.
+    /// Returns the daemon if this call began the shutdown.
+    func beginShutdown() -> Daemon? {
+        state.withLock { state in
+            guard case .running(let daemon) = state else { return nil }
+            core.draining.store(true, ordering: .relaxed)
+            _ = MHD_quiesce_daemon(daemon.pointer)
+            state = .draining(daemon)
+            return daemon
+        }
+    }
+
+    /// Shutdown of a server that was bound but never started: closes the socket.
+    func releaseBoundSocket() {
+        state.withLock { state in
+            if case .bound(let socket) = state {
+                close(socket.descriptor)
+                state = .stopped
+            }
+        }
+    }
+
+    func endShutdown(_ daemon: Daemon) {
+        MHD_stop_daemon(daemon.pointer)
+        close(daemon.listenSocket)
+        state.withLock { $0 = .stopped }
+    }
+
+    /// Graceful shutdown: stop accepting, let requests in flight finish (up to `gracePeriod`, by default the
+    /// configuration's), answer handlers still running after that with 503, then stop the daemon.
+    public func shutdown(gracePeriod: Duration? = nil) async {
+        guard let daemon = beginShutdown() else { return releaseBoundSocket() }
+        let deadline = ContinuousClock.now + (gracePeriod ?? configuration.shutdownGracePeriod)
+        while inFlightRequests > 0, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        core.abandonSuspended()
+        let flushDeadline = ContinuousClock.now + .seconds(1)
+        while inFlightRequests > 0, ContinuousClock.now < flushDeadline {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        endShutdown(daemon)
+    }
+
+    /// `shutdown(gracePeriod:)` for threads outside Swift concurrency (signal handlers, command-line tools).
+    public func shutdownBlocking(gracePeriod: Duration? = nil) {
+        guard let daemon = beginShutdown() else { return releaseBoundSocket() }
+        let deadline = ContinuousClock.now + (gracePeriod ?? configuration.shutdownGracePeriod)
+        while inFlightRequests > 0, ContinuousClock.now < deadline { usleep(10_000) }
+        core.abandonSuspended()
+        let flushDeadline = ContinuousClock.now + .seconds(1)
+        while inFlightRequests > 0, ContinuousClock.now < flushDeadline { usleep(10_000) }
+        endShutdown(daemon)
+    }
+
+    /// Blocks until one of `signals` (SIGTERM and SIGINT by default) arrives, then shuts down gracefully and
+    /// returns the signal number. The signals' default actions are replaced for the life of the process.
+    public func runUntilSignal(_ signals: [Int32] = [SIGTERM, SIGINT]) -> Int32 {
+        let received = Mutex<Int32>(0)
+        let semaphore = DispatchSemaphore(value: 0)
+        let queue = DispatchQueue(label: "latchkey.http.signals")
+        let sources = signals.map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler {
+                received.withLock { $0 = number }
+                semaphore.signal()
+            }
+            source.resume()
+            return source
+        }
+        semaphore.wait()
+        for source in sources { source.cancel() }
+        shutdownBlocking()
+        return received.withLock { $0 }
+    }
+}

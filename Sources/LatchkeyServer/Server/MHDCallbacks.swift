@@ -1,0 +1,66 @@
+import CMicroHTTPD
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// The C callbacks given to libmicrohttpd. They live outside main.swift on purpose: top-level code there is
+// main-actor code, and libmicrohttpd calls these from its own threads.
+
+/// libmicrohttpd's access handler: called after the headers, once per body chunk, and when the request is complete
+/// (and again after a suspended connection is resumed).
+let mhdAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadDataSize, slot in
+    guard let cls, let connection, let uploadDataSize, let slot else { return .NO }
+    let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+    guard let raw = slot.pointee else {
+        let context = core.begin(connection: connection,
+                                 method: method.map { String(cString: $0) } ?? "",
+                                 path: url.map { String(cString: $0) } ?? "/")
+        slot.pointee = Unmanaged.passRetained(context).toOpaque()
+        if let early = context.earlyResponse { return core.queue(early, for: context) }
+        return .YES
+    }
+    let context = Unmanaged<RequestContext>.fromOpaque(raw).takeUnretainedValue()
+    let size = uploadDataSize.pointee
+    if size > 0 {
+        uploadDataSize.pointee = 0
+        return core.receive(UnsafeRawBufferPointer(start: uploadData, count: size), for: context)
+    }
+    return core.finish(context)
+}
+
+/// libmicrohttpd's completion callback: releases the request state (also after timeouts and client aborts).
+let mhdRequestCompleted: MHD_RequestCompletedCallback = { cls, _, slot, _ in
+    guard let cls, let slot, let raw = slot.pointee else { return }
+    slot.pointee = nil
+    Unmanaged<RequestContext>.fromOpaque(raw).release()
+    Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().requestEnded()
+}
+
+/// Feeds one header or query argument to a `ValueCollector`.
+let mhdCollectValue: MHD_KeyValueIterator = { cls, _, key, value in
+    guard let cls, let key else { return .YES }
+    let collector = Unmanaged<ValueCollector>.fromOpaque(cls).takeUnretainedValue()
+    collector.add(String(cString: key), value.map { String(cString: $0) } ?? "")
+    return .YES
+}
+
+/// `MHD_get_connection_info` is C-variadic, which Swift does not import; it is looked up by name and called with
+/// only its two fixed arguments (no variadic argument is read for the client address, and on x86-64 and AArch64
+/// Linux a call without variadic arguments is ABI-compatible with the variadic definition).
+enum ConnectionInfo {
+    typealias Function = @convention(c) (OpaquePointer?, MHD_ConnectionInfoType) -> UnsafePointer<MHD_ConnectionInfo>?
+
+    // Looked up once.
+    static let function: Function? = {
+        guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "MHD_get_connection_info") else { return nil }
+        return unsafeBitCast(symbol, to: Function.self)
+    }()
+
+    /// The peer's IP address as text, or "unknown".
+    static func remoteAddress(_ connection: OpaquePointer) -> String {
+        guard let function, let info = function(connection, .CONNECTION_INFO_CLIENT_ADDRESS),
+              let address = info.pointee.client_addr else { return "unknown" }
+        return ListenSocket.text(of: address)
+    }
+}

@@ -1,0 +1,106 @@
+import CMicroHTTPD
+import Foundation
+import Synchronization
+
+/// The state of one request between libmicrohttpd's calls to the access handler.
+///
+/// `@unchecked Sendable`: the plain `var`s are touched only by the libmicrohttpd thread that owns the connection
+/// (the access handler and the completion callback for one connection never run concurrently); the only state
+/// shared with the handler's task is `outcome`, which is behind a `Mutex`.
+final class RequestContext: @unchecked Sendable {
+    enum Outcome: Sendable {
+        /// The handler is running on the server thread (the connection is not suspended).
+        case inline
+        /// The handler is running elsewhere (the connection is suspended).
+        case pending
+        /// The answer is ready and the connection has been resumed to send it.
+        case answered(HTTPResponse)
+        /// The answer has been queued.
+        case delivered
+    }
+
+    let connection: OpaquePointer
+    let started: UInt64
+    var request: HTTPRequest
+    var earlyResponse: HTTPResponse?
+    var received = 0
+    var tooLarge = false
+    var suspended = false
+    let outcome = Mutex<Outcome>(.inline)
+
+    init(connection: OpaquePointer, request: HTTPRequest) {
+        self.connection = connection
+        self.started = DispatchTime.now().uptimeNanoseconds
+        self.request = request
+    }
+
+    /// Records the handler's answer and resumes the connection if it was suspended. An answer recorded
+    /// earlier (a shutdown that gave up on the handler) wins. Returns whether this call recorded the answer.
+    @discardableResult
+    func answer(_ response: HTTPResponse) -> Bool {
+        outcome.withLock { state in
+            switch state {
+            case .inline:
+                state = .answered(response)
+                return true
+            case .pending:
+                state = .answered(response)
+                MHD_resume_connection(connection)
+                return true
+            case .answered, .delivered:
+                return false
+            }
+        }
+    }
+
+    /// After the inline run: the answer if the handler finished, or nil after suspending the connection
+    /// (the handler's completion will resume it).
+    func answerOrSuspend() -> HTTPResponse? {
+        outcome.withLock { state in
+            switch state {
+            case .answered(let response):
+                state = .delivered
+                return response
+            case .inline:
+                state = .pending
+                suspended = true
+                MHD_suspend_connection(connection)
+                return nil
+            case .pending, .delivered:
+                return nil
+            }
+        }
+    }
+
+    /// Takes the recorded answer once the connection has been resumed.
+    func takeAnswer() -> HTTPResponse? {
+        outcome.withLock { state in
+            guard case .answered(let response) = state else { return nil }
+            state = .delivered
+            return response
+        }
+    }
+}
+
+/// Collects request headers and query arguments from libmicrohttpd's iterator.
+final class ValueCollector {
+    var values: [String: String] = [:]
+    var contentLengths: [String] = []
+    var hasTransferEncoding = false
+    let lowercaseKeys: Bool
+
+    init(lowercaseKeys: Bool) { self.lowercaseKeys = lowercaseKeys }
+
+    func add(_ key: String, _ value: String) {
+        let name = lowercaseKeys ? key.lowercased() : key
+        if lowercaseKeys {
+            if name == "content-length" { contentLengths.append(value) }
+            if name == "transfer-encoding" { hasTransferEncoding = true }
+            if let existing = values[name] {
+                values[name] = existing + ", " + value
+                return
+            }
+        }
+        values[name] = value
+    }
+}

@@ -1,0 +1,192 @@
+import CMicroHTTPD
+import Foundation
+import Synchronization
+
+/// What the server does with a complete request.
+enum RequestDispatch: Sendable {
+    case router(Router)
+    case handler(@Sendable (HTTPRequest) async -> HTTPResponse)
+}
+
+/// The part of the server the C callbacks reach: limits, dispatch, counters, the access log.
+///
+/// `@unchecked Sendable`: `dispatch` is written only by `HTTPServer.start` before it launches libmicrohttpd's
+/// threads (thread creation orders that write before every read); everything else is immutable or atomic.
+final class ServerCore: @unchecked Sendable {
+    var dispatch: RequestDispatch?
+    let maxBodyBytes: Int
+    /// Bytes of an oversized body read and thrown away before the connection is simply closed.
+    let drainLimit: Int
+    let accessLog: AccessLog?
+    let runsHandlersInline: Bool
+    let inFlight = Atomic<Int>(0)
+    let draining = Atomic<Bool>(false)
+    let suspended = Mutex<[ObjectIdentifier: RequestContext]>([:])
+
+    init(dispatch: RequestDispatch?, configuration: HTTPServerConfiguration) {
+        self.dispatch = dispatch
+        self.maxBodyBytes = max(0, configuration.maxBodyBytes)
+        self.drainLimit = max(0, configuration.maxBodyBytes) * 4 + 64 * 1024
+        self.accessLog = configuration.accessLog
+        self.runsHandlersInline = configuration.runsHandlersInline
+    }
+
+    // MARK: the request's life
+
+    /// First call: reads headers and query, checks the framing and the declared size.
+    func begin(connection: OpaquePointer, method: String, path: String) -> RequestContext {
+        inFlight.add(1, ordering: .relaxed)
+        let headers = ValueCollector(lowercaseKeys: true)
+        let query = ValueCollector(lowercaseKeys: false)
+        withExtendedLifetime(headers) {
+            _ = MHD_get_connection_values(connection, .HEADER_KIND, mhdCollectValue,
+                                          Unmanaged.passUnretained(headers).toOpaque())
+        }
+        withExtendedLifetime(query) {
+            _ = MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, mhdCollectValue,
+                                          Unmanaged.passUnretained(query).toOpaque())
+        }
+        var request = HTTPRequest(method: method, path: path, query: query.values, headers: [:],
+                                  remoteAddress: ConnectionInfo.remoteAddress(connection))
+        request.headers = headers.values
+        let context = RequestContext(connection: connection, request: request)
+        context.earlyResponse = framingProblem(headers)
+        return context
+    }
+
+    /// 400 for ambiguous framing (several or malformed Content-Length, Content-Length with Transfer-Encoding),
+    /// 413 for a declared body over the limit. libmicrohttpd itself accepts conflicting Content-Length headers.
+    func framingProblem(_ headers: ValueCollector) -> HTTPResponse? {
+        guard !headers.contentLengths.isEmpty else { return nil }
+        guard headers.contentLengths.count == 1, !headers.hasTransferEncoding else {
+            return .error(status: 400, code: "invalid_request", description: "Ambiguous message framing.")
+        }
+        let text = trimmingOptionalWhitespace(headers.contentLengths[0])
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+            return .error(status: 400, code: "invalid_request", description: "Invalid Content-Length.")
+        }
+        if text.count > 18 || (Int(text) ?? Int.max) > maxBodyBytes { return tooLargeResponse }
+        return nil
+    }
+
+    var tooLargeResponse: HTTPResponse {
+        .error(status: 413, code: "invalid_request", description: "The request body is larger than \(maxBodyBytes) bytes.")
+    }
+
+    /// A body chunk: kept while within the limit, then counted and discarded (the 413 goes out on the final call,
+    /// since libmicrohttpd cannot answer in the middle of an upload). Past the drain limit the connection is closed.
+    func receive(_ chunk: UnsafeRawBufferPointer, for context: RequestContext) -> MHD_Result {
+        context.received += chunk.count
+        if context.tooLarge || context.received > maxBodyBytes {
+            if !context.tooLarge {
+                context.tooLarge = true
+                context.request.body = Data()
+            }
+            return context.received > drainLimit ? .NO : .YES
+        }
+        context.request.body.append(contentsOf: chunk)
+        return .YES
+    }
+
+    /// Final call (the request is complete) or the call after a resume (the answer is ready).
+    func finish(_ context: RequestContext) -> MHD_Result {
+        if context.suspended {
+            guard let response = context.takeAnswer() else { return .YES }
+            return queue(response, for: context)
+        }
+        if context.tooLarge { return queue(tooLargeResponse, for: context) }
+        let handler: @Sendable (HTTPRequest) async -> HTTPResponse
+        let request: HTTPRequest
+        switch dispatch {
+        case .router(let router):
+            switch router.resolve(context.request) {
+            case .immediate(let response): return queue(response, for: context)
+            case .handler(let found, let routed): handler = found; request = routed
+            }
+        case .handler(let found):
+            handler = found; request = context.request
+        case nil:
+            return queue(.error(status: 503, code: "temporarily_unavailable"), for: context)
+        }
+        let key = ObjectIdentifier(context)
+        guard runsHandlersInline else {
+            context.outcome.withLock { $0 = .pending }
+            context.suspended = true
+            suspended.withLock { $0[key] = context }
+            MHD_suspend_connection(context.connection)
+            Task { [self] in
+                let response = await handler(request)
+                context.answer(response)
+                suspended.withLock { _ = $0.removeValue(forKey: key) }
+            }
+            return .YES
+        }
+        // Start the handler on this thread; if it suspends, suspend the connection until it answers.
+        let executor = InlineExecutor()
+        suspended.withLock { $0[key] = context }
+        Task(executorPreference: executor) { [self] in
+            let response = await handler(request)
+            context.answer(response)
+            suspended.withLock { _ = $0.removeValue(forKey: key) }
+        }
+        executor.drain()
+        if let response = context.answerOrSuspend() {
+            suspended.withLock { _ = $0.removeValue(forKey: key) }
+            return queue(response, for: context)
+        }
+        return .YES
+    }
+
+    /// Hands `response` to libmicrohttpd with the security headers, and writes the access-log line.
+    func queue(_ response: HTTPResponse, for context: RequestContext) -> MHD_Result {
+        var response = response
+        if !(100...599).contains(response.status) {
+            response = .error(status: 500, code: "server_error", description: "Invalid response status.")
+        }
+        SecurityHeaders.apply(to: &response)
+        if draining.load(ordering: .relaxed) { response.headers.append((name: "Connection", value: "close")) }
+        let count = response.body.count
+        let mhdResponse: OpaquePointer? = response.body.withUnsafeBytes { bytes in
+            MHD_create_response_from_buffer(count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+        }
+        guard let mhdResponse else { return .NO }
+        for (name, value) in response.headers where ServerCore.mayPass(name, value) {
+            _ = MHD_add_response_header(mhdResponse, name, value)
+        }
+        let result = MHD_queue_response(context.connection, UInt32(response.status), mhdResponse)
+        MHD_destroy_response(mhdResponse)
+        if let accessLog {
+            let elapsed = (DispatchTime.now().uptimeNanoseconds &- context.started) / 1000
+            accessLog.write(AccessLogEntry(time: Date(), method: context.request.method, path: context.request.path,
+                                           status: response.status, bytes: count, durationMicroseconds: elapsed,
+                                           remoteAddress: context.request.remoteAddress))
+        }
+        return result
+    }
+
+    /// Framing headers are the server's; header text with control characters is dropped (no response splitting).
+    static func mayPass(_ name: String, _ value: String) -> Bool {
+        if asciiCaseInsensitiveEquals(name, "content-length") || asciiCaseInsensitiveEquals(name, "transfer-encoding")
+            || asciiCaseInsensitiveEquals(name, "date") {
+            return false
+        }
+        let nameOK = !name.isEmpty && name.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ":") }
+        let valueOK = value.utf8.allSatisfy { $0 >= 0x20 && $0 != 0x7F || $0 == 0x09 }
+        return nameOK && valueOK
+    }
+
+    func requestEnded() {
+        inFlight.subtract(1, ordering: .relaxed)
+    }
+
+    /// Answers every suspended request whose handler is still running with 503 (shutdown gave up waiting).
+    func abandonSuspended() {
+        let contexts = suspended.withLock { pending in
+            defer { pending.removeAll() }
+            return Array(pending.values)
+        }
+        for context in contexts {
+            context.answer(.error(status: 503, code: "temporarily_unavailable", description: "The server is shutting down."))
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// The SQL dialects the server speaks. Every difference between the engines lives in `Dialect`
+/// (placeholders, transaction start, migration lock); the schema and the queries are shared.
+public enum SQLDialect: String, Sendable {
+    case sqlite
+    case postgres
+
+    /// The statement that starts a write transaction. SQLite takes the write lock at once
+    /// (BEGIN IMMEDIATE), so two writers never deadlock on a lock upgrade; PostgreSQL uses READ COMMITTED
+    /// with row locks taken by `UPDATE ... WHERE ... RETURNING`.
+    var beginStatement: String {
+        switch self {
+        case .sqlite: "BEGIN IMMEDIATE"
+        case .postgres: "BEGIN"
+        }
+    }
+
+    /// Serializes concurrent migrators (several server processes starting at once).
+    var migrationLockStatement: String? {
+        switch self {
+        case .sqlite: nil // BEGIN IMMEDIATE already holds the database's write lock
+        case .postgres: "SELECT pg_advisory_xact_lock(7418325)"
+        }
+    }
+
+    /// Rewrites `?` placeholders into this dialect's form (`$1`, `$2`... for PostgreSQL).
+    /// The server's SQL never contains a literal `?` inside a string.
+    func placeholders(_ sql: String) -> String {
+        guard self == .postgres else { return sql }
+        var out = ""
+        out.reserveCapacity(sql.utf8.count + 8)
+        var n = 0
+        for ch in sql {
+            if ch == "?" { n += 1; out += "$\(n)" } else { out.append(ch) }
+        }
+        return out
+    }
+}
+
+/// One connection handed to a closure by `Database.transaction` or `Database.withConnection`.
+/// Values are always bound as parameters; never interpolate them into `sql`.
+public protocol SQLConnection {
+    /// Runs one statement with `?` placeholders and returns its rows (empty for non-queries).
+    @discardableResult
+    func execute(_ sql: String, _ parameters: [SQLValue]) throws -> [SQLRow]
+}
+
+extension SQLConnection {
+    @discardableResult
+    public func execute(_ sql: String) throws -> [SQLRow] { try execute(sql, []) }
+}
+
+/// Storage for the server: SQLite (`SQLiteDatabase`, the default) or PostgreSQL (`PostgresDatabase`).
+///
+/// Calls are synchronous and short (one connection is held only for the duration of the closure, which
+/// cannot suspend); they are safe to call from any thread or task. The domain operations (accounts,
+/// refresh tokens, audit...) are extensions on this protocol, shared by both engines.
+public protocol Database: Sendable {
+    var dialect: SQLDialect { get }
+
+    /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
+    @discardableResult
+    func transaction<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T
+
+    /// Runs `body` on a connection in autocommit mode (each statement is its own transaction).
+    @discardableResult
+    func withConnection<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T
+}

@@ -1,0 +1,127 @@
+import Foundation
+
+/// The versioned schema. Each migration runs once, inside the same transaction that records it in
+/// `schema_migrations`, so a crash leaves either all of it or none. The logical schema is the same on
+/// both engines: only BIGINT and TEXT columns (times are Unix seconds, hashes hex, keys base64url),
+/// so no dialect-specific DDL is needed; `SQLDialect` holds what does differ.
+public enum SchemaMigrations {
+    struct Migration: Sendable {
+        let version: Int
+        let name: String
+        let statements: [String]
+    }
+
+    static let all: [Migration] = [
+        Migration(version: 1, name: "accounts, throttling, audit", statements: [
+            """
+            CREATE TABLE accounts (
+                id TEXT PRIMARY KEY,
+                username TEXT NOT NULL,
+                username_key TEXT NOT NULL UNIQUE,
+                password_hash TEXT NOT NULL,
+                created_at BIGINT NOT NULL,
+                locked_until BIGINT,
+                failed_count BIGINT NOT NULL DEFAULT 0
+            )
+            """,
+            """
+            CREATE TABLE login_throttle (
+                throttle_key TEXT PRIMARY KEY,
+                failures BIGINT NOT NULL,
+                last_failure_at BIGINT NOT NULL,
+                blocked_until BIGINT NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE audit_events (
+                id TEXT PRIMARY KEY,
+                at BIGINT NOT NULL,
+                account_id TEXT,
+                event TEXT NOT NULL,
+                ip TEXT,
+                detail TEXT
+            )
+            """,
+            "CREATE INDEX audit_events_account ON audit_events (account_id, at)",
+        ]),
+        Migration(version: 2, name: "sessions and refresh tokens", statements: [
+            """
+            CREATE TABLE sessions (
+                id TEXT PRIMARY KEY,
+                account_id TEXT NOT NULL REFERENCES accounts (id),
+                client_id TEXT NOT NULL,
+                created_at BIGINT NOT NULL,
+                expires_at BIGINT NOT NULL,
+                revoked_at BIGINT
+            )
+            """,
+            "CREATE INDEX sessions_account ON sessions (account_id)",
+            """
+            CREATE TABLE refresh_tokens (
+                token_hash TEXT PRIMARY KEY,
+                family_id TEXT NOT NULL REFERENCES sessions (id),
+                parent_hash TEXT,
+                account_id TEXT NOT NULL,
+                client_id TEXT NOT NULL,
+                scope TEXT NOT NULL,
+                created_at BIGINT NOT NULL,
+                expires_at BIGINT NOT NULL,
+                used_at BIGINT,
+                revoked_at BIGINT
+            )
+            """,
+            "CREATE INDEX refresh_tokens_family ON refresh_tokens (family_id)",
+            "CREATE INDEX refresh_tokens_parent ON refresh_tokens (parent_hash)",
+        ]),
+        Migration(version: 3, name: "signing keys", statements: [
+            """
+            CREATE TABLE signing_keys (
+                kid TEXT PRIMARY KEY,
+                private_key TEXT NOT NULL,
+                public_jwk TEXT NOT NULL,
+                created_at BIGINT NOT NULL,
+                retired_at BIGINT
+            )
+            """,
+        ]),
+    ]
+
+    /// The newest version this program knows.
+    public static var latestVersion: Int { all.map(\.version).max() ?? 0 }
+
+    /// Applies every migration not yet recorded. Safe to call from several processes at once.
+    /// Returns the versions applied by this call.
+    @discardableResult
+    public static func migrate(_ database: any Database, now: Int64) throws -> [Int] {
+        try database.transaction { conn in
+            if let lock = database.dialect.migrationLockStatement { try conn.execute(lock) }
+            try conn.execute("""
+                CREATE TABLE IF NOT EXISTS schema_migrations (
+                    version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)
+                """)
+            let applied = Set(try conn.execute("SELECT version FROM schema_migrations").map { try $0.integer(0) })
+            if let stored = applied.max(), stored > Int64(latestVersion) {
+                throw DatabaseError.schemaTooNew(stored: Int(stored), known: latestVersion)
+            }
+            var done: [Int] = []
+            for migration in all.sorted(by: { $0.version < $1.version }) where !applied.contains(Int64(migration.version)) {
+                do {
+                    for statement in migration.statements { try conn.execute(statement) }
+                } catch let error as DatabaseError {
+                    throw DatabaseError.migrationFailed(version: migration.version, reason: error.localizedDescription)
+                }
+                try conn.execute("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                                 [.integer(Int64(migration.version)), .text(migration.name), .integer(now)])
+                done.append(migration.version)
+            }
+            return done
+        }
+    }
+
+    /// Versions recorded in `schema_migrations`, ascending.
+    public static func appliedVersions(_ database: any Database) throws -> [Int] {
+        try database.withConnection { conn in
+            try conn.execute("SELECT version FROM schema_migrations ORDER BY version").map { Int(try $0.integer(0)) }
+        }
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+
+/// What happened when a refresh token was presented.
+public enum RotationOutcome: Sendable, Equatable {
+    /// The token was unused: it is now used, and `successor` was stored in the same transaction.
+    case rotated(previous: RefreshTokenRecord, successor: RefreshTokenRecord)
+    /// The token had already been used (or lost a race to a concurrent rotation): its whole family and
+    /// session were revoked (if not already) and a `refresh_token_reuse` audit event written.
+    case reused(familyID: String, accountID: String)
+    /// The token, never used, was revoked before (logout, revocation, reuse of an ancestor).
+    case revoked
+    /// The token is past its expiry.
+    case expired
+    /// No such token.
+    case notFound
+}
+
+extension Database {
+    /// Starts a session with its first refresh token, in one transaction.
+    public func createSession(_ session: SessionRecord, firstToken: RefreshTokenRecord) throws {
+        try transaction { conn in
+            try conn.execute("""
+                INSERT INTO sessions (id, account_id, client_id, created_at, expires_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?)
+                """, [.text(session.id), .text(session.accountID), .text(session.clientID), .integer(session.createdAt),
+                      .integer(session.expiresAt), .optional(session.revokedAt)])
+            try insertRefreshToken(firstToken, on: conn)
+        }
+    }
+
+    public func session(id: String) throws -> SessionRecord? {
+        try withConnection { conn in
+            try conn.execute("SELECT id, account_id, client_id, created_at, expires_at, revoked_at FROM sessions WHERE id = ?",
+                             [.text(id)]).first.map { row in
+                SessionRecord(id: try row.text(0), accountID: try row.text(1), clientID: try row.text(2),
+                              createdAt: try row.integer(3), expiresAt: try row.integer(4), revokedAt: row.optionalInteger(5))
+            }
+        }
+    }
+
+    public func refreshToken(hash: String) throws -> RefreshTokenRecord? {
+        try withConnection { conn in
+            try conn.execute("SELECT \(RefreshTokenRecord.columns) FROM refresh_tokens WHERE token_hash = ?", [.text(hash)])
+                .first.map(RefreshTokenRecord.init(row:))
+        }
+    }
+
+    /// All tokens of one family, oldest first.
+    public func refreshTokens(familyID: String) throws -> [RefreshTokenRecord] {
+        try withConnection { conn in
+            try conn.execute("SELECT \(RefreshTokenRecord.columns) FROM refresh_tokens WHERE family_id = ? ORDER BY created_at, token_hash",
+                             [.text(familyID)]).map(RefreshTokenRecord.init(row:))
+        }
+    }
+
+    /// Rotates the refresh token whose hash is `presentedHash`: marks it used and stores its successor
+    /// (hash `successorHash`, expiring at `successorExpiresAt` or the session's end, whichever is first), in ONE transaction, only if it was unused, unrevoked and unexpired.
+    /// Exactly one of several concurrent callers (threads, or processes sharing PostgreSQL) wins; the
+    /// others see `.reused`, which revokes the family.
+    ///
+    /// - Parameter graceSeconds: 0 (the default, recommended) treats every second use as reuse. A positive
+    ///   value lets the token's *latest* successor be replaced once more within that many seconds of the
+    ///   first use (for a client whose response was lost); older generations are never accepted.
+    public func rotateRefreshToken(presentedHash: String, successorHash: String, now: Int64, successorExpiresAt: Int64,
+                                   graceSeconds: Int64 = 0, ip: String? = nil) throws -> RotationOutcome {
+        try transaction { conn in
+            let claimed = try conn.execute("""
+                UPDATE refresh_tokens SET used_at = ?
+                WHERE token_hash = ? AND used_at IS NULL AND revoked_at IS NULL AND expires_at > ?
+                RETURNING \(RefreshTokenRecord.columns)
+                """, [.integer(now), .text(presentedHash), .integer(now)])
+            if let row = claimed.first {
+                let previous = try RefreshTokenRecord(row: row)
+                let successor = try insertSuccessor(of: previous, hash: successorHash, now: now,
+                                                    expiresAt: try cappedExpiry(successorExpiresAt, familyID: previous.familyID, on: conn),
+                                                    on: conn)
+                return .rotated(previous: previous, successor: successor)
+            }
+            guard let row = try conn.execute("SELECT \(RefreshTokenRecord.columns) FROM refresh_tokens WHERE token_hash = ?",
+                                             [.text(presentedHash)]).first else { return .notFound }
+            let token = try RefreshTokenRecord(row: row)
+            // A used token presented again is reuse, even when its family is already revoked (each replay
+            // is audited); an unused one failed because it was revoked or expired.
+            guard let usedAt = token.usedAt else { return token.revokedAt != nil ? .revoked : .expired }
+            if graceSeconds > 0, token.revokedAt == nil, now - usedAt <= graceSeconds {
+                // Replace the still-unused direct successor (the client never received it), once.
+                let superseded = try conn.execute("""
+                    UPDATE refresh_tokens SET revoked_at = ?
+                    WHERE parent_hash = ? AND used_at IS NULL AND revoked_at IS NULL
+                    RETURNING token_hash
+                    """, [.integer(now), .text(presentedHash)])
+                if !superseded.isEmpty {
+                    let successor = try insertSuccessor(of: token, hash: successorHash, now: now,
+                                                        expiresAt: try cappedExpiry(successorExpiresAt, familyID: token.familyID, on: conn),
+                                                        on: conn)
+                    try insertAudit(AuditEvent(at: now, accountID: token.accountID, event: "refresh_token_grace_reuse",
+                                               ip: ip, detail: "family \(token.familyID)"), on: conn)
+                    return .rotated(previous: token, successor: successor)
+                }
+            }
+            try revokeFamily(token.familyID, now: now, on: conn)
+            try insertAudit(AuditEvent(at: now, accountID: token.accountID, event: "refresh_token_reuse", ip: ip,
+                                       detail: "family \(token.familyID) revoked"), on: conn)
+            return .reused(familyID: token.familyID, accountID: token.accountID)
+        }
+    }
+
+    /// Revokes a session: its refresh-token family and (through the session check) its access tokens.
+    /// Returns false when the session was unknown or already revoked.
+    @discardableResult
+    public func revokeSession(id: String, now: Int64) throws -> Bool {
+        try transaction { conn in try revokeFamily(id, now: now, on: conn) }
+    }
+
+    /// True when the session exists, is not revoked and has not expired.
+    public func isSessionActive(id: String, now: Int64) throws -> Bool {
+        guard let session = try session(id: id) else { return false }
+        return session.revokedAt == nil && session.expiresAt > now
+    }
+
+    /// Deletes refresh tokens and sessions that expired before `before` (housekeeping).
+    @discardableResult
+    public func deleteExpiredTokens(before: Int64) throws -> Int {
+        try transaction { conn in
+            let tokens = try conn.execute("DELETE FROM refresh_tokens WHERE expires_at < ? RETURNING token_hash", [.integer(before)])
+            try conn.execute("""
+                DELETE FROM sessions WHERE expires_at < ?
+                AND NOT EXISTS (SELECT 1 FROM refresh_tokens WHERE refresh_tokens.family_id = sessions.id)
+                """, [.integer(before)])
+            return tokens.count
+        }
+    }
+}
+
+private func insertRefreshToken(_ token: RefreshTokenRecord, on conn: any SQLConnection) throws {
+    try conn.execute("INSERT INTO refresh_tokens (\(RefreshTokenRecord.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                     [.text(token.tokenHash), .text(token.familyID), .optional(token.parentHash), .text(token.accountID),
+                      .text(token.clientID), .text(token.scope), .integer(token.createdAt), .integer(token.expiresAt),
+                      .optional(token.usedAt), .optional(token.revokedAt)])
+}
+
+private func insertSuccessor(of previous: RefreshTokenRecord, hash: String, now: Int64, expiresAt: Int64,
+                             on conn: any SQLConnection) throws -> RefreshTokenRecord {
+    let successor = RefreshTokenRecord(tokenHash: hash, familyID: previous.familyID, parentHash: previous.tokenHash,
+                                       accountID: previous.accountID, clientID: previous.clientID, scope: previous.scope,
+                                       createdAt: now, expiresAt: expiresAt)
+    try insertRefreshToken(successor, on: conn)
+    return successor
+}
+
+/// A successor never outlives its session (the session's absolute lifetime).
+private func cappedExpiry(_ expiresAt: Int64, familyID: String, on conn: any SQLConnection) throws -> Int64 {
+    let sessionExpiry = try conn.execute("SELECT expires_at FROM sessions WHERE id = ?", [.text(familyID)]).first?.integer(0)
+    return min(expiresAt, sessionExpiry ?? expiresAt)
+}
+
+@discardableResult
+private func revokeFamily(_ familyID: String, now: Int64, on conn: any SQLConnection) throws -> Bool {
+    try conn.execute("UPDATE refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL",
+                     [.integer(now), .text(familyID)])
+    let sessions = try conn.execute("UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL RETURNING id",
+                                    [.integer(now), .text(familyID)])
+    return !sessions.isEmpty
+}

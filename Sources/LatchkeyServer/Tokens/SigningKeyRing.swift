@@ -1,0 +1,142 @@
+import Foundation
+import LatchkeyCrypto
+import Synchronization
+
+/// The server's ES256 signing keys, kept in the database so several processes share them.
+///
+/// One key is active (it signs); retired keys stay published in the JWKS until every token they signed
+/// has expired (`accessTokenLifetime + clockSkew` after retirement), then they are deleted. The cache
+/// is reloaded every `reloadInterval` seconds and whenever a token names an unknown `kid`, so a rotation
+/// made by another process is picked up.
+///
+/// Private keys are stored as PKCS#8 DER, AES-256-GCM encrypted (`aesgcm:` prefix, the kid as associated
+/// data) when a key-encryption key is configured, otherwise in the clear (`pkcs8:` prefix) and protected
+/// only by the database's access control (SQLite: file mode 0600).
+public final class SigningKeyRing: Sendable {
+    struct Loaded: Sendable {
+        var activeKID: String
+        var activeKey: P256.Signing.PrivateKey
+        var activeCreatedAt: Int64
+        var published: [(kid: String, key: P256.Signing.PublicKey, retiredAt: Int64?)]
+        var loadedAt: Int64
+    }
+
+    private let database: any Database
+    private let clock: any ServerClock
+    private let publishFor: Int64
+    private let rotationInterval: Int64
+    private let encryptionKey: SymmetricKey?
+    private let reloadInterval: Int64 = 30
+    private let state: Mutex<Loaded?>
+
+    /// Loads the keys, creating the first one if the database has none.
+    public init(database: any Database, clock: any ServerClock, accessTokenLifetime: Int64, clockSkew: Int64,
+                rotationInterval: Int64, encryptionKey: SymmetricKey? = nil) throws {
+        self.database = database
+        self.clock = clock
+        self.publishFor = accessTokenLifetime + clockSkew
+        self.rotationInterval = rotationInterval
+        self.encryptionKey = encryptionKey
+        self.state = Mutex(nil)
+        if try load() == nil {
+            try rotate()
+        }
+    }
+
+    /// The active key id.
+    public var activeKeyID: String {
+        get throws { try current().activeKID }
+    }
+
+    /// Signs `claims` with the active key.
+    func sign(_ claims: AccessTokenClaims) throws -> String {
+        let loaded = try current()
+        return try AccessTokenCodec.sign(claims, kid: loaded.activeKID, key: loaded.activeKey)
+    }
+
+    /// Makes a new active key; the previous one is retired but stays published until its tokens expire.
+    /// Keys retired long enough ago are deleted.
+    public func rotate() throws {
+        let now = clock.seconds
+        let key = try P256.Signing.PrivateKey()
+        let kid = SecureRandom.bytes(count: 12).base64URLEncodedString()
+        let jwk = try PublishedKeySet(keys: [PublishedKey(kid: kid, key: key.publicKey)]).jsonData()
+        try database.installSigningKey(SigningKeyRecord(kid: kid, privateKey: try protect(key.derRepresentation, kid: kid),
+                                                        publicJWK: String(decoding: jwk, as: UTF8.self), createdAt: now), now: now)
+        try database.deleteSigningKeys(retiredBefore: now - publishFor + 1) // retired_at + publishFor <= now: unpublished
+        _ = try load()
+    }
+
+    /// Rotates when the active key is older than the rotation interval. Returns true when it rotated.
+    @discardableResult
+    public func rotateIfDue() throws -> Bool {
+        let loaded = try current()
+        guard clock.seconds - loaded.activeCreatedAt >= rotationInterval else { return false }
+        try rotate()
+        return true
+    }
+
+    /// The keys to publish now: the active key and retired keys whose tokens may still be valid.
+    public func publishedKeySet() throws -> PublishedKeySet {
+        let loaded = try current()
+        let now = clock.seconds
+        return PublishedKeySet(keys: loaded.published.compactMap { entry in
+            if let retired = entry.retiredAt, retired + publishFor <= now { return nil }
+            return PublishedKey(kid: entry.kid, key: entry.key)
+        })
+    }
+
+    /// A verifier over the currently published keys (reloading once if `kid` is unknown).
+    func verifier(issuer: String, audience: String, leeway: Int64, forKID kid: String?) throws -> TokenVerifier {
+        var keys = try publishedKeySet()
+        if let kid, !keys.keys.contains(where: { $0.kid == kid }) {
+            _ = try load()
+            keys = try publishedKeySet()
+        }
+        return TokenVerifier(keySet: keys, issuer: issuer, audience: audience, leeway: leeway, clock: clock)
+    }
+
+    private func current() throws -> Loaded {
+        if let loaded = state.withLock({ $0 }), clock.seconds - loaded.loadedAt < reloadInterval { return loaded }
+        if let loaded = try load() { return loaded }
+        throw DatabaseError.statementFailed("no active signing key")
+    }
+
+    /// Reads every key from the database. Returns nil when there is no active key.
+    @discardableResult
+    private func load() throws -> Loaded? {
+        let records = try database.signingKeys()
+        guard let active = records.first(where: { $0.retiredAt == nil }) else { return nil }
+        let privateKey = try P256.Signing.PrivateKey(derRepresentation: try unprotect(active.privateKey, kid: active.kid))
+        var published: [(kid: String, key: P256.Signing.PublicKey, retiredAt: Int64?)] = []
+        for record in records {
+            guard let set = try? PublishedKeySet(jsonData: Data(record.publicJWK.utf8)), let jwk = set.keys.first,
+                  let key = try? jwk.publicKey() else { continue }
+            published.append((record.kid, key, record.retiredAt))
+        }
+        let loaded = Loaded(activeKID: active.kid, activeKey: privateKey, activeCreatedAt: active.createdAt,
+                            published: published, loadedAt: clock.seconds)
+        state.withLock { $0 = loaded }
+        return loaded
+    }
+
+    private func protect(_ der: Data, kid: String) throws -> String {
+        guard let encryptionKey else { return "pkcs8:" + der.base64URLEncodedString() }
+        let box = try AES.GCM.seal(der, using: encryptionKey, authenticating: Data(kid.utf8))
+        return "aesgcm:" + box.combined.base64URLEncodedString()
+    }
+
+    private func unprotect(_ stored: String, kid: String) throws -> Data {
+        if stored.hasPrefix("pkcs8:"), let der = Data(base64URLEncoded: stored.dropFirst(6)) { return der }
+        if stored.hasPrefix("aesgcm:"), let combined = Data(base64URLEncoded: stored.dropFirst(7)) {
+            guard let encryptionKey else { throw CryptoError.invalidParameter("the signing keys are encrypted; no key-encryption key is configured") }
+            return try AES.GCM.open(try AES.GCM.SealedBox(combined: combined), using: encryptionKey, authenticating: Data(kid.utf8))
+        }
+        throw CryptoError.malformedInput("stored signing key")
+    }
+}
+
+extension SigningKeyRing {
+    /// Signs `claims` with the active key (the service itself signs through `AuthService`).
+    public func signAccessToken(_ claims: AccessTokenClaims) throws -> String { try sign(claims) }
+}

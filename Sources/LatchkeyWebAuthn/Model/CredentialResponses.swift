@@ -1,0 +1,79 @@
+import Foundation
+
+/// `AuthenticatorAttestationResponseJSON`.
+public struct AuthenticatorAttestationResponse: Sendable, Hashable, Codable {
+    public var clientDataJSON: Base64URLBytes
+    public var attestationObject: Base64URLBytes
+    public var transports: [String]?
+    public var authenticatorData: Base64URLBytes?
+    public var publicKey: Base64URLBytes?
+    public var publicKeyAlgorithm: Int?
+
+    public init(clientDataJSON: Data, attestationObject: Data, transports: [String]? = nil) {
+        self.clientDataJSON = Base64URLBytes(clientDataJSON)
+        self.attestationObject = Base64URLBytes(attestationObject)
+        self.transports = transports
+    }
+}
+
+/// `RegistrationResponseJSON`: what the browser's `credential.toJSON()` gives after `create()`.
+public struct RegistrationResponse: Sendable, Hashable, Codable {
+    public var id: String
+    public var rawId: Base64URLBytes
+    public var type: String
+    public var response: AuthenticatorAttestationResponse
+    public var authenticatorAttachment: String?
+    public var clientExtensionResults: ClientExtensionResults?
+
+    public init(rawId: Data, response: AuthenticatorAttestationResponse, authenticatorAttachment: String? = nil) {
+        self.id = rawId.base64URLEncodedString()
+        self.rawId = Base64URLBytes(rawId)
+        self.type = "public-key"
+        self.response = response
+        self.authenticatorAttachment = authenticatorAttachment
+        self.clientExtensionResults = ClientExtensionResults()
+    }
+}
+
+/// `AuthenticatorAssertionResponseJSON`.
+public struct AuthenticatorAssertionResponse: Sendable, Hashable, Codable {
+    public var clientDataJSON: Base64URLBytes
+    public var authenticatorData: Base64URLBytes
+    public var signature: Base64URLBytes
+    public var userHandle: Base64URLBytes?
+
+    public init(clientDataJSON: Data, authenticatorData: Data, signature: Data, userHandle: Data?) {
+        self.clientDataJSON = Base64URLBytes(clientDataJSON)
+        self.authenticatorData = Base64URLBytes(authenticatorData)
+        self.signature = Base64URLBytes(signature)
+        self.userHandle = userHandle.map(Base64URLBytes.init)
+    }
+}
+
+/// `AuthenticationResponseJSON`: what `credential.toJSON()` gives after `get()`.
+public struct AuthenticationResponse: Sendable, Hashable, Codable {
+    public var id: String
+    public var rawId: Base64URLBytes
+    public var type: String
+    public var response: AuthenticatorAssertionResponse
+    public var authenticatorAttachment: String?
+    public var clientExtensionResults: ClientExtensionResults?
+
+    public init(rawId: Data, response: AuthenticatorAssertionResponse, authenticatorAttachment: String? = nil) {
+        self.id = rawId.base64URLEncodedString()
+        self.rawId = Base64URLBytes(rawId)
+        self.type = "public-key"
+        self.response = response
+        self.authenticatorAttachment = authenticatorAttachment
+        self.clientExtensionResults = ClientExtensionResults()
+    }
+}
+
+/// The client extension outputs Latchkey reads (`credProps.rk`); others are ignored.
+public struct ClientExtensionResults: Sendable, Hashable, Codable {
+    public struct CredentialProperties: Sendable, Hashable, Codable {
+        public var rk: Bool?
+    }
+    public var credProps: CredentialProperties?
+    public init(credProps: CredentialProperties? = nil) { self.credProps = credProps }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+@testable import LatchkeyCrypto
+
+@Suite struct KeyFormatTests {
+    /// RFC 7515 Appendix A.3 P-256 key.
+    static let a3x = "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU"
+    static let a3y = "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"
+    static let a3d = "jpsQnnGQmL-YBIffH1136cspYG6-0iY7X1fCE9-E9LI"
+
+    @Test func p256PrivateScalarDerivesThePublishedPublicKey() throws {
+        let d = try #require(Data(base64URLEncoded: Self.a3d))
+        let key = try P256.Signing.PrivateKey(rawRepresentation: d)
+        let x = try #require(Data(base64URLEncoded: Self.a3x)), y = try #require(Data(base64URLEncoded: Self.a3y))
+        #expect(key.publicKey.rawRepresentation == x + y)
+        #expect(key.publicKey.x963Representation == Data([0x04]) + x + y)
+        #expect(try key.rawRepresentation == d)
+    }
+
+    @Test func p256RoundTripsThroughEveryFormat() throws {
+        let key = try P256.Signing.PrivateKey()
+        let pub = key.publicKey
+        #expect(try P256.Signing.PublicKey(rawRepresentation: pub.rawRepresentation) == pub)
+        #expect(try P256.Signing.PublicKey(x963Representation: pub.x963Representation) == pub)
+        #expect(try P256.Signing.PublicKey(derRepresentation: pub.derRepresentation) == pub)
+        #expect(try P256.Signing.PublicKey(pemRepresentation: pub.pemRepresentation) == pub)
+        #expect(pub.pemRepresentation.hasPrefix("-----BEGIN PUBLIC KEY-----\n"))
+        let x = pub.rawRepresentation.prefix(32)
+        let yOdd = pub.rawRepresentation.last.map { $0 & 1 == 1 } ?? false
+        #expect(try P256.Signing.PublicKey(compressedRepresentation: Data([yOdd ? 0x03 : 0x02]) + x) == pub)
+
+        let fromDER = try P256.Signing.PrivateKey(derRepresentation: key.derRepresentation)
+        let fromPEM = try P256.Signing.PrivateKey(pemRepresentation: key.pemRepresentation)
+        let fromRaw = try P256.Signing.PrivateKey(rawRepresentation: key.rawRepresentation)
+        for other in [fromDER, fromPEM, fromRaw] {
+            #expect(other.publicKey == pub)
+            #expect(pub.isValidSignature(try other.signature(for: Data("m".utf8)), for: Data("m".utf8)))
+        }
+        #expect(try key.pemRepresentation.hasPrefix("-----BEGIN PRIVATE KEY-----\n"))
+    }
+
+    @Test func p384RoundTripsThroughEveryFormat() throws {
+        let key = try P384.Signing.PrivateKey()
+        let pub = key.publicKey
+        #expect(pub.rawRepresentation.count == 96)
+        #expect(try P384.Signing.PublicKey(rawRepresentation: pub.rawRepresentation) == pub)
+        #expect(try P384.Signing.PublicKey(derRepresentation: pub.derRepresentation) == pub)
+        #expect(try P384.Signing.PublicKey(pemRepresentation: pub.pemRepresentation) == pub)
+        #expect(try P384.Signing.PrivateKey(derRepresentation: key.derRepresentation).publicKey == pub)
+        #expect(try P384.Signing.PrivateKey(rawRepresentation: key.rawRepresentation).publicKey == pub)
+    }
+
+    @Test func pointsOffTheCurveAreRejected() throws {
+        var raw = try P256.Signing.PrivateKey().publicKey.rawRepresentation
+        raw[raw.startIndex + 63] ^= 0x01
+        #expect(throws: CryptoError.self) { try P256.Signing.PublicKey(rawRepresentation: raw) }
+        #expect(throws: CryptoError.self) { try P256.Signing.PublicKey(rawRepresentation: Data(count: 64)) }
+        #expect(throws: CryptoError.self) { try P256.Signing.PublicKey(rawRepresentation: Data(count: 65)) }
+        #expect(throws: CryptoError.self) { try P256.Signing.PublicKey(x963Representation: Data([0x05]) + raw) }
+    }
+
+    @Test func scalarsOutOfRangeAreRejected() {
+        #expect(throws: CryptoError.self) { try P256.Signing.PrivateKey(rawRepresentation: Data(count: 32)) }
+        #expect(throws: CryptoError.self) { try P256.Signing.PrivateKey(rawRepresentation: Data(repeating: 0xff, count: 32)) }
+        #expect(throws: CryptoError.self) { try P256.Signing.PrivateKey(rawRepresentation: Data(repeating: 1, count: 31)) }
+    }
+
+    @Test func wrongCurvesAndKeyTypesAreRejected() throws {
+        let p384 = try P384.Signing.PrivateKey()
+        #expect(throws: CryptoError.self) { try P256.Signing.PublicKey(derRepresentation: p384.publicKey.derRepresentation) }
+        #expect(throws: CryptoError.self) { try P256.Signing.PrivateKey(derRepresentation: p384.derRepresentation) }
+        let ed = try Ed25519.Signing.PrivateKey()
+        #expect(throws: CryptoError.self) { try P256.Signing.PublicKey(derRepresentation: ed.publicKey.derRepresentation) }
+    }
+
+    @Test func garbageDERAndPEMAreRejected() throws {
+        let spki = try P256.Signing.PrivateKey().publicKey.derRepresentation
+        #expect(throws: CryptoError.self) { try P256.Signing.PublicKey(derRepresentation: Data()) }
+        #expect(throws: CryptoError.self) { try P256.Signing.PublicKey(derRepresentation: Data("not der".utf8)) }
+        #expect(throws: CryptoError.self) { try P256.Signing.PublicKey(derRepresentation: spki + Data([0])) }
+        #expect(throws: CryptoError.self) { try P256.Signing.PublicKey(derRepresentation: spki.dropLast(3)) }
+        #expect(throws: CryptoError.self) { try P256.Signing.PublicKey(pemRepresentation: "") }
+        #expect(throws: CryptoError.self) { try P256.Signing.PublicKey(pemRepresentation: "-----BEGIN PUBLIC KEY-----\n!!!\n-----END PUBLIC KEY-----\n") }
+        let privatePEM = try P256.Signing.PrivateKey().pemRepresentation
+        #expect(throws: CryptoError.self) { try P256.Signing.PublicKey(pemRepresentation: privatePEM) }
+        #expect(throws: CryptoError.self) { try P256.Signing.PrivateKey(derRepresentation: Data(repeating: 0x30, count: 40)) }
+    }
+
+    @Test func pemBlocksWithOtherLabelsAreSkipped() throws {
+        let key = try P256.Signing.PrivateKey()
+        let text = "-----BEGIN EC PARAMETERS-----\nBggqhkjOPQMBBw==\n-----END EC PARAMETERS-----\n" + (try key.pemRepresentation)
+        #expect(try P256.Signing.PrivateKey(pemRepresentation: text).publicKey == key.publicKey)
+        let both = key.publicKey.pemRepresentation + (try key.pemRepresentation)
+        #expect(try P256.Signing.PrivateKey(pemRepresentation: both).publicKey == key.publicKey)
+        #expect(try P256.Signing.PublicKey(pemRepresentation: both) == key.publicKey)
+    }
+
+    @Test func encryptedPEMIsNotAccepted() {
+        let encrypted = """
+        -----BEGIN EC PRIVATE KEY-----
+        Proc-Type: 4,ENCRYPTED
+        DEK-Info: AES-128-CBC,0123456789ABCDEF0123456789ABCDEF
+
+        AAAA
+        -----END EC PRIVATE KEY-----
+        """
+        #expect(throws: CryptoError.self) { try P256.Signing.PrivateKey(pemRepresentation: encrypted) }
+    }
+}

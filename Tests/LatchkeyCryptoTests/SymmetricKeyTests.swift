@@ -1,0 +1,68 @@
+import Foundation
+import LatchkeyCrypto
+import Testing
+
+@Suite struct SymmetricKeyTests {
+    @Test(arguments: [SymmetricKeySize.bits128, .bits192, .bits256, .init(bitCount: 512)])
+    func randomKeysHaveTheirSize(_ size: SymmetricKeySize) {
+        let key = SymmetricKey(size: size)
+        #expect(key.bitCount == size.bitCount)
+        #expect(key.byteCount == size.bitCount / 8)
+        #expect(key != SymmetricKey(size: size))
+    }
+
+    @Test func defaultIs256Bits() {
+        #expect(SymmetricKey().bitCount == 256)
+        #expect(SymmetricKeySize.bits256.bitCount == 256)
+        #expect(SymmetricKeySize.bits128 == SymmetricKeySize(bitCount: 128))
+    }
+
+    @Test func holdsACopyOfTheGivenBytes() {
+        var source = Data((0..<32).map { UInt8($0) })
+        let key = SymmetricKey(data: source)
+        source[0] = 0xff
+        #expect(key.withUnsafeBytes { Data($0) } == Data((0..<32).map { UInt8($0) }))
+        #expect(key.byteCount == 32 && key.bitCount == 256)
+        let fromArray = SymmetricKey(data: [UInt8](repeating: 7, count: 16))
+        #expect(fromArray.withUnsafeBytes { Array($0) } == [UInt8](repeating: 7, count: 16))
+        // A key is itself ContiguousBytes, so it can be copied.
+        #expect(SymmetricKey(data: key) == key)
+    }
+
+    @Test func equalityComparesBytesAndLength() {
+        let a = SymmetricKey(data: Data(repeating: 1, count: 32))
+        #expect(a == SymmetricKey(data: Data(repeating: 1, count: 32)))
+        #expect(a != SymmetricKey(data: Data(repeating: 1, count: 31)))
+        var differentLast = Data(repeating: 1, count: 32)
+        differentLast[31] = 2
+        #expect(a != SymmetricKey(data: differentLast))
+        #expect(SymmetricKey(data: Data()) == SymmetricKey(data: Data()))
+    }
+
+    @Test func descriptionShowsOnlyTheSize() {
+        let bytes = Data(repeating: 0xab, count: 32)
+        let key = SymmetricKey(data: bytes)
+        #expect(key.description == "SymmetricKey(256 bits)")
+        #expect(key.debugDescription == "SymmetricKey(256 bits)")
+        #expect("\(key)" == "SymmetricKey(256 bits)")
+        #expect(String(reflecting: key) == "SymmetricKey(256 bits)")
+        var dumped = ""
+        dump(key, to: &dumped)
+        for text in [key.description, key.debugDescription, dumped] {
+            #expect(!text.lowercased().contains("abab"))
+            #expect(!text.contains(bytes.base64EncodedString()))
+        }
+        #expect(SymmetricKey(size: .bits128).description == "SymmetricKey(128 bits)")
+    }
+
+    @Test func sendableAcrossTasks() async {
+        let key = SymmetricKey()
+        let copies = await withTaskGroup(of: Data.self) { group in
+            for _ in 0..<8 { group.addTask { key.withUnsafeBytes { Data($0) } } }
+            var all: [Data] = []
+            for await c in group { all.append(c) }
+            return all
+        }
+        #expect(Set(copies).count == 1)
+    }
+}

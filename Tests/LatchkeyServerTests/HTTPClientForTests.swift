@@ -1,0 +1,189 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A response read off a raw socket.
+struct RawResponse: Sendable {
+    var status: Int
+    /// Header names lowercased.
+    var headers: [String: String]
+    var body: Data
+
+    var text: String { String(decoding: body, as: UTF8.self) }
+}
+
+enum RawClientError: Error {
+    case connectFailed(Int32)
+    case sendFailed(Int32)
+    case closedEarly
+    case malformed(String)
+}
+
+/// A blocking HTTP/1.1 client on a plain TCP socket, for the cases URLSession will not send (duplicate
+/// Content-Length, half requests, hand-made chunking). Use it only off Swift's cooperative threads (`onThread`).
+final class RawConnection {
+    let descriptor: Int32
+    var buffer = Data()
+
+    init(port: UInt16, receiveTimeoutSeconds: Int = 10) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw RawClientError.connectFailed(errno) }
+        var timeout = timeval(tv_sec: receiveTimeoutSeconds, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else {
+            let code = errno
+            close(descriptor)
+            throw RawClientError.connectFailed(code)
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    func send(_ text: String) throws { try send(Data(text.utf8)) }
+
+    func send(_ data: Data) throws {
+        try data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let sent = Glibc.send(descriptor, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+                guard sent > 0 else { throw RawClientError.sendFailed(errno) }
+                offset += sent
+            }
+        }
+    }
+
+    /// Reads more bytes into the buffer; false at end of stream, timeout or reset.
+    func fill() -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        let count = recv(descriptor, &chunk, chunk.count, 0)
+        guard count > 0 else { return false }
+        buffer.append(contentsOf: chunk[0..<count])
+        return true
+    }
+
+    /// Reads one response (bodies framed by Content-Length, as this server sends them).
+    func readResponse() throws -> RawResponse {
+        let separator = Data("\r\n\r\n".utf8)
+        var headerEnd = buffer.range(of: separator)
+        while headerEnd == nil {
+            guard fill() else { throw RawClientError.closedEarly }
+            headerEnd = buffer.range(of: separator)
+        }
+        guard let headerEnd else { throw RawClientError.closedEarly }
+        let head = String(decoding: buffer[buffer.startIndex..<headerEnd.lowerBound], as: UTF8.self)
+        var lines = head.components(separatedBy: "\r\n")
+        let statusLine = lines.removeFirst().split(separator: " ")
+        guard statusLine.count >= 2, let status = Int(statusLine[1]) else { throw RawClientError.malformed(head) }
+        var headers: [String: String] = [:]
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        let length = Int(headers["content-length"] ?? "0") ?? 0
+        let bodyStart = headerEnd.upperBound
+        while buffer.count - (bodyStart - buffer.startIndex) < length {
+            guard fill() else { throw RawClientError.closedEarly }
+        }
+        let body = Data(buffer[bodyStart..<(bodyStart + length)])
+        buffer = Data(buffer[(bodyStart + length)...])
+        return RawResponse(status: status, headers: headers, body: body)
+    }
+
+    /// Waits until the server closes the connection (true) or the receive timeout passes (false).
+    func waitForClose() -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = recv(descriptor, &chunk, chunk.count, 0)
+            if count == 0 { return true }
+            if count < 0 { return errno == ECONNRESET }
+        }
+    }
+}
+
+/// Runs blocking socket work on its own thread, so it never occupies one of Swift's cooperative threads
+/// (the server's async handlers need those).
+func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        let thread = Thread {
+            do { continuation.resume(returning: try body()) } catch { continuation.resume(throwing: error) }
+        }
+        thread.start()
+    }
+}
+
+/// One request on a fresh connection.
+func rawRequest(port: UInt16, _ text: String) async throws -> RawResponse {
+    try await onThread {
+        let connection = try RawConnection(port: port)
+        try connection.send(text)
+        return try connection.readResponse()
+    }
+}
+
+// MARK: a server with test routes
+
+import LatchkeyServer
+
+struct EchoMessage: Codable, Sendable, Equatable {
+    var name: String
+    var count: Int
+}
+
+enum TestRoutes {
+    static let all: [Route] = [
+        Route("POST", "/v1/echo") { request in
+            do throws(HTTPRequestError) {
+                return .json(try request.decodeJSON(EchoMessage.self))
+            } catch {
+                return error.response
+            }
+        },
+        Route("GET", "/v1/items/:id") { request in
+            .json(["id": request.pathParameters["id"] ?? ""])
+        },
+        Route("DELETE", "/v1/items/:id") { _ in HTTPResponse(status: 204) },
+        Route("GET", "/v1/slow") { request in
+            let milliseconds = Int(request.query["ms"] ?? "300") ?? 300
+            try? await Task.sleep(for: .milliseconds(milliseconds))
+            return .json(["slept": milliseconds])
+        },
+        Route("POST", "/v1/form") { request in
+            do throws(HTTPRequestError) {
+                return .json(try request.decodeForm())
+            } catch {
+                return error.response
+            }
+        },
+        Route("GET", "/page") { _ in
+            HTTPResponse(status: 200, headers: [(name: "Content-Type", value: "text/html; charset=utf-8")],
+                         body: Data("<!doctype html><title>t</title>".utf8))
+        },
+    ]
+}
+
+/// Starts a server on a free loopback port with the test routes, runs `body`, and shuts it down.
+func withTestServer(_ adjust: (inout HTTPServerConfiguration) -> Void = { _ in },
+                    routes: [Route] = TestRoutes.all,
+                    _ body: (HTTPServer) async throws -> Void) async throws {
+    var configuration = HTTPServerConfiguration(port: 0, threads: 2, accessLog: nil)
+    adjust(&configuration)
+    let server = HTTPServer(configuration: configuration, router: Router(routes))
+    try server.start()
+    do {
+        try await body(server)
+    } catch {
+        await server.shutdown(gracePeriod: .seconds(1))
+        throw error
+    }
+    await server.shutdown(gracePeriod: .seconds(2))
+}

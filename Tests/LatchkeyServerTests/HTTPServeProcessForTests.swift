@@ -1,0 +1,94 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+enum ServeProcessError: Error {
+    case binaryNotFound
+    case exitedEarly(String)
+}
+
+/// A `latchkey serve` child process on a free loopback port (the binary built next to the test bundle).
+final class ServeProcess: Sendable {
+    let process: Process
+    let port: UInt16
+    let baseURL: String
+    /// Standard error of the child (its access log and messages), read after it exits.
+    let errorPipe: Pipe
+
+    /// The `latchkey` executable built by `swift build --build-tests`.
+    static func binary() throws -> URL {
+        let fileManager = FileManager.default
+        var candidates = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        candidates.append(root.appendingPathComponent(".build/debug"))
+        for directory in candidates {
+            let url = directory.appendingPathComponent("latchkey")
+            if fileManager.isExecutableFile(atPath: url.path) { return url }
+        }
+        throw ServeProcessError.binaryNotFound
+    }
+
+    /// Runs `latchkey` with `arguments` to completion and returns its standard output.
+    static func run(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+        let binary = try binary()
+        return try await onThread {
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = arguments
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        }
+    }
+
+    /// Starts `latchkey serve --port 0 <extra>` and waits for its `listening on http://...` line.
+    init(_ extra: [String] = []) async throws {
+        let binary = try Self.binary()
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["serve", "--port", "0", "--threads", "2"] + extra
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let reader = output.fileHandleForReading
+        let line = try await onThread { () -> String in
+            var seen = Data()
+            while true {
+                let chunk = reader.availableData
+                if chunk.isEmpty { throw ServeProcessError.exitedEarly(String(decoding: seen, as: UTF8.self)) }
+                seen += chunk
+                let text = String(decoding: seen, as: UTF8.self)
+                if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("listening on http://") }) {
+                    return String(line)
+                }
+            }
+        }
+        let url = String(line.dropFirst("listening on ".count))
+        guard let portText = url.split(separator: ":").last, let port = UInt16(portText) else {
+            process.terminate()
+            throw ServeProcessError.exitedEarly(line)
+        }
+        self.process = process
+        self.port = port
+        self.baseURL = url
+        self.errorPipe = errors
+    }
+
+    /// Sends SIGTERM and waits for the exit status.
+    func stop() async throws -> Int32 {
+        let process = process
+        kill(process.processIdentifier, SIGTERM)
+        return try await onThread {
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+    }
+}
