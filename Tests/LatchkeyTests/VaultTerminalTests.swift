@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 import Latchkey
 
@@ -59,8 +62,25 @@ import Latchkey
 
         // Status line shows the biometry type and lockout state.
         try terminal.type("status")
-        let status = try terminal.waitFor("biometry state:")
-        #expect(status.contains("biometry: Touch ID"))
-        try terminal.type("quit")
+        let statusScreen = try terminal.waitFor("biometry state:")
+        #expect(statusScreen.contains("biometry: Touch ID"))
+
+        // Ctrl-Z locks (then suspends); after SIGCONT the next command needs Touch ID again.
+        let pid = try #require(Int32(try terminal.tmux(["display-message", "-p", "-t", "latchkey", "#{pane_pid}"])
+            .output.trimmingCharacters(in: .whitespacesAndNewlines)))
+        try terminal.tmux(["send-keys", "-t", "latchkey", "C-z"])
+        try terminal.waitFor("[vault locked]")
+        try vault.simulator.enqueue(.match)
+        kill(pid, SIGCONT)
+        try terminal.type("list")
+        try terminal.waitFor("Unlocked with Touch ID.")
+        try terminal.waitFor("Groceries", occurrences: 4)
+
+        // SIGHUP (the terminal went away) locks and quits: a new process finds the session ended.
+        kill(pid, SIGHUP)
+        _ = try terminal.waitUntilExited()
+        // Killed by the default action the session would still be open; the handler ended it.
+        let status = try vault.vault(["status"]).output
+        #expect(status.contains("session: locked"))
     }
 }

@@ -80,6 +80,21 @@ struct TmuxSession {
         throw Timeout(waitingFor: text, screen: last)
     }
 
+    /// Waits until the program in the pane has exited (bounded: 60 s); returns its exit status.
+    func waitUntilExited() throws -> Int32? {
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let state = try tmux(["display-message", "-p", "-t", name, "#{pane_dead} #{pane_dead_status} #{pane_dead_signal}"]).output
+                .trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ")
+            if state.first == "1" {
+                // "1 STATUS" after exit(STATUS); "1  SIGNAL" (or "1 SIGNAL") when a signal killed it.
+                return state.count >= 2 ? Int32(state[1]) ?? -(Int32(state.last ?? "") ?? 0) : nil
+            }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        throw Timeout(waitingFor: "the program to exit", screen: (try? screen()) ?? "")
+    }
+
     func kill() {
         _ = try? tmux(["kill-server"])
     }
