@@ -158,16 +158,36 @@ import Testing
         #expect(throws: JWTError.unknownKey(nil)) {
             try JWT.verify(try token(claims(), kid: nil), keys: JWKSet(keys: [JWK(rsa: rsa.publicKey)]), options: o)
         }
-        // A JWK restricted to another alg is not used.
-        var restricted = ecJWK
-        restricted.alg = "ES384"
-        #expect(throws: JWTError.algorithmNotAllowed) {
-            try JWT.verify(try token(claims(), kid: "ec"), keys: JWKSet(keys: [restricted]), options: o)
+        // A JWK whose alg contradicts its key type is not used at all.
+        var contradictory = ecJWK
+        contradictory.alg = "ES384"
+        #expect(throws: JWTError.unknownKey("ec")) {
+            try JWT.verify(try token(claims(), kid: "ec"), keys: JWKSet(keys: [contradictory]), options: o)
         }
+        // A JWK restricted to PS256 does not verify an RS256 token.
+        var psOnly = JWK(rsa: rsa.publicKey, kid: "ps")
+        psOnly.alg = "PS256"
+        let rsForPS = try JWT.sign(claims: claims(), header: JWSHeader(alg: .RS256, kid: "ps"), key: .rsa(rsa))
+        #expect(throws: JWTError.algorithmNotAllowed) { try JWT.verify(rsForPS, keys: JWKSet(keys: [psOnly]), options: o) }
         // RS256 through the set.
         let rs = try JWT.sign(claims: claims(), header: JWSHeader(alg: .RS256, kid: "rsa"), key: .rsa(rsa))
         _ = try JWT.verify(rs, keys: set, options: o)
         #expect(throws: JWTError.algorithmNotAllowed) { try JWT.verify(rs, keys: set, options: options()) }
+    }
+
+    @Test func convertedKeySetDropsUnusableKeys() throws {
+        let rsa = try TestKeys.rsa()
+        var n1024 = Data(repeating: 0xc5, count: 128); n1024[127] = 0x0b
+        var enc = JWK(p256: try P256.Signing.PrivateKey().publicKey, kid: "enc"); enc.use = "enc"
+        var rs512 = JWK(rsa: rsa.publicKey, kid: "rs512"); rs512.alg = "RS512"
+        var wrongAlg = JWK(p256: key.publicKey, kid: "mismatch"); wrongAlg.alg = "RS256"
+        let set = JWKSet(keys: [JWK(kty: "RSA", n: n1024.base64URLEncodedString(), e: "AQAB", kid: "small"), enc, rs512, wrongAlg,
+                                JWK(p256: key.publicKey, kid: "good")])
+        let converted = JWSVerificationKeySet(set)
+        #expect(converted.entries.map(\.kid) == ["good"])
+        _ = try JWT.verify(try token(claims(), kid: "good"), keys: converted, options: options())
+        #expect(throws: JWTError.unknownKey("small")) { try JWT.verify(try token(claims(), kid: "small"), keys: converted, options: options()) }
+        #expect(throws: JWTError.unknownKey("mismatch")) { try JWT.verify(try token(claims(), kid: "mismatch"), keys: set, options: options()) }
     }
 
     @Test func keyProviderSeesTheKid() throws {

@@ -53,23 +53,19 @@ public enum JWT {
 
     /// Verifies `token` with the key of `keys` named by the header's `kid`. A JWK whose `alg` differs
     /// from the header's, or whose type does not suit it, is not used. Without a `kid`, every suitable
-    /// key is tried.
+    /// key is tried. (Converts the JWKs on every call: keep a `JWSVerificationKeySet` to verify many tokens.)
     public static func verify(_ token: String, keys: JWKSet, options: JWTValidationOptions) throws(JWTError) -> VerifiedJWT {
+        try verify(token, keys: JWSVerificationKeySet(keys), options: options)
+    }
+
+    /// Verifies `token` with the keys of an already-converted set (same selection rules as for a `JWKSet`).
+    public static func verify(_ token: String, keys: JWSVerificationKeySet,
+                              options: JWTValidationOptions) throws(JWTError) -> VerifiedJWT {
         let jws = try parse(token, options: options)
-        let alg = jws.header.alg
-        let named = jws.header.kid.map { kid in keys.keys.filter { $0.kid == kid } } ?? keys.keys
-        if let kid = jws.header.kid, named.isEmpty { throw .unknownKey(kid) }
-        let usable = named.compactMap { jwk -> JWSVerificationKey? in
-            if let jwkAlg = jwk.alg, jwkAlg != alg.rawValue { return nil }
-            guard let key = try? jwk.verificationKey, key.supports(alg) else { return nil }
-            return key
-        }
-        guard !usable.isEmpty else {
-            if jws.header.kid == nil { throw .unknownKey(nil) }
-            throw .algorithmNotAllowed
-        }
-        guard usable.contains(where: { $0.isValid(signature: jws.signature, signingInput: jws.signingInput, algorithm: alg) })
-        else { throw .badSignature }
+        let candidates = try keys.candidates(kid: jws.header.kid, alg: jws.header.alg)
+        guard candidates.contains(where: {
+            $0.isValid(signature: jws.signature, signingInput: jws.signingInput, algorithm: jws.header.alg)
+        }) else { throw .badSignature }
         return try validate(jws, options: options)
     }
 

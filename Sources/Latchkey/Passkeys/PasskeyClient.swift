@@ -1,0 +1,119 @@
+import Foundation
+import LatchkeyWebAuthn
+import LatchkeyCrypto
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Registers and signs in with passkeys against a Latchkey server (`/v1/passkeys/...`), with any
+/// `PasskeyCeremony`: this is what `latchkey passkey register|login` uses with the software authenticator.
+public struct PasskeyClient: Sendable {
+    public let baseURL: URL
+    let ceremony: any PasskeyCeremony
+    let session: URLSession
+
+    public init(baseURL: URL, ceremony: any PasskeyCeremony, session: URLSession = .shared) {
+        self.baseURL = baseURL
+        self.ceremony = ceremony
+        self.session = session
+    }
+
+    /// The origin the ceremony reports (`http://localhost:8080` for a local server).
+    public var origin: String {
+        var text = "\(baseURL.scheme ?? "http")://\(baseURL.host ?? "localhost")"
+        if let port = baseURL.port { text += ":\(port)" }
+        return text
+    }
+
+    struct OptionsEnvelope<T: Decodable>: Decodable { var publicKey: T }
+    struct RegisterRequest: Encodable { var username: String? }
+
+    /// What the server answers to a registration: the new credential id, and tokens when the
+    /// registration created the account.
+    public struct RegistrationResult: Sendable, Decodable {
+        public var id: String
+        public var tokens: TokenGrant?
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: Keys.self)
+            id = try c.decode(String.self, forKey: .id)
+            tokens = try? TokenGrant(from: decoder)
+        }
+        enum Keys: String, CodingKey { case id }
+    }
+
+    /// Creates an account with a passkey (`username`) or, with `accessToken`, adds a passkey to it.
+    public func register(username: String?, accessToken: String? = nil) async throws(PasskeyClientError)
+        -> RegistrationResult {
+        let options: OptionsEnvelope<PublicKeyCredentialCreationOptions> = try await post(
+            "v1/passkeys/register/options", RegisterRequest(username: username), bearer: accessToken)
+        let response: RegistrationResponse
+        do { response = try await ceremony.register(options.publicKey, origin: origin) } catch {
+            throw .ceremonyFailed(error.localizedDescription)
+        }
+        return try await post("v1/passkeys/register/verify", response, bearer: accessToken)
+    }
+
+    /// Signs in with a discoverable passkey and returns the server's tokens.
+    public func signIn() async throws(PasskeyClientError) -> TokenGrant {
+        let options: OptionsEnvelope<PublicKeyCredentialRequestOptions> = try await post(
+            "v1/passkeys/authenticate/options", RegisterRequest(username: nil), bearer: nil)
+        let response: AuthenticationResponse
+        do { response = try await ceremony.authenticate(options.publicKey, origin: origin) } catch {
+            throw .ceremonyFailed(error.localizedDescription)
+        }
+        return try await post("v1/passkeys/authenticate/verify", response, bearer: nil)
+    }
+
+    struct ServerError: Decodable {
+        var error: String
+        var error_description: String?
+    }
+
+    func post<Body: Encodable, Reply: Decodable>(_ path: String, _ body: Body, bearer: String?)
+        async throws(PasskeyClientError) -> Reply {
+        var request = URLRequest(url: baseURL.appendingPathComponent(path))
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
+        do { request.httpBody = try JSONEncoder().encode(body) } catch { throw .badResponse("encoding") }
+        let data: Data, response: URLResponse
+        do { (data, response) = try await session.data(for: request) } catch {
+            throw .network(error.localizedDescription)
+        }
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        guard (200..<300).contains(status) else {
+            let reason = (try? JSONDecoder().decode(ServerError.self, from: data))
+            throw .rejected(status: status, error: reason?.error ?? "http_\(status)",
+                            description: reason?.error_description)
+        }
+        do { return try JSONDecoder().decode(Reply.self, from: data) } catch { throw .badResponse(path) }
+    }
+}
+
+/// Why a passkey registration or sign-in against the server failed.
+public enum PasskeyClientError: Error, Sendable, Equatable {
+    case network(String)
+    case rejected(status: Int, error: String, description: String?)
+    case badResponse(String)
+    case ceremonyFailed(String)
+}
+
+extension PasskeyClientError: LocalizedError {
+    public var errorDescription: String? {
+        let lang = MessageLanguage.current
+        switch self {
+        case let .network(w):
+            return lang.pick(english: "Could not reach the server: \(w)", korean: "서버에 연결할 수 없습니다: \(w)")
+        case let .rejected(status, error, description):
+            let detail = description.map { ": \($0)" } ?? ""
+            return lang.pick(english: "The server refused the passkey (\(status) \(error))\(detail)",
+                             korean: "서버가 패스키를 거부했습니다 (\(status) \(error))\(detail)")
+        case let .badResponse(w):
+            return lang.pick(english: "Unexpected answer from the server (\(w))", korean: "서버 응답이 올바르지 않습니다 (\(w))")
+        case let .ceremonyFailed(w):
+            return lang.pick(english: "The passkey ceremony failed: \(w)", korean: "패스키 절차가 실패했습니다: \(w)")
+        }
+    }
+}
