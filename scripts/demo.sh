@@ -50,6 +50,13 @@ run "$BIN" vault lock
 run "$BIN" auth simulate match >/dev/null
 run "$BIN" vault show "House"
 
+step "Five fingers that do not match: Touch ID locks out; the password still unlocks"
+for attempt in 1 2 3 4 5 6; do
+    "$BIN" vault lock >/dev/null 2>&1
+    [[ $attempt -le 5 ]] && "$BIN" auth simulate no-match >/dev/null
+    printf '%s\n' "$PASSWORD" | "$BIN" vault unlock 2>&1 | grep -E "did not recognise|locked out|Unlocked" | sed "s/^/  attempt $attempt: /"
+done
+
 step "Status: biometry type, lockout state, session, integrity findings"
 run "$BIN" vault status
 

@@ -48,6 +48,19 @@ import Latchkey
         let status = try vault.vault(["status"]).output
         #expect(status.contains("biometry: Touch ID"))
         #expect(status.contains("biometry state: available"))
+
+        // Five non-matching fingers lock Touch ID out; the password still unlocks; status reports the lockout.
+        for _ in 0..<5 {
+            #expect(try vault.vault(["lock"]).status == 0)
+            try vault.simulator.enqueue(.noMatch)
+            #expect(try vault.vault(["unlock"], input: "\(password)\n").status == 0)
+        }
+        #expect(try vault.vault(["lock"]).status == 0)
+        let lockedOut = try vault.vault(["unlock"], input: "\(password)\n")
+        #expect(lockedOut.output.contains("Touch ID is locked out"))
+        #expect(lockedOut.status == 0)
+        #expect(try vault.vault(["status"]).output.contains("biometry state: locked out"))
+
         #expect(try vault.vault(["delete", "Groceries"]).status == 0)
         #expect(try vault.vault(["delete", "Groceries"]).status == 44)
 

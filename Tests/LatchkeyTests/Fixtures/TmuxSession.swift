@@ -7,6 +7,8 @@ import Glibc
 struct TmuxSession {
     let socket: String
     let name = "latchkey"
+    /// The tmux server's pid (killed in `kill()` if `kill-server` leaves it running).
+    private(set) var serverPID: Int32 = 0
 
     struct Timeout: Error, CustomStringConvertible {
         let waitingFor: String
@@ -25,6 +27,8 @@ struct TmuxSession {
         let result = try tmux(["new-session", "-d", "-s", name, "-x", "160", "-y", "50", line])
         guard result.status == 0 else { throw Timeout(waitingFor: "tmux start", screen: result.output) }
         _ = try tmux(["set-option", "-t", name, "remain-on-exit", "on"])
+        serverPID = Int32(try tmux(["display-message", "-p", "#{pid}"]).output
+            .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }
 
     /// Runs a tmux client with posix_spawn, closing every descriptor above stderr in the child: the tmux
@@ -97,6 +101,11 @@ struct TmuxSession {
 
     func kill() {
         _ = try? tmux(["kill-server"])
+        // Only if that pid is still this test's tmux server (never a reused pid).
+        if serverPID > 0, let command = FileManager.default.contents(atPath: "/proc/\(serverPID)/cmdline"),
+           String(decoding: command, as: UTF8.self).contains(socket) {
+            Glibc.kill(serverPID, SIGKILL)
+        }
     }
 
     private static func quote(_ text: String) -> String {
