@@ -221,18 +221,6 @@ enum AuthCommand {
         }
     }
 
-    /// Runs async work from the synchronous CLI entry point.
-    private static func blocking<T: Sendable>(_ work: @escaping @Sendable () async -> T) -> T? {
-        let box = BlockingBox<T>()
-        let done = DispatchSemaphore(value: 0)
-        Task.detached {
-            box.value = await work()
-            done.signal()
-        }
-        done.wait()
-        return box.value
-    }
-
     private static func failure(_ message: String, code: Int32) -> Int32 {
         FileHandle.standardError.write(Data("latchkey auth: \(message)\n".utf8))
         return code
@@ -241,10 +229,4 @@ enum AuthCommand {
     private static func usageError(_ message: String) -> Int32 {
         failure("\(message)\n\n\(usage)", code: 64)
     }
-}
-
-/// Carries a task's result to the waiting thread.
-private final class BlockingBox<T: Sendable>: @unchecked Sendable {
-    // @unchecked: written once by the task before the semaphore is signalled, read after the wait.
-    var value: T?
 }

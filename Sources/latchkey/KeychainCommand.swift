@@ -108,9 +108,8 @@ enum KeychainSubcommand: String {
             : ["s": .value, "a": .value, "l": .value, "r": .value, "P": .value, "p": .value, "d": .value, "t": .value]
         switch self {
         case .addGenericPassword, .addInternetPassword:
-            // `--require` (access control) joins here, see KeychainItemOptions.accessControl(_:).
             return identity.merging(["w": .optionalValue, "U": .flag, "j": .value, "D": .value, "G": .value,
-                                     "T": .value, "A": .flag]) { a, _ in a }
+                                     "T": .value, "A": .flag, "require": .value]) { a, _ in a }
         case .findGenericPassword, .findInternetPassword:
             return identity.merging(["w": .flag, "g": .flag]) { a, _ in a }
         case .deleteGenericPassword, .deleteInternetPassword:

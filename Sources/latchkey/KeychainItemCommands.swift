@@ -27,6 +27,15 @@ enum KeychainItemCommands {
             password = try TerminalInput.readSecret(prompt: "password data for new item: ")
         }
         let item = Item(attributes: attributes, value: Data(password.utf8))
+        if attributes.accessControl != nil {
+            // A gated item's key comes from the authenticator: it must be evaluated before the add.
+            let context = KeychainItemOptions.authenticationContext()
+            let prompt = "add the keychain item \(owner)"
+            try KeychainItemOptions.authenticated { () throws(KeychainStoreError) in
+                try await store.authenticatedAdd(item, authenticationContext: context, operationPrompt: prompt)
+            }
+            return 0
+        }
         if try addOrReport(item, to: store) { return 0 }
         guard arguments.has("U") else { throw KeychainStoreError.duplicateItem }
         // -U: update the existing item in place (its creation date stays).
@@ -64,8 +73,16 @@ enum KeychainItemCommands {
         let wantsPassword = arguments.has("w") || arguments.has("g")
         query.returnAttributes = true
         query.returnData = wantsPassword
+        if wantsPassword {
+            // Gated items prompt (Touch ID through the simulator or PAM) before their secret opens.
+            query.authenticationContext = KeychainItemOptions.authenticationContext()
+            query.operationPrompt = "read the keychain item \(arguments.value("s") ?? "")"
+        }
         let store = try access.openStore()
-        guard let result = try store.copyMatching(query).first else { throw KeychainStoreError.itemNotFound }
+        let search = query
+        guard let result = try KeychainItemOptions.authenticated({ () throws(KeychainStoreError) in
+            try await store.authenticatedCopyMatching(search)
+        }).first else { throw KeychainStoreError.itemNotFound }
         if arguments.has("w") {
             print(KeychainPrinting.password(result.data ?? Data()))
             return 0
@@ -162,11 +179,37 @@ enum KeychainItemOptions {
         return query
     }
 
-    /// The access control an added item gets. None yet: `--require biometry-current-set|biometry-any|
-    /// user-presence` (issue 4) will map to `AccessControl(accessibility: .whenPasscodeSetThisDeviceOnly, flags:)`
-    /// here, with the option added to `KeychainSubcommand.options`.
+    /// The access control an added item gets from `--require biometry-current-set|biometry-any|user-presence|
+    /// device-passcode` (this device only, passcode set: as `SecAccessControlCreateWithFlags` items usually are).
     static func accessControl(_ arguments: KeychainArguments) throws -> AccessControl? {
-        nil
+        guard let requirement = arguments.value("require") else { return nil }
+        let flags: AccessControlFlags
+        switch requirement {
+        case "biometry-current-set": flags = .biometryCurrentSet
+        case "biometry-any": flags = .biometryAny
+        case "user-presence": flags = .userPresence
+        case "device-passcode": flags = .devicePasscode
+        default:
+            throw KeychainArguments.UsageError(
+                message: "--require takes biometry-current-set, biometry-any, user-presence or device-passcode")
+        }
+        return AccessControl(accessibility: .whenPasscodeSetThisDeviceOnly, flags: flags)
+    }
+
+    /// The device-owner authentication that opens gated items: the simulator when LATCHKEY_SIMULATOR_STATE
+    /// is set (or LATCHKEY_AUTH_BACKEND=simulated), PAM otherwise; the passcode is read from the terminal.
+    static func authenticationContext() -> (any AuthenticationContext)? {
+        AuthenticationBackend.fromEnvironment()?.makeContext(passcodeProvider: TerminalPasscodeProvider())
+    }
+
+    /// Runs an authenticated store call (which may prompt) from the synchronous command.
+    static func authenticated<T: Sendable>(_ work: @escaping @Sendable () async throws(KeychainStoreError) -> T)
+        throws(KeychainStoreError) -> T {
+        let result = blocking { () async -> Result<T, KeychainStoreError> in
+            do throws(KeychainStoreError) { return .success(try await work()) } catch { return .failure(error) }
+        }
+        guard let result else { throw KeychainStoreError.userCanceled }
+        return try result.get()
     }
 
     /// `-r` accepts Apple's four-character codes ("htps", "ftp ") and the usual names ("https", "ftp").
