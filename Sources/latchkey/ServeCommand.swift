@@ -6,8 +6,11 @@ enum ServeCommand {
     static let usage = """
         usage: latchkey serve [--host 127.0.0.1] [--port 8080] [--database sqlite:PATH|postgres://...]
                               [--threads 4] [--access-log] [--issuer URL] [--print-routes]
+                              [--rp-id localhost] [--rp-name NAME] [--origin URL]... [--user-verification required|preferred]
         Prints `listening on http://HOST:PORT` once bound (port 0 picks a free port); SIGTERM/SIGINT shut it down
         gracefully. --print-routes lists the route table ("METHOD /path" lines) and exits.
+        Passkeys: --rp-id is the WebAuthn relying party ID; --origin (repeatable) the accepted origins, by default
+        http://localhost:PORT and http://127.0.0.1:PORT (the terminal client) when the RP ID is localhost.
         """
 
     struct Options {
@@ -19,6 +22,10 @@ enum ServeCommand {
         var printRoutes = false
         /// `iss` of access tokens; the bound `http://HOST:PORT` when not given.
         var issuer: String?
+        var rpID = "localhost"
+        var rpName = "Latchkey"
+        var origins: [String] = []
+        var userVerificationRequired = true
     }
 
     enum Parsed {
@@ -59,6 +66,25 @@ enum ServeCommand {
                     return .failure("--issuer needs an http(s) URL")
                 }
                 options.issuer = issuer
+            case "--rp-id":
+                guard let id = value(), !id.isEmpty, !id.contains("/"), !id.contains(":") else {
+                    return .failure("--rp-id needs a domain name")
+                }
+                options.rpID = id
+            case "--rp-name":
+                guard let name = value(), !name.isEmpty else { return .failure("--rp-name needs a value") }
+                options.rpName = name
+            case "--origin":
+                guard let origin = value(), origin.hasPrefix("http://") || origin.hasPrefix("https://") else {
+                    return .failure("--origin needs an http(s) origin")
+                }
+                options.origins.append(origin.hasSuffix("/") ? String(origin.dropLast()) : origin)
+            case "--user-verification":
+                switch value() {
+                case "required": options.userVerificationRequired = true
+                case "preferred": options.userVerificationRequired = false
+                default: return .failure("--user-verification needs required or preferred")
+                }
             case "--print-routes":
                 options.printRoutes = true
             case "--help", "-h":
@@ -76,6 +102,18 @@ enum ServeCommand {
     static func service(_ options: Options, baseURL: String) throws -> AuthService {
         let database = try DatabaseLocation.open(options.database)
         return try AuthService(database: database, configuration: AuthConfiguration(issuer: options.issuer ?? baseURL))
+    }
+
+    /// The relying party of the passkey endpoints (origins default to the bound port on localhost).
+    static func webAuthnConfiguration(_ options: Options, boundPort: UInt16) -> WebAuthnConfiguration {
+        var origins = Set(options.origins)
+        if origins.isEmpty, options.rpID == "localhost" {
+            origins = ["http://localhost:\(boundPort)", "http://127.0.0.1:\(boundPort)"]
+        } else if origins.isEmpty {
+            origins = ["https://\(options.rpID)"]
+        }
+        return WebAuthnConfiguration(relyingPartyID: options.rpID, relyingPartyName: options.rpName, allowedOrigins: origins,
+                                     userVerification: options.userVerificationRequired ? .required : .preferred)
     }
 
     /// Rotates the signing key when it is due, checked every hour (old keys stay published until their tokens expire).
@@ -109,7 +147,9 @@ enum ServeCommand {
             let server = HTTPServer(configuration: configuration)
             if !options.printRoutes { try server.bind() }
             let service = try service(options, baseURL: server.baseURL)
-            let router = Router(service.routes())
+            let passkeys = PasskeyService(auth: service,
+                                          configuration: webAuthnConfiguration(options, boundPort: server.port))
+            let router = Router(service.routes() + passkeys.routes() + (WebPage()?.routes() ?? []))
             if options.printRoutes {
                 let table = router.routeTable.map { "\($0.method) \($0.path)\n" }.joined()
                 FileHandle.standardOutput.write(Data(table.utf8))
