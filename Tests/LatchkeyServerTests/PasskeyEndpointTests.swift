@@ -171,3 +171,15 @@ extension Data {
         self.init(base64Encoded: s)
     }
 }
+
+@Suite("Sign-in page")
+struct SignInPageTests {
+    @Test func pageLoadsFromTheResources() async throws {
+        let page = try #require(WebPage(), "resource URL: \(String(describing: Bundle.module.resourceURL))")
+        let router = Router(page.routes())
+        let index = await router.handle(HTTPRequest(method: "GET", path: "/", remoteAddress: "127.0.0.1"))
+        #expect(index.status == 200 && index.bodyText.contains("<title>Latchkey"))
+        let script = await router.handle(HTTPRequest(method: "GET", path: "/app.js", remoteAddress: "127.0.0.1"))
+        #expect(script.status == 200 && script.bodyText.contains("/v1/passkeys/register/options"))
+    }
+}
