@@ -129,6 +129,30 @@ public enum SchemaMigrations {
             """,
             "CREATE INDEX passkeys_account ON passkeys (account_id)",
         ]),
+        Migration(version: 5, name: "sign in with apple", statements: [
+            """
+            CREATE TABLE apple_identities (
+                sub TEXT PRIMARY KEY,
+                account_id TEXT NOT NULL,
+                email TEXT,
+                email_verified BIGINT NOT NULL,
+                is_private_email BIGINT NOT NULL,
+                email_enabled BIGINT NOT NULL,
+                first_name TEXT,
+                last_name TEXT,
+                refresh_token_sealed TEXT,
+                created_at BIGINT NOT NULL,
+                updated_at BIGINT NOT NULL
+            )
+            """,
+            "CREATE INDEX apple_identities_account ON apple_identities (account_id)",
+            """
+            CREATE TABLE apple_notifications (
+                jti TEXT PRIMARY KEY,
+                expires_at BIGINT NOT NULL
+            )
+            """,
+        ]),
     ]
 
     /// The newest version this program knows.
