@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyCrypto
 import LatchkeyServer
 
 /// `latchkey serve [--host 127.0.0.1] [--port 8080] [--database sqlite:PATH|postgres://...] [--threads N] [--access-log]`
@@ -7,10 +8,15 @@ enum ServeCommand {
         usage: latchkey serve [--host 127.0.0.1] [--port 8080] [--database sqlite:PATH|postgres://...]
                               [--threads 4] [--access-log] [--issuer URL] [--print-routes]
                               [--rp-id localhost] [--rp-name NAME] [--origin URL]... [--user-verification required|preferred]
+                              [--apple-client-id ID]... [--apple-base-url URL] [--apple-team-id ID --apple-key-id ID
+                               --apple-key-file KEY.p8] [--apple-token-key-file FILE]
         Prints `listening on http://HOST:PORT` once bound (port 0 picks a free port); SIGTERM/SIGINT shut it down
         gracefully. --print-routes lists the route table ("METHOD /path" lines) and exits.
         Passkeys: --rp-id is the WebAuthn relying party ID; --origin (repeatable) the accepted origins, by default
         http://localhost:PORT and http://127.0.0.1:PORT (the terminal client) when the RP ID is localhost.
+        Sign in with Apple: --apple-client-id (repeatable) are the accepted audiences; team/key id and the .p8 key
+        file enable the authorization-code exchange; --apple-token-key-file (base64 of 32 bytes) is the AES-256-GCM
+        key Apple refresh tokens are sealed with (without it they are not stored).
         """
 
     struct Options {
@@ -26,6 +32,12 @@ enum ServeCommand {
         var rpName = "Latchkey"
         var origins: [String] = []
         var userVerificationRequired = true
+        var appleClientIDs: [String] = []
+        var appleBaseURL: URL?
+        var appleTeamID: String?
+        var appleKeyID: String?
+        var appleKeyFile: String?
+        var appleTokenKeyFile: String?
     }
 
     enum Parsed {
@@ -85,6 +97,26 @@ enum ServeCommand {
                 case "preferred": options.userVerificationRequired = false
                 default: return .failure("--user-verification needs required or preferred")
                 }
+            case "--apple-client-id":
+                guard let id = value(), !id.isEmpty else { return .failure("--apple-client-id needs a value") }
+                options.appleClientIDs.append(id)
+            case "--apple-base-url":
+                guard let text = value(), let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
+                    return .failure("--apple-base-url needs an http(s) URL")
+                }
+                options.appleBaseURL = url
+            case "--apple-team-id":
+                guard let id = value(), !id.isEmpty else { return .failure("--apple-team-id needs a value") }
+                options.appleTeamID = id
+            case "--apple-key-id":
+                guard let id = value(), !id.isEmpty else { return .failure("--apple-key-id needs a value") }
+                options.appleKeyID = id
+            case "--apple-key-file":
+                guard let path = value(), !path.isEmpty else { return .failure("--apple-key-file needs a path") }
+                options.appleKeyFile = path
+            case "--apple-token-key-file":
+                guard let path = value(), !path.isEmpty else { return .failure("--apple-token-key-file needs a path") }
+                options.appleTokenKeyFile = path
             case "--print-routes":
                 options.printRoutes = true
             case "--help", "-h":
@@ -114,6 +146,39 @@ enum ServeCommand {
         }
         return WebAuthnConfiguration(relyingPartyID: options.rpID, relyingPartyName: options.rpName, allowedOrigins: origins,
                                      userVerification: options.userVerificationRequired ? .required : .preferred)
+    }
+
+    /// Why the Apple options could not be used.
+    struct AppleOptionError: LocalizedError {
+        let message: String
+        var errorDescription: String? { message }
+    }
+
+    /// Sign in with Apple from the `--apple-*` options (the key files are read here; their contents are never printed).
+    static func appleService(_ options: Options, auth: AuthService) throws -> AppleSessionService {
+        var privateKey: P256.Signing.PrivateKey?
+        if let path = options.appleKeyFile {
+            guard options.appleTeamID != nil, options.appleKeyID != nil else {
+                throw AppleOptionError(message: "--apple-key-file needs --apple-team-id and --apple-key-id")
+            }
+            guard let pem = try? String(contentsOfFile: path, encoding: .utf8),
+                  let key = try? P256.Signing.PrivateKey(pemRepresentation: pem) else {
+                throw AppleOptionError(message: "--apple-key-file: not a readable P-256 private key (PEM)")
+            }
+            privateKey = key
+        }
+        var tokenKey: SymmetricKey?
+        if let path = options.appleTokenKeyFile {
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8),
+                  let bytes = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)), bytes.count == 32 else {
+                throw AppleOptionError(message: "--apple-token-key-file: needs the base64 of 32 random bytes")
+            }
+            tokenKey = SymmetricKey(data: bytes)
+        }
+        let configuration = AppleSignInConfiguration(
+            clientIDs: Set(options.appleClientIDs), baseURL: options.appleBaseURL ?? AppleSignInConfiguration.appleBaseURL,
+            teamID: options.appleTeamID, keyID: options.appleKeyID, privateKey: privateKey)
+        return AppleSessionService(auth: auth, configuration: configuration, refreshTokenKey: tokenKey)
     }
 
     /// Rotates the signing key when it is due, checked every hour (old keys stay published until their tokens expire).
@@ -149,7 +214,8 @@ enum ServeCommand {
             let service = try service(options, baseURL: server.baseURL)
             let passkeys = PasskeyService(auth: service,
                                           configuration: webAuthnConfiguration(options, boundPort: server.port))
-            let router = Router(service.routes() + passkeys.routes() + (WebPage()?.routes() ?? []))
+            let apple = try appleService(options, auth: service)
+            let router = Router(service.routes() + passkeys.routes() + apple.routes() + (WebPage()?.routes() ?? []))
             if options.printRoutes {
                 let table = router.routeTable.map { "\($0.method) \($0.path)\n" }.joined()
                 FileHandle.standardOutput.write(Data(table.utf8))
