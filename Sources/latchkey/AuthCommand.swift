@@ -60,6 +60,7 @@ enum AuthCommand {
             let pam = PAMAuthenticator(configuration: .fromEnvironment())
             lines.append("service: \(pam.configuration.service)")
             lines.append("user: \(pam.user)")
+            lines.append("biometric service: \(pam.configuration.biometricService ?? "none")")
             lines.append("enrolled: \(pam.configuration.biometricService == nil ? "no (no biometric service)" : "yes")")
             let failures = (try? pam.failedAttempts()) ?? 0
             lines.append("lockout: \(failures >= LocalAuthenticationRules.maximumFailedBiometricAttempts ? "yes" : "no")")

@@ -11,7 +11,8 @@ enum LatchkeyExecutable {
     }
 
     /// Runs `latchkey arguments…` with `stdin` and the simulator state at `state`; returns the exit code.
-    static func run(_ arguments: [String], state: URL, stdin: String = "") throws -> Int32 {
+    static func run(_ arguments: [String], state: URL, stdin: String = "",
+                    extraEnvironment: [String: String] = [:]) throws -> Int32 {
         guard let url else { return -1 }
         let process = Process()
         process.executableURL = url
@@ -19,6 +20,7 @@ enum LatchkeyExecutable {
         var environment = ProcessInfo.processInfo.environment
         environment["LATCHKEY_SIMULATOR_STATE"] = state.path
         environment.removeValue(forKey: "LATCHKEY_AUTH_BACKEND")
+        environment.merge(extraEnvironment) { _, new in new }
         process.environment = environment
         let input = Pipe()
         process.standardInput = input
@@ -64,5 +66,29 @@ struct SimulatorCrossProcessTests {
         #expect(try LatchkeyExecutable.run(["auth", "test", "--policy", "biometrics"], state: state) == 69)
         #expect(try LatchkeyExecutable.run(["auth", "test"], state: state) == 64)
         #expect(try LatchkeyExecutable.run(["auth", "status"], state: state) == 0)
+    }
+
+    @Test(.enabled(if: PAMFixture.available))
+    func cliAuthenticatesThroughPAM() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        let services = directory.url.appendingPathComponent("pam.d", isDirectory: true)
+        try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
+        let passdb = directory.url.appendingPathComponent("passdb")
+        try "\(PAMAuthenticator.currentUser()):open-sesame:latchkey\n".write(to: passdb, atomically: true, encoding: .utf8)
+        try "auth required \(PAMFixture.matrix) passdb=\(passdb.path)\naccount required \(PAMFixture.matrix) passdb=\(passdb.path)\n"
+            .write(to: services.appendingPathComponent("latchkey"), atomically: true, encoding: .utf8)
+        let environment = ["LATCHKEY_PAM_CONFDIR": services.path,
+                           "XDG_STATE_HOME": directory.url.appendingPathComponent("state").path]
+        let state = directory.url.appendingPathComponent("unused.json")
+        let owner = ["auth", "test", "--backend", "pam", "--policy", "owner"]
+        #expect(try LatchkeyExecutable.run(owner, state: state, stdin: "open-sesame\n", extraEnvironment: environment) == 0)
+        #expect(try LatchkeyExecutable.run(owner, state: state, stdin: "wrong\n", extraEnvironment: environment) == 77)
+        #expect(try LatchkeyExecutable.run(owner, state: state, stdin: "", extraEnvironment: environment) == 77)
+        #expect(try LatchkeyExecutable.run(["auth", "test", "--backend", "pam", "--policy", "biometrics"], state: state,
+                                           extraEnvironment: environment) == 69)
+        #expect(try LatchkeyExecutable.run(["auth", "status", "--backend", "pam"], state: state,
+                                           extraEnvironment: environment) == 0)
+        #expect(try LatchkeyExecutable.run(["auth", "test", "--backend", "nonsense", "--policy", "owner"], state: state) == 64)
     }
 }

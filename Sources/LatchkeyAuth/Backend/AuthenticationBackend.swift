@@ -37,8 +37,9 @@ public enum AuthenticationBackend: String, Sendable, CaseIterable {
             return SimulatedAuthenticator(environment: environment).makeContext(passcodeProvider: passcodeProvider)
         case .pam:
             #if os(Linux)
-            return PAMAuthenticator(configuration: .fromEnvironment(environment))
-                .makeContext(passcodeProvider: passcodeProvider)
+            var configuration = PAMAuthenticator.Configuration.fromEnvironment(environment)
+            configuration.biometricResponder = passcodeProvider  // the same UI shows pam_fprintd's texts
+            return PAMAuthenticator(configuration: configuration).makeContext(passcodeProvider: passcodeProvider)
             #else
             return UnavailableAuthenticationContext(reason: .biometryNotAvailable)
             #endif

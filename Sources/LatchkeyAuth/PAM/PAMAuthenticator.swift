@@ -20,6 +20,13 @@ import Glibc
 ///   a Secure Enclave: a process running as the same user can read that file without PAM.
 ///
 /// The secret reaches PAM only through the `PasscodeProvider` callback — never argv or the environment.
+///
+/// Fingerprint readers (fprintd): make `biometricService` a service whose stack is
+/// `auth required pam_fprintd.so max-tries=1` (+ an `account` line). A matching finger is a match, a
+/// non-matching one (PAM_MAXTRIES / PAM_AUTH_ERR) a counted failure, a timeout / no enrolment / device
+/// error (PAM_AUTHINFO_UNAVAIL) `.biometryNotAvailable`. pam_fprintd's texts ("Swipe your finger…") reach
+/// `PasscodeProvider.display(_:isError:)` of `biometricResponder`. Tested end to end against fprintd with
+/// libfprint's virtual device (`FprintdTests`).
 public struct PAMAuthenticator: Sendable {
     /// Which PAM services, user and files to use.
     public struct Configuration: Sendable {
