@@ -12,14 +12,20 @@ extension Database {
     /// The account's WebAuthn user handle (64 random bytes), made and stored on first use.
     public func webAuthnUserHandle(accountID: String) throws -> Data {
         let candidate = WebAuthnRelyingParty.makeUserHandle().base64URLEncodedString()
-        let stored: String = try transaction { conn in
-            if let row = try conn.execute("SELECT user_handle FROM webauthn_users WHERE account_id = ?", [.text(accountID)]).first {
-                return try row.text(0)
+        func lookUpOrInsert() throws -> String {
+            try transaction { conn in
+                if let row = try conn.execute("SELECT user_handle FROM webauthn_users WHERE account_id = ?",
+                                              [.text(accountID)]).first {
+                    return try row.text(0)
+                }
+                try conn.execute("INSERT INTO webauthn_users (account_id, user_handle) VALUES (?, ?)",
+                                 [.text(accountID), .text(candidate)])
+                return candidate
             }
-            try conn.execute("INSERT INTO webauthn_users (account_id, user_handle) VALUES (?, ?)",
-                             [.text(accountID), .text(candidate)])
-            return candidate
         }
+        let stored: String
+        // Two first requests at once (two processes): the loser's insert conflicts and it reads the winner's.
+        do { stored = try lookUpOrInsert() } catch DatabaseError.uniqueViolation { stored = try lookUpOrInsert() }
         guard let data = Data(base64URLEncoded: stored) else { throw DatabaseError.unexpectedValue(column: 0) }
         return data
     }
