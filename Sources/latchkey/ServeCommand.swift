@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyCrypto
 import LatchkeyServer
 
 /// `latchkey serve [--host 127.0.0.1] [--port 8080] [--database sqlite:PATH|postgres://...] [--threads N] [--access-log]`
@@ -6,8 +7,16 @@ enum ServeCommand {
     static let usage = """
         usage: latchkey serve [--host 127.0.0.1] [--port 8080] [--database sqlite:PATH|postgres://...]
                               [--threads 4] [--access-log] [--issuer URL] [--print-routes]
+                              [--rp-id localhost] [--rp-name NAME] [--origin URL]... [--user-verification required|preferred]
+                              [--apple-client-id ID]... [--apple-base-url URL] [--apple-team-id ID --apple-key-id ID
+                               --apple-key-file KEY.p8] [--apple-token-key-file FILE]
         Prints `listening on http://HOST:PORT` once bound (port 0 picks a free port); SIGTERM/SIGINT shut it down
         gracefully. --print-routes lists the route table ("METHOD /path" lines) and exits.
+        Passkeys: --rp-id is the WebAuthn relying party ID; --origin (repeatable) the accepted origins, by default
+        http://localhost:PORT and http://127.0.0.1:PORT (the terminal client) when the RP ID is localhost.
+        Sign in with Apple: --apple-client-id (repeatable) are the accepted audiences; team/key id and the .p8 key
+        file enable the authorization-code exchange; --apple-token-key-file (base64 of 32 bytes) is the AES-256-GCM
+        key Apple refresh tokens are sealed with (without it they are not stored).
         """
 
     struct Options {
@@ -19,6 +28,16 @@ enum ServeCommand {
         var printRoutes = false
         /// `iss` of access tokens; the bound `http://HOST:PORT` when not given.
         var issuer: String?
+        var rpID = "localhost"
+        var rpName = "Latchkey"
+        var origins: [String] = []
+        var userVerificationRequired = true
+        var appleClientIDs: [String] = []
+        var appleBaseURL: URL?
+        var appleTeamID: String?
+        var appleKeyID: String?
+        var appleKeyFile: String?
+        var appleTokenKeyFile: String?
     }
 
     enum Parsed {
@@ -59,6 +78,45 @@ enum ServeCommand {
                     return .failure("--issuer needs an http(s) URL")
                 }
                 options.issuer = issuer
+            case "--rp-id":
+                guard let id = value(), !id.isEmpty, !id.contains("/"), !id.contains(":") else {
+                    return .failure("--rp-id needs a domain name")
+                }
+                options.rpID = id
+            case "--rp-name":
+                guard let name = value(), !name.isEmpty else { return .failure("--rp-name needs a value") }
+                options.rpName = name
+            case "--origin":
+                guard let origin = value(), origin.hasPrefix("http://") || origin.hasPrefix("https://") else {
+                    return .failure("--origin needs an http(s) origin")
+                }
+                options.origins.append(origin.hasSuffix("/") ? String(origin.dropLast()) : origin)
+            case "--user-verification":
+                switch value() {
+                case "required": options.userVerificationRequired = true
+                case "preferred": options.userVerificationRequired = false
+                default: return .failure("--user-verification needs required or preferred")
+                }
+            case "--apple-client-id":
+                guard let id = value(), !id.isEmpty else { return .failure("--apple-client-id needs a value") }
+                options.appleClientIDs.append(id)
+            case "--apple-base-url":
+                guard let text = value(), let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
+                    return .failure("--apple-base-url needs an http(s) URL")
+                }
+                options.appleBaseURL = url
+            case "--apple-team-id":
+                guard let id = value(), !id.isEmpty else { return .failure("--apple-team-id needs a value") }
+                options.appleTeamID = id
+            case "--apple-key-id":
+                guard let id = value(), !id.isEmpty else { return .failure("--apple-key-id needs a value") }
+                options.appleKeyID = id
+            case "--apple-key-file":
+                guard let path = value(), !path.isEmpty else { return .failure("--apple-key-file needs a path") }
+                options.appleKeyFile = path
+            case "--apple-token-key-file":
+                guard let path = value(), !path.isEmpty else { return .failure("--apple-token-key-file needs a path") }
+                options.appleTokenKeyFile = path
             case "--print-routes":
                 options.printRoutes = true
             case "--help", "-h":
@@ -76,6 +134,51 @@ enum ServeCommand {
     static func service(_ options: Options, baseURL: String) throws -> AuthService {
         let database = try DatabaseLocation.open(options.database)
         return try AuthService(database: database, configuration: AuthConfiguration(issuer: options.issuer ?? baseURL))
+    }
+
+    /// The relying party of the passkey endpoints (origins default to the bound port on localhost).
+    static func webAuthnConfiguration(_ options: Options, boundPort: UInt16) -> WebAuthnConfiguration {
+        var origins = Set(options.origins)
+        if origins.isEmpty, options.rpID == "localhost" {
+            origins = ["http://localhost:\(boundPort)", "http://127.0.0.1:\(boundPort)"]
+        } else if origins.isEmpty {
+            origins = ["https://\(options.rpID)"]
+        }
+        return WebAuthnConfiguration(relyingPartyID: options.rpID, relyingPartyName: options.rpName, allowedOrigins: origins,
+                                     userVerification: options.userVerificationRequired ? .required : .preferred)
+    }
+
+    /// Why the Apple options could not be used.
+    struct AppleOptionError: LocalizedError {
+        let message: String
+        var errorDescription: String? { message }
+    }
+
+    /// Sign in with Apple from the `--apple-*` options (the key files are read here; their contents are never printed).
+    static func appleService(_ options: Options, auth: AuthService) throws -> AppleSessionService {
+        var privateKey: P256.Signing.PrivateKey?
+        if let path = options.appleKeyFile {
+            guard options.appleTeamID != nil, options.appleKeyID != nil else {
+                throw AppleOptionError(message: "--apple-key-file needs --apple-team-id and --apple-key-id")
+            }
+            guard let pem = try? String(contentsOfFile: path, encoding: .utf8),
+                  let key = try? P256.Signing.PrivateKey(pemRepresentation: pem) else {
+                throw AppleOptionError(message: "--apple-key-file: not a readable P-256 private key (PEM)")
+            }
+            privateKey = key
+        }
+        var tokenKey: SymmetricKey?
+        if let path = options.appleTokenKeyFile {
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8),
+                  let bytes = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)), bytes.count == 32 else {
+                throw AppleOptionError(message: "--apple-token-key-file: needs the base64 of 32 random bytes")
+            }
+            tokenKey = SymmetricKey(data: bytes)
+        }
+        let configuration = AppleSignInConfiguration(
+            clientIDs: Set(options.appleClientIDs), baseURL: options.appleBaseURL ?? AppleSignInConfiguration.appleBaseURL,
+            teamID: options.appleTeamID, keyID: options.appleKeyID, privateKey: privateKey)
+        return AppleSessionService(auth: auth, configuration: configuration, refreshTokenKey: tokenKey)
     }
 
     /// Rotates the signing key when it is due, checked every hour (old keys stay published until their tokens expire).
@@ -109,7 +212,10 @@ enum ServeCommand {
             let server = HTTPServer(configuration: configuration)
             if !options.printRoutes { try server.bind() }
             let service = try service(options, baseURL: server.baseURL)
-            let router = Router(service.routes())
+            let passkeys = PasskeyService(auth: service,
+                                          configuration: webAuthnConfiguration(options, boundPort: server.port))
+            let apple = try appleService(options, auth: service)
+            let router = Router(service.routes() + passkeys.routes() + apple.routes() + (WebPage()?.routes() ?? []))
             if options.printRoutes {
                 let table = router.routeTable.map { "\($0.method) \($0.path)\n" }.joined()
                 FileHandle.standardOutput.write(Data(table.utf8))

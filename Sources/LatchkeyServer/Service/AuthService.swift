@@ -282,6 +282,12 @@ public final class AuthService: Sendable {
         return items.joined(separator: " ")
     }
 
+    /// Starts a session for an account that proved itself another way (passkey, Sign in with Apple):
+    /// the same tokens as a password login, with the default client and scope.
+    func issueSession(accountID: String, now: Int64) throws -> TokenResponse {
+        try startSession(accountID: accountID, clientID: configuration.defaultClientID, scope: configuration.defaultScope, now: now)
+    }
+
     private func startSession(accountID: String, clientID: String, scope: String, now: Int64) throws -> TokenResponse {
         let sessionID = UUID().uuidString.lowercased()
         let refresh = RefreshTokenSecret.generate()

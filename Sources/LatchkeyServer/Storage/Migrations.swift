@@ -84,6 +84,75 @@ public enum SchemaMigrations {
             )
             """,
         ]),
+        Migration(version: 4, name: "passkeys", statements: [
+            """
+            CREATE TABLE webauthn_users (
+                account_id TEXT PRIMARY KEY,
+                user_handle TEXT NOT NULL UNIQUE
+            )
+            """,
+            """
+            CREATE TABLE webauthn_challenges (
+                challenge TEXT PRIMARY KEY,
+                ceremony TEXT NOT NULL,
+                user_handle TEXT,
+                expires_at BIGINT NOT NULL
+            )
+            """,
+            "CREATE INDEX webauthn_challenges_expiry ON webauthn_challenges (expires_at)",
+            """
+            CREATE TABLE webauthn_pending_accounts (
+                user_handle TEXT PRIMARY KEY,
+                username TEXT NOT NULL,
+                expires_at BIGINT NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE passkeys (
+                id TEXT PRIMARY KEY,
+                account_id TEXT NOT NULL,
+                user_handle TEXT NOT NULL,
+                public_key TEXT NOT NULL,
+                algorithm BIGINT NOT NULL,
+                sign_count BIGINT NOT NULL,
+                transports TEXT NOT NULL,
+                backup_eligible BIGINT NOT NULL,
+                backup_state BIGINT NOT NULL,
+                uv_at_registration BIGINT NOT NULL,
+                aaguid TEXT NOT NULL,
+                attestation_format TEXT NOT NULL,
+                attestation_trust TEXT NOT NULL,
+                name TEXT NOT NULL,
+                created_at BIGINT NOT NULL,
+                last_used_at BIGINT
+            )
+            """,
+            "CREATE INDEX passkeys_account ON passkeys (account_id)",
+        ]),
+        Migration(version: 5, name: "sign in with apple", statements: [
+            """
+            CREATE TABLE apple_identities (
+                sub TEXT PRIMARY KEY,
+                account_id TEXT NOT NULL,
+                email TEXT,
+                email_verified BIGINT NOT NULL,
+                is_private_email BIGINT NOT NULL,
+                email_enabled BIGINT NOT NULL,
+                first_name TEXT,
+                last_name TEXT,
+                refresh_token_sealed TEXT,
+                created_at BIGINT NOT NULL,
+                updated_at BIGINT NOT NULL
+            )
+            """,
+            "CREATE INDEX apple_identities_account ON apple_identities (account_id)",
+            """
+            CREATE TABLE apple_notifications (
+                jti TEXT PRIMARY KEY,
+                expires_at BIGINT NOT NULL
+            )
+            """,
+        ]),
     ]
 
     /// The newest version this program knows.

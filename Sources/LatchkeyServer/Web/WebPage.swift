@@ -19,9 +19,14 @@ public struct WebPage: Sendable {
 
     /// Loads the page from the package's resources; nil when they are missing from this build.
     public init?(directory: URL? = nil) {
-        guard let base = directory ?? Bundle.module.resourceURL?.appendingPathComponent("Resources/web") else {
-            return nil
+        // On Linux the bundle's resource URL is already its `Resources` folder; on Apple platforms it is
+        // the folder that holds the copied `Resources`.
+        let bundled = Bundle.module.resourceURL.flatMap { root in
+            [root.appendingPathComponent("web"), root.appendingPathComponent("Resources/web")].first {
+                FileManager.default.fileExists(atPath: $0.appendingPathComponent("index.html").path)
+            }
         }
+        guard let base = directory ?? bundled else { return nil }
         var assets: [Asset] = []
         for f in Self.files {
             guard let body = try? Data(contentsOf: base.appendingPathComponent(f.file)) else { return nil }

@@ -1,0 +1,269 @@
+import Foundation
+import LatchkeyCrypto
+
+/// Why Sign in with Apple on the server refused a request.
+public enum AppleSessionError: Error, Sendable, Equatable {
+    /// The body is malformed (400 `invalid_request`).
+    case invalidRequest(String)
+    /// The identity token did not verify, or the nonce did not match (401 `invalid_grant`).
+    case invalidGrant(String)
+    /// A Bearer token was given and is not valid (401 `invalid_token`).
+    case invalidToken
+    /// The Apple ID is already linked to another account (409 `apple_id_linked`).
+    case linkedElsewhere
+    /// Storage failed (500).
+    case serverError
+
+    var status: Int {
+        switch self {
+        case .invalidRequest: 400
+        case .invalidGrant, .invalidToken: 401
+        case .linkedElsewhere: 409
+        case .serverError: 500
+        }
+    }
+
+    var code: String {
+        switch self {
+        case .invalidRequest: "invalid_request"
+        case .invalidGrant: "invalid_grant"
+        case .invalidToken: "invalid_token"
+        case .linkedElsewhere: "apple_id_linked"
+        case .serverError: "server_error"
+        }
+    }
+
+    var protocolDescription: String {
+        switch self {
+        case .invalidRequest(let why), .invalidGrant(let why): why
+        case .invalidToken: "The access token is invalid or its session ended."
+        case .linkedElsewhere: "This Apple ID is linked to another account."
+        case .serverError: "The server failed."
+        }
+    }
+}
+
+extension AppleSessionError: LocalizedError {
+    public var errorDescription: String? {
+        let l = MessageLanguage.current
+        switch self {
+        case .invalidRequest(let why): return l.pick(english: "Invalid request: \(why)", korean: "잘못된 요청: \(why)")
+        case .invalidGrant(let why):
+            return l.pick(english: "Sign in with Apple failed: \(why)", korean: "Apple로 로그인 실패: \(why)")
+        case .invalidToken:
+            return l.pick(english: "The access token is invalid or its session ended.",
+                          korean: "액세스 토큰이 유효하지 않거나 세션이 끝났습니다.")
+        case .linkedElsewhere:
+            return l.pick(english: "This Apple ID is linked to another account.", korean: "이 Apple ID는 다른 계정에 연결되어 있습니다.")
+        case .serverError: return l.pick(english: "The server failed.", korean: "서버 오류가 발생했습니다.")
+        }
+    }
+}
+
+/// The body of `POST /v1/session/apple`.
+public struct AppleSignInRequest: Decodable, Sendable {
+    public struct Name: Decodable, Sendable {
+        public var firstName: String?
+        public var lastName: String?
+    }
+    public struct User: Decodable, Sendable {
+        public var email: String?
+        public var name: Name?
+    }
+    public var identityToken: String
+    public var rawNonce: String
+    public var authorizationCode: String?
+    public var user: User?
+
+    enum CodingKeys: String, CodingKey {
+        case identityToken = "identity_token"
+        case rawNonce = "raw_nonce"
+        case authorizationCode = "authorization_code"
+        case user
+    }
+}
+
+/// Sign in with Apple sessions: verifies Apple identity tokens, keys accounts on Apple's `sub`, and acts on
+/// Apple's server-to-server notifications. Sessions are the same as a password login's (`AuthService`).
+///
+/// Apple's refresh token (from exchanging the authorization code) is stored only when a
+/// `refreshTokenKey` is configured, sealed with AES-256-GCM (the `sub` as associated data).
+/// `account-delete` ends the account's sessions and removes the Apple link and token; the account itself
+/// is kept (it may also sign in with a passkey or password), so an administrator decides about deleting it.
+public final class AppleSessionService: Sendable {
+    public let auth: AuthService
+    let verifier: AppleIdentityTokenVerifier
+    let notifications: AppleNotificationVerifier
+    let client: AppleAuthClient?
+    let refreshTokenKey: SymmetricKey?
+    var database: any Database { auth.database }
+
+    /// `configuration.clientIDs` are the accepted audiences; a code exchange needs team/key id/private key
+    /// in it (otherwise codes are ignored).
+    public init(auth: AuthService, configuration: AppleSignInConfiguration,
+                http: any AppleHTTPClient = URLSessionAppleHTTPClient(), refreshTokenKey: SymmetricKey? = nil) {
+        self.auth = auth
+        let clock = auth.clock
+        let keys = AppleKeyStore(url: configuration.keysURL, client: http, lifetime: configuration.keyCacheLifetime,
+                                 minimumRefetchInterval: configuration.minimumRefetchInterval, now: { clock.now() })
+        verifier = AppleIdentityTokenVerifier(configuration: configuration, keys: keys, now: { clock.now() })
+        notifications = AppleNotificationVerifier(configuration: configuration, keys: keys,
+                                                  ledger: DatabaseAppleNotificationLedger(database: auth.database),
+                                                  now: { clock.now() })
+        client = configuration.privateKey == nil ? nil
+            : AppleAuthClient(configuration: configuration, http: http, now: { clock.now() })
+        self.refreshTokenKey = refreshTokenKey
+    }
+
+    /// Verifies the identity token and starts a session, creating the account (`apple:<sub>`) on first
+    /// sign-in, or linking the Apple ID to the Bearer token's account.
+    public func signIn(_ request: AppleSignInRequest, authorization: String?, ip: String? = nil)
+        async throws(AppleSessionError) -> TokenResponse {
+        var linkTo: String?
+        if let authorization {
+            do { linkTo = try auth.authenticate(authorization).sub } catch { throw .invalidToken }
+        }
+        let identity: AppleIdentity
+        do { identity = try await verifier.verify(request.identityToken, rawNonce: request.rawNonce) } catch {
+            try? database.appendAudit(AuditEvent(at: auth.clock.seconds, accountID: nil, event: "apple_login_failed", ip: ip,
+                                                 detail: String(String(describing: error).prefix { $0 != "(" })))
+            throw .invalidGrant(error.localizedDescription)
+        }
+        let now = auth.clock.seconds
+        do {
+            let accountID: String
+            if let existing = try database.appleIdentity(subject: identity.subject) {
+                if let linkTo, linkTo != existing.accountID { throw AppleSessionError.linkedElsewhere }
+                try database.updateAppleEmail(subject: identity.subject, email: identity.email,
+                                              emailVerified: identity.emailVerified ?? existing.emailVerified,
+                                              isPrivateEmail: identity.isPrivateEmail ?? existing.isPrivateEmail, now: now)
+                accountID = existing.accountID
+            } else {
+                var account: AccountRecord?
+                if linkTo == nil {
+                    let username = "apple:" + identity.subject
+                    account = AccountRecord(id: UUID().uuidString.lowercased(), username: username,
+                                            usernameKey: Username.key(username), passwordHash: "!", createdAt: now)
+                }
+                guard let id = linkTo ?? account?.id else { throw AppleSessionError.serverError }
+                let record = AppleIdentityRecord(
+                    subject: identity.subject, accountID: id, email: identity.email ?? request.user?.email,
+                    emailVerified: identity.emailVerified ?? false, isPrivateEmail: identity.isPrivateEmail ?? false,
+                    emailEnabled: true, firstName: request.user?.name?.firstName, lastName: request.user?.name?.lastName,
+                    refreshTokenSealed: nil, createdAt: now)
+                do { try database.insertAppleIdentity(record, createAccount: account) } catch DatabaseError.uniqueViolation {
+                    throw AppleSessionError.linkedElsewhere
+                }
+                try? database.appendAudit(AuditEvent(at: now, accountID: id, event: account == nil ? "apple_linked" : "account_created",
+                                                     ip: ip, detail: "apple"))
+                accountID = id
+            }
+            if let code = request.authorizationCode, !code.isEmpty {
+                await exchange(code: code, identity: identity, accountID: accountID, ip: ip)
+            }
+            let tokens = try auth.issueSession(accountID: accountID, now: now)
+            try? database.appendAudit(AuditEvent(at: now, accountID: accountID, event: "apple_login", ip: ip))
+            return tokens
+        } catch let error as AppleSessionError {
+            throw error
+        } catch {
+            throw .serverError
+        }
+    }
+
+    /// Exchanges the authorization code and keeps Apple's refresh token sealed (when a key is configured).
+    /// A failed exchange does not fail the sign-in (the identity token already verified); it is audited.
+    func exchange(code: String, identity: AppleIdentity, accountID: String, ip: String?) async {
+        guard let client else { return }
+        let now = auth.clock.seconds
+        do {
+            let tokens = try await client.exchange(code: code, clientID: identity.audience)
+            guard let refresh = tokens.refreshToken, let key = refreshTokenKey else { return }
+            let sealed = try AES.GCM.seal(Data(refresh.utf8), using: key, authenticating: Data(identity.subject.utf8))
+            try database.updateAppleRefreshToken(subject: identity.subject, sealed: sealed.combined.base64URLEncodedString(),
+                                                 now: now)
+        } catch {
+            try? database.appendAudit(AuditEvent(at: now, accountID: accountID, event: "apple_code_exchange_failed", ip: ip,
+                                                 detail: String(String(describing: error).prefix { $0 != "(" })))
+        }
+    }
+
+    /// Apple's refresh token of a `sub`, unsealed (nil when none is stored or no key is configured).
+    public func appleRefreshToken(subject: String) throws -> String? {
+        guard let key = refreshTokenKey, let sealed = try database.appleIdentity(subject: subject)?.refreshTokenSealed,
+              let combined = Data(base64URLEncoded: sealed) else { return nil }
+        let data = try AES.GCM.open(try AES.GCM.SealedBox(combined: combined), using: key,
+                                    authenticating: Data(subject.utf8))
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Outcome of a notification.
+    public enum NotificationOutcome: Sendable, Equatable {
+        case applied(AppleServerNotification.EventType)
+        /// A redelivery (same `jti`) or an Apple ID nobody here uses: nothing to do.
+        case ignored
+    }
+
+    /// Verifies and applies a server-to-server notification (`{"payload": JWS}`).
+    public func handleNotification(body: Data, ip: String? = nil) async throws(AppleSessionError) -> NotificationOutcome {
+        let event: AppleServerNotification
+        do { event = try await notifications.verify(body: body) } catch {
+            if error == .duplicateNotification { return .ignored }
+            throw .invalidRequest(error.localizedDescription)
+        }
+        let now = auth.clock.seconds
+        do {
+            guard let link = try database.appleIdentity(subject: event.subject) else { return .ignored }
+            switch event.type {
+            case .consentRevoked:
+                try database.revokeAllSessions(accountID: link.accountID, now: now)
+            case .accountDelete:
+                try database.revokeAllSessions(accountID: link.accountID, now: now)
+                try database.deleteAppleIdentity(subject: event.subject)
+            case .emailDisabled:
+                try database.updateAppleEmailEnabled(subject: event.subject, enabled: false, email: event.email,
+                                                     isPrivateEmail: event.isPrivateEmail, now: now)
+            case .emailEnabled:
+                try database.updateAppleEmailEnabled(subject: event.subject, enabled: true, email: event.email,
+                                                     isPrivateEmail: event.isPrivateEmail, now: now)
+            }
+            try? database.appendAudit(AuditEvent(at: now, accountID: link.accountID, event: "apple_notification", ip: ip,
+                                                 detail: event.type.rawValue))
+            return .applied(event.type)
+        } catch {
+            throw .serverError
+        }
+    }
+
+    /// `POST /v1/session/apple` and `POST /v1/apple/notifications`.
+    public func routes() -> [Route] {
+        [
+            Route("POST", "/v1/session/apple") { [self] in await handleSignIn($0) },
+            Route("POST", "/v1/apple/notifications") { [self] in await handleNotificationRequest($0) },
+        ]
+    }
+
+    func handleSignIn(_ request: HTTPRequest) async -> HTTPResponse {
+        let body: AppleSignInRequest
+        do { body = try request.decodeJSON(AppleSignInRequest.self) } catch { return error.response }
+        do {
+            return AuthService.tokenResponse(try await signIn(body, authorization: request.header("authorization"),
+                                                              ip: request.remoteAddress))
+        } catch {
+            return Self.response(error)
+        }
+    }
+
+    func handleNotificationRequest(_ request: HTTPRequest) async -> HTTPResponse {
+        do {
+            _ = try await handleNotification(body: request.body, ip: request.remoteAddress)
+            return HTTPResponse(status: 200)
+        } catch {
+            return Self.response(error)
+        }
+    }
+
+    static func response(_ error: AppleSessionError) -> HTTPResponse {
+        .error(status: error.status, code: error.code, description: error.protocolDescription)
+    }
+}

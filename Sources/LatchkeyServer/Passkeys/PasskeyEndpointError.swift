@@ -1,0 +1,73 @@
+import Foundation
+import LatchkeyCrypto
+
+/// Why a passkey endpoint refused a request; each maps to one HTTP answer.
+public enum PasskeyEndpointError: Error, Sendable, Equatable {
+    /// A malformed request or a registration that failed verification (400 `invalid_request`).
+    case invalidRequest(String)
+    /// The user name of a new account is taken (409 `username_taken`).
+    case usernameTaken
+    /// The user name is not acceptable (400 `invalid_username`).
+    case invalidUsername
+    /// The Bearer token is missing, invalid or its session ended (401 `invalid_token`).
+    case invalidToken
+    /// A sign-in assertion failed verification (401 `invalid_grant`).
+    case invalidGrant(String)
+    /// No such passkey for this account (404 `not_found`).
+    case notFound
+    /// Storage failed (500 `server_error`).
+    case serverError
+
+    var status: Int {
+        switch self {
+        case .invalidRequest, .invalidUsername: 400
+        case .usernameTaken: 409
+        case .invalidToken, .invalidGrant: 401
+        case .notFound: 404
+        case .serverError: 500
+        }
+    }
+
+    var code: String {
+        switch self {
+        case .invalidRequest: "invalid_request"
+        case .usernameTaken: "username_taken"
+        case .invalidUsername: "invalid_username"
+        case .invalidToken: "invalid_token"
+        case .invalidGrant: "invalid_grant"
+        case .notFound: "not_found"
+        case .serverError: "server_error"
+        }
+    }
+
+    /// The English text sent in `error_description`.
+    var protocolDescription: String {
+        switch self {
+        case .invalidRequest(let why), .invalidGrant(let why): why
+        case .usernameTaken: "The user name is taken."
+        case .invalidUsername: "The user name is not acceptable."
+        case .invalidToken: "The access token is invalid or its session ended."
+        case .notFound: "No such passkey."
+        case .serverError: "The server failed."
+        }
+    }
+}
+
+extension PasskeyEndpointError: LocalizedError {
+    public var errorDescription: String? {
+        switch self {
+        case .invalidRequest(let why):
+            MessageLanguage.current.pick(english: "Invalid passkey request: \(why)", korean: "잘못된 패스키 요청: \(why)")
+        case .usernameTaken: MessageLanguage.current.pick(english: "The user name is taken.", korean: "이미 사용 중인 사용자 이름입니다.")
+        case .invalidUsername:
+            MessageLanguage.current.pick(english: "The user name is not acceptable.", korean: "사용할 수 없는 사용자 이름입니다.")
+        case .invalidToken:
+            MessageLanguage.current.pick(english: "The access token is invalid or its session ended.",
+                                         korean: "액세스 토큰이 유효하지 않거나 세션이 끝났습니다.")
+        case .invalidGrant(let why):
+            MessageLanguage.current.pick(english: "Passkey sign-in failed: \(why)", korean: "패스키 로그인 실패: \(why)")
+        case .notFound: MessageLanguage.current.pick(english: "No such passkey.", korean: "해당 패스키가 없습니다.")
+        case .serverError: MessageLanguage.current.pick(english: "The server failed.", korean: "서버 오류가 발생했습니다.")
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import LatchkeyCrypto
+import LatchkeyWebAuthn
+
+struct PasskeyOptionsEnvelope<T: Encodable & Sendable>: Encodable, Sendable { var publicKey: T }
+
+struct RegistrationOptionsRequest: Decodable, Sendable { var username: String? }
+
+/// `POST /v1/passkeys/register/verify` answer: the passkey, plus tokens when an account was created.
+struct PasskeyRegistrationBody: Encodable, Sendable {
+    var id: String
+    var createdAt: String
+    var accessToken: String?
+    var tokenType: String?
+    var expiresIn: Int?
+    var refreshToken: String?
+    var scope: String?
+
+    enum CodingKeys: String, CodingKey {
+        case id, scope
+        case createdAt = "created_at"
+        case accessToken = "access_token"
+        case tokenType = "token_type"
+        case expiresIn = "expires_in"
+        case refreshToken = "refresh_token"
+    }
+}
+
+/// One passkey in `GET /v1/passkeys`.
+struct PasskeySummary: Encodable, Sendable {
+    var id: String
+    var name: String
+    var createdAt: String
+    var lastUsedAt: String?
+    var backupEligible: Bool
+    var backedUp: Bool
+    var transports: [String]
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, transports
+        case createdAt = "created_at"
+        case lastUsedAt = "last_used_at"
+        case backupEligible = "backup_eligible"
+        case backedUp = "backed_up"
+    }
+}
+
+struct PasskeyList: Encodable, Sendable { var passkeys: [PasskeySummary] }
+
+extension PasskeyService {
+    /// The HTTP endpoints: `POST /v1/passkeys/register/options`, `POST /v1/passkeys/register/verify`,
+    /// `POST /v1/passkeys/authenticate/options`, `POST /v1/passkeys/authenticate/verify`, `GET /v1/passkeys`,
+    /// `DELETE /v1/passkeys/:id`.
+    public func routes() -> [Route] {
+        [
+            Route("POST", "/v1/passkeys/register/options") { [self] in await handleRegistrationOptions($0) },
+            Route("POST", "/v1/passkeys/register/verify") { [self] in await handleRegistrationVerify($0) },
+            Route("POST", "/v1/passkeys/authenticate/options") { [self] _ in await handleAuthenticationOptions() },
+            Route("POST", "/v1/passkeys/authenticate/verify") { [self] in await handleAuthenticationVerify($0) },
+            Route("GET", "/v1/passkeys") { [self] in handleList($0) },
+            Route("DELETE", "/v1/passkeys/:id") { [self] in handleDelete($0) },
+        ]
+    }
+
+    func handleRegistrationOptions(_ request: HTTPRequest) async -> HTTPResponse {
+        let body: RegistrationOptionsRequest
+        if request.body.isEmpty {
+            body = RegistrationOptionsRequest(username: nil)
+        } else {
+            do { body = try request.decodeJSON(RegistrationOptionsRequest.self) } catch { return error.response }
+        }
+        do {
+            let options = try await registrationOptions(username: body.username, authorization: request.header("authorization"))
+            return Self.noStore(.json(PasskeyOptionsEnvelope(publicKey: options)))
+        } catch {
+            return Self.response(error)
+        }
+    }
+
+    func handleRegistrationVerify(_ request: HTTPRequest) async -> HTTPResponse {
+        let body: RegistrationResponse
+        do { body = try request.decodeJSON(RegistrationResponse.self) } catch { return error.response }
+        do {
+            let done = try await verifyRegistration(body, authorization: request.header("authorization"), ip: request.remoteAddress)
+            let answer = PasskeyRegistrationBody(
+                id: done.passkeyID, createdAt: Self.timestamp(done.createdAt), accessToken: done.tokens?.accessToken,
+                tokenType: done.tokens?.tokenType, expiresIn: done.tokens?.expiresIn, refreshToken: done.tokens?.refreshToken,
+                scope: done.tokens?.scope)
+            return Self.noStore(.json(answer, status: 201))
+        } catch {
+            return Self.response(error)
+        }
+    }
+
+    func handleAuthenticationOptions() async -> HTTPResponse {
+        do { return Self.noStore(.json(PasskeyOptionsEnvelope(publicKey: try await authenticationOptions()))) } catch {
+            return Self.response(error)
+        }
+    }
+
+    func handleAuthenticationVerify(_ request: HTTPRequest) async -> HTTPResponse {
+        let body: AuthenticationResponse
+        do { body = try request.decodeJSON(AuthenticationResponse.self) } catch { return error.response }
+        do {
+            return AuthService.tokenResponse(try await signIn(body, ip: request.remoteAddress))
+        } catch {
+            return Self.response(error)
+        }
+    }
+
+    func handleList(_ request: HTTPRequest) -> HTTPResponse {
+        do {
+            let records = try list(authorization: request.header("authorization"))
+            return Self.noStore(.json(PasskeyList(passkeys: records.map { record in
+                PasskeySummary(id: record.credential.id.base64URLEncodedString(), name: record.name,
+                               createdAt: Self.timestamp(record.credential.createdAt),
+                               lastUsedAt: record.credential.lastUsedAt.map(Self.timestamp),
+                               backupEligible: record.credential.backupEligible, backedUp: record.credential.backupState,
+                               transports: record.credential.transports)
+            })))
+        } catch {
+            return Self.response(error)
+        }
+    }
+
+    func handleDelete(_ request: HTTPRequest) -> HTTPResponse {
+        guard let id = request.pathParameters["id"], !id.isEmpty else { return Self.response(.notFound) }
+        do {
+            try delete(id: id, authorization: request.header("authorization"), ip: request.remoteAddress)
+            return HTTPResponse(status: 204, headers: [(name: "Cache-Control", value: "no-store")])
+        } catch {
+            return Self.response(error)
+        }
+    }
+
+    static func response(_ error: PasskeyEndpointError) -> HTTPResponse {
+        var response = HTTPResponse.error(status: error.status, code: error.code, description: error.protocolDescription)
+        if error == .invalidToken {
+            response.headers.append((name: "WWW-Authenticate", value: "Bearer error=\"invalid_token\""))
+        }
+        return response
+    }
+
+    static func noStore(_ response: HTTPResponse) -> HTTPResponse {
+        var response = response
+        if response.header("Cache-Control") == nil { response.headers.append((name: "Cache-Control", value: "no-store")) }
+        return response
+    }
+
+    static func timestamp(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle())
+    }
+}

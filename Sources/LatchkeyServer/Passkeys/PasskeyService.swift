@@ -1,0 +1,206 @@
+import Foundation
+import LatchkeyCrypto
+import LatchkeyWebAuthn
+
+/// The passkey endpoints: passwordless sign-up, adding passkeys to an account, discoverable sign-in,
+/// listing and deleting. Challenges and the pending registrations live in the database, so several
+/// server processes can share the work. Sessions are the same as a password login's (`AuthService`).
+public final class PasskeyService: Sendable {
+    public let auth: AuthService
+    public let relyingParty: WebAuthnRelyingParty
+    var database: any Database { auth.database }
+
+    /// `configuration` names the relying party (ID, name, allowed origins; user verification required
+    /// by default). The database is the auth service's (already migrated by it).
+    public init(auth: AuthService, configuration: WebAuthnConfiguration) {
+        self.auth = auth
+        let clock = auth.clock
+        relyingParty = WebAuthnRelyingParty(configuration: configuration,
+                                            challenges: DatabaseChallengeStore(database: auth.database, now: { clock.now() }),
+                                            now: { clock.now() })
+    }
+
+    // MARK: Registration
+
+    /// Creation options. With `authorization` (a Bearer header) the passkey is added to that account;
+    /// otherwise a new passwordless account named `username` will be created at verification.
+    public func registrationOptions(username: String?, authorization: String?) async throws(PasskeyEndpointError)
+        -> PublicKeyCredentialCreationOptions {
+        let now = auth.clock.seconds
+        do {
+            let user: UserEntity
+            var exclude: [StoredCredential] = []
+            if let authorization {
+                let account = try bearerAccount(authorization)
+                user = UserEntity(id: try database.webAuthnUserHandle(accountID: account.id), name: account.username,
+                                  displayName: account.username)
+                exclude = try database.passkeys(accountID: account.id).map(\.credential)
+            } else {
+                guard let username, Username.isValid(username) else { throw PasskeyEndpointError.invalidUsername }
+                if try database.account(usernameKey: Username.key(username)) != nil { throw PasskeyEndpointError.usernameTaken }
+                let handle = WebAuthnRelyingParty.makeUserHandle()
+                try database.insertPendingPasskeyAccount(
+                    userHandle: handle, username: username,
+                    expiresAt: now + Int64(relyingParty.configuration.challengeLifetime), now: now)
+                user = UserEntity(id: handle, name: username, displayName: username)
+            }
+            return try await relyingParty.registrationOptions(user: user, excludeCredentials: exclude)
+        } catch let error as PasskeyEndpointError {
+            throw error
+        } catch {
+            throw .serverError
+        }
+    }
+
+    /// What a successful registration returns; `tokens` when a new account was created.
+    public struct Registration: Sendable {
+        public var passkeyID: String
+        public var createdAt: Date
+        public var tokens: TokenResponse?
+    }
+
+    /// Verifies a registration response (same `authorization` as the options call) and stores the passkey.
+    public func verifyRegistration(_ response: RegistrationResponse, authorization: String?,
+                                   ip: String? = nil) async throws(PasskeyEndpointError) -> Registration {
+        do {
+            let bearer = try authorization.map { header throws(PasskeyEndpointError) in try bearerAccount(header) }
+            let db = database
+            let credential: StoredCredential
+            do {
+                credential = try await relyingParty.verifyRegistration(response, isRegistered: { try db.passkey(id: $0) != nil })
+            } catch let error as WebAuthnError {
+                throw PasskeyEndpointError.invalidRequest(error.englishText)
+            }
+            let now = auth.clock.seconds
+            let name = "Passkey"
+            let passkeyID = credential.id.base64URLEncodedString()
+            if let bearer {
+                guard try database.accountID(userHandle: credential.userHandle) == bearer.id else {
+                    throw PasskeyEndpointError.invalidRequest("The registration was not started for this account.")
+                }
+                try database.insertPasskey(credential, accountID: bearer.id, name: name)
+                try? database.appendAudit(AuditEvent(at: now, accountID: bearer.id, event: "passkey_registered", ip: ip,
+                                                     detail: passkeyID))
+                return Registration(passkeyID: passkeyID, createdAt: credential.createdAt, tokens: nil)
+            }
+            guard let username = try database.consumePendingPasskeyAccount(userHandle: credential.userHandle, now: now) else {
+                throw PasskeyEndpointError.invalidRequest("The registration was not started for a new account.")
+            }
+            let key = Username.key(username)
+            if try database.account(usernameKey: key) != nil { throw PasskeyEndpointError.usernameTaken }
+            // No password: "!" is no PHC string, so no password ever verifies against it.
+            let account = AccountRecord(id: UUID().uuidString.lowercased(), username: username, usernameKey: key,
+                                        passwordHash: "!", createdAt: now)
+            do {
+                try database.insertPasskeyAccount(account, passkey: credential, name: name)
+            } catch DatabaseError.uniqueViolation {
+                throw PasskeyEndpointError.usernameTaken
+            }
+            try? database.appendAudit(AuditEvent(at: now, accountID: account.id, event: "account_created", ip: ip,
+                                                 detail: "passkey"))
+            try? database.appendAudit(AuditEvent(at: now, accountID: account.id, event: "passkey_registered", ip: ip,
+                                                 detail: passkeyID))
+            let tokens = try auth.issueSession(accountID: account.id, now: now)
+            return Registration(passkeyID: passkeyID, createdAt: credential.createdAt, tokens: tokens)
+        } catch let error as PasskeyEndpointError {
+            throw error
+        } catch {
+            throw .serverError
+        }
+    }
+
+    // MARK: Sign-in
+
+    /// Request options for a discoverable sign-in (no allowCredentials).
+    public func authenticationOptions() async throws(PasskeyEndpointError) -> PublicKeyCredentialRequestOptions {
+        do { return try await relyingParty.authenticationOptions() } catch { throw .serverError }
+    }
+
+    /// Verifies an assertion and starts a session. Every WebAuthn failure is `invalidGrant` and audited
+    /// (`passkey_login_failed` with the failed check; a counter rollback also as `passkey_sign_count_rollback`).
+    public func signIn(_ response: AuthenticationResponse, ip: String? = nil) async throws(PasskeyEndpointError) -> TokenResponse {
+        let db = database
+        do {
+            let result: WebAuthnRelyingParty.AuthenticationResult
+            let owner = try? db.passkey(id: response.rawId.data)
+            do {
+                result = try await relyingParty.verifyAuthentication(response, lookup: { try db.passkey(id: $0)?.credential })
+            } catch let error as WebAuthnError {
+                let now = auth.clock.seconds
+                try? db.appendAudit(AuditEvent(at: now, accountID: owner?.accountID, event: "passkey_login_failed", ip: ip,
+                                               detail: error.checkName))
+                if case .signCountRollback(let stored, let received) = error {
+                    try? db.appendAudit(AuditEvent(at: now, accountID: owner?.accountID, event: "passkey_sign_count_rollback",
+                                                   ip: ip, detail: "\(response.id) stored \(stored) received \(received)"))
+                }
+                throw PasskeyEndpointError.invalidGrant(error.englishText)
+            }
+            guard let owner else { throw PasskeyEndpointError.invalidGrant("Unknown credential.") }
+            let now = auth.clock.seconds
+            guard try db.updatePasskeyAfterUse(result.credential, previousSignCount: owner.credential.signCount) else {
+                try? db.appendAudit(AuditEvent(at: now, accountID: owner.accountID, event: "passkey_login_failed", ip: ip,
+                                               detail: "concurrentUse"))
+                throw PasskeyEndpointError.invalidGrant("The passkey was used concurrently.")
+            }
+            let tokens = try auth.issueSession(accountID: owner.accountID, now: now)
+            try? db.appendAudit(AuditEvent(at: now, accountID: owner.accountID, event: "passkey_login", ip: ip,
+                                           detail: response.id))
+            return tokens
+        } catch let error as PasskeyEndpointError {
+            throw error
+        } catch {
+            throw .serverError
+        }
+    }
+
+    // MARK: Management
+
+    /// The passkeys of the Bearer token's account.
+    public func list(authorization: String?) throws(PasskeyEndpointError) -> [PasskeyRecord] {
+        do {
+            let account = try bearerAccount(authorization)
+            return try database.passkeys(accountID: account.id)
+        } catch let error as PasskeyEndpointError {
+            throw error
+        } catch {
+            throw .serverError
+        }
+    }
+
+    /// Deletes one of the Bearer token's account's passkeys (`notFound` when it is not the caller's).
+    public func delete(id: String, authorization: String?, ip: String? = nil) throws(PasskeyEndpointError) {
+        do {
+            let account = try bearerAccount(authorization)
+            guard try database.deletePasskey(id: id, accountID: account.id) else { throw PasskeyEndpointError.notFound }
+            try? database.appendAudit(AuditEvent(at: auth.clock.seconds, accountID: account.id, event: "passkey_deleted",
+                                                 ip: ip, detail: id))
+        } catch let error as PasskeyEndpointError {
+            throw error
+        } catch {
+            throw .serverError
+        }
+    }
+
+    func bearerAccount(_ authorization: String?) throws(PasskeyEndpointError) -> AccountRecord {
+        let claims: AccessTokenClaims
+        do { claims = try auth.authenticate(authorization) } catch {
+            throw error == .serverError ? .serverError : .invalidToken
+        }
+        do {
+            guard let account = try database.account(id: claims.sub) else { throw PasskeyEndpointError.invalidToken }
+            return account
+        } catch let error as PasskeyEndpointError {
+            throw error
+        } catch {
+            throw .serverError
+        }
+    }
+}
+
+extension WebAuthnError {
+    /// The failed check's name, for the audit log ("signatureInvalid", "signCountRollback"...).
+    var checkName: String { String(String(describing: self).prefix { $0 != "(" }) }
+
+    /// The text sent to clients as `error_description` (the process language's).
+    var englishText: String { localizedDescription }
+}
