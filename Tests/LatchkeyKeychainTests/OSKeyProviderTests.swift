@@ -125,7 +125,7 @@ final class RecordingKeyProvider: OSKeyProvider, @unchecked Sendable {
 #endif
 
 #if canImport(CSecret)
-@Suite(.enabled(if: SecretServiceTestEnvironment.shouldRun))
+@Suite(.serialized, .enabled(if: SecretServiceTestEnvironment.shouldRun))
 struct SecretServiceKeyProviderTests {
     @Test func keysSurviveInTheLoginCollection() throws {
         try SecretServiceTestEnvironment.requireService()

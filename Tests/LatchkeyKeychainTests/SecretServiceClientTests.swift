@@ -19,7 +19,7 @@ enum SecretServiceTestEnvironment {
     static func uniqueID() -> String { "test-" + UUID().uuidString }
 }
 
-@Suite(.enabled(if: SecretServiceTestEnvironment.shouldRun))
+@Suite(.serialized, .enabled(if: SecretServiceTestEnvironment.shouldRun))
 struct SecretServiceClientTests {
     let schema = SecretServiceSchema(name: "org.latchkey.Test", attributes: ["id": .string, "kind": .string])
 

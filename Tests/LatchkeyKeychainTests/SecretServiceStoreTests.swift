@@ -5,7 +5,7 @@ import Testing
 
 /// SecretServiceStore against the real gnome-keyring of `scripts/with-services.sh`. Each test uses its own
 /// service / server names, so tests can run in parallel on one keyring.
-@Suite(.enabled(if: SecretServiceTestEnvironment.shouldRun))
+@Suite(.serialized, .enabled(if: SecretServiceTestEnvironment.shouldRun))
 struct SecretServiceStoreTests {
     let service = SecretServiceTestEnvironment.uniqueID()
 

@@ -26,7 +26,7 @@ final class RawConnection {
     let descriptor: Int32
     var buffer = Data()
 
-    init(port: UInt16, receiveTimeoutSeconds: Int = 10) throws {
+    init(port: UInt16, receiveTimeoutSeconds: Int = 30) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw RawClientError.connectFailed(errno) }
         var timeout = timeval(tv_sec: receiveTimeoutSeconds, tv_usec: 0)
