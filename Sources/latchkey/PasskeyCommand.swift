@@ -111,26 +111,8 @@ enum PasskeyCommand {
         return object["username"] as? String
     }
 
-    /// Runs async work from the synchronous CLI entry point.
-    static func blocking<T: Sendable>(_ work: @escaping @Sendable () async -> T) -> T? {
-        let box = PasskeyBlockingBox<T>()
-        let done = DispatchSemaphore(value: 0)
-        Task.detached {
-            box.value = await work()
-            done.signal()
-        }
-        done.wait()
-        return box.value
-    }
-
     static func fail(_ message: String, code: Int32) -> Int32 {
         FileHandle.standardError.write(Data("latchkey passkey: \(message)\n".utf8))
         return code
     }
-}
-
-/// Carries a task's result to the waiting thread.
-private final class PasskeyBlockingBox<T: Sendable>: @unchecked Sendable {
-    // @unchecked: written once by the task before the semaphore is signalled, read after the wait.
-    var value: T?
 }
