@@ -99,3 +99,4 @@ public func ~= (match: LAError.Code, error: any Error) -> Bool {
     return ns.domain == LAErrorDomain && ns.code == match.rawValue
 }
 #endif
+
