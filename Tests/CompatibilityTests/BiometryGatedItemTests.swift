@@ -98,7 +98,7 @@ final class BiometryGatedItemTests: XCTestCase {
         let after = try await evaluatedContext()
         XCTAssertNotEqual(before, after.evaluatedPolicyDomainState)
         let (status, value) = readProtected(account: "d", context: after)
-        XCTAssertNotEqual(status, errSecSuccess)
+        XCTAssertEqual(status, errSecAuthFailed)
         XCTAssertNil(value)
     }
 

@@ -147,4 +147,58 @@ final class KeychainManagerTests: XCTestCase {
         XCTAssertEqual(SecItemCopyMatching(query as CFDictionary, &result), errSecSuccess)
         XCTAssertEqual(String(data: result as! Data, encoding: .utf8), "s")
     }
+
+    func testDatesAndAccessGroupInAttributes() throws {
+        let store = MemoryStoreFactory.make(defaultAccessGroup: "ABCDE12345.com.example.app")
+        _ = store
+        let add: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword,
+            kSecAttrAccount as String: "probe",
+            kSecValueData as String: Data(),
+            kSecReturnAttributes as String: true,
+        ]
+        var result: CFTypeRef?
+        XCTAssertEqual(SecItemAdd(add as CFDictionary, &result), errSecSuccess)
+        let attributes = result as! [String: Any]
+        let group = attributes[kSecAttrAccessGroup as String] as? String
+        XCTAssertEqual(group?.components(separatedBy: ".").first, "ABCDE12345")
+        XCTAssertNotNil(attributes[kSecAttrCreationDate as String] as? Date)
+        XCTAssertNotNil(attributes[kSecAttrModificationDate as String] as? Date)
+        XCTAssertEqual(attributes[kSecAttrSynchronizable as String] as? Bool, false)
+    }
+
+    func testPersistentReferenceRoundTrip() throws {
+        try keychain.save("pr", account: "persist")
+        let query: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword,
+            kSecAttrAccount as String: "persist",
+            kSecReturnPersistentRef as String: true,
+        ]
+        var ref: CFTypeRef?
+        XCTAssertEqual(SecItemCopyMatching(query as CFDictionary, &ref), errSecSuccess)
+        let byRef: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword,
+            kSecValuePersistentRef as String: ref as! Data,
+            kSecReturnData as String: true,
+        ]
+        var data: CFTypeRef?
+        XCTAssertEqual(SecItemCopyMatching(byRef as CFDictionary, &data), errSecSuccess)
+        XCTAssertEqual(data as? Data, "pr".data(using: .utf8))
+    }
+
+    func testAuthenticationUIFailAndAllDataArray() throws {
+        try keychain.save("1", account: "x1")
+        try keychain.save("2", account: "x2")
+        let query: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword,
+            kSecAttrService as String: "com.example.tests",
+            kSecReturnData as String: true,
+            kSecMatchLimit as String: kSecMatchLimitAll,
+            kSecUseAuthenticationUI as String: kSecUseAuthenticationUIFail,
+        ]
+        var result: CFTypeRef?
+        XCTAssertEqual(SecItemCopyMatching(query as CFDictionary, &result), errSecSuccess)
+        let all = result as! [Data]
+        XCTAssertEqual(Set(all), Set(["1", "2"].map { $0.data(using: .utf8)! }))
+    }
 }

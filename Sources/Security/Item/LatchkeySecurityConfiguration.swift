@@ -11,7 +11,7 @@ import LatchkeyKeychain
 /// the kernel keyring); a new vault gets a random vault key wrapped by that provider. When no OS key
 /// provider exists or the vault cannot be opened, `SecItem…` answer errSecNotAvailable.
 /// Items added without `kSecAttrAccessGroup` get `LATCHKEY_APPLICATION_IDENTIFIER` as their access group
-/// (the stand-in for the bundle identifier / application-identifier entitlement).
+/// (the stand-in for the bundle identifier / application-identifier entitlement); without it, the process name.
 public enum LatchkeySecurityConfiguration {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var current: (any ItemStore)?  // guarded by `lock`
@@ -39,6 +39,7 @@ public enum LatchkeySecurityConfiguration {
         let url = environment["LATCHKEY_KEYCHAIN_PATH"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
             ?? VaultFile.defaultURL(environment: environment)
         let group = environment["LATCHKEY_APPLICATION_IDENTIFIER"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? ProcessInfo.processInfo.processName
         guard let os = CachedOSKeyProvider.platformDefault() else { return UnavailableStore() }
         do {
             let vault = try FileVault(url: url, keyProvider: OSVaultKeyProvider(os: os), defaultAccessGroup: group)

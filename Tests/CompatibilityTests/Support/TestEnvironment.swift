@@ -34,3 +34,14 @@ enum TestEnvironment {
 struct FixedPasscode: PasscodeProvider {
     func passcode(for prompt: AuthenticationPrompt) async -> Passcode? { Passcode("1234") }
 }
+
+enum MemoryStoreFactory {
+    /// Installs (and returns) an unlocked memory keychain whose items get `defaultAccessGroup`.
+    @discardableResult
+    static func make(defaultAccessGroup: String) -> MemoryStore {
+        let store = MemoryStore(defaultAccessGroup: defaultAccessGroup)
+        store.unlock()
+        LatchkeySecurityConfiguration.store = store
+        return store
+    }
+}
