@@ -201,4 +201,28 @@ final class KeychainManagerTests: XCTestCase {
         let all = result as! [Data]
         XCTAssertEqual(Set(all), Set(["1", "2"].map { $0.data(using: .utf8)! }))
     }
+
+    func testAccountGivenAsDataLikeSwiftKeychainWrapper() {
+        let key = "token".data(using: .utf8)!
+        let add: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword,
+            kSecAttrService as String: "wrapper",
+            kSecAttrGeneric as String: key,
+            kSecAttrAccount as String: key,
+            kSecValueData as String: Data("v".utf8),
+        ]
+        XCTAssertEqual(SecItemAdd(add as CFDictionary, nil), noErr)
+        let query: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword,
+            kSecAttrService as String: "wrapper",
+            kSecAttrGeneric as String: key,
+            kSecAttrAccount as String: key,
+            kSecMatchLimit as String: kSecMatchLimitOne,
+            kSecReturnData as String: kCFBooleanTrue!,
+        ]
+        var result: AnyObject?
+        let status = withUnsafeMutablePointer(to: &result) { SecItemCopyMatching(query as CFDictionary, UnsafeMutablePointer($0)) }
+        XCTAssertEqual(status, noErr)
+        XCTAssertEqual(result as? Data, Data("v".utf8))
+    }
 }

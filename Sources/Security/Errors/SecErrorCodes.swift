@@ -3,6 +3,8 @@ import Foundation
 
 // `errSec…` result codes with Apple's `OSStatus` values (SecBase.h).
 
+/// `noErr` (0), from MacTypes; keychain code compares with it.
+public let noErr: OSStatus = 0
 /// `errSecSuccess` (0).
 public let errSecSuccess: OSStatus = 0
 /// `errSecUnimplemented` (-4).

@@ -185,4 +185,3 @@ final class KeychainManager {
     }
 }
 
-let noErr: OSStatus = 0
