@@ -12,7 +12,7 @@ export LATCHKEY_LANG ?= en
 DEBS := pkg-config libssl-dev libsodium-dev libsqlite3-dev libpq-dev libmicrohttpd-dev \
         libpam0g-dev libpam-wrapper libsecret-1-dev libkeyutils-dev \
         dbus dbus-bin gnome-keyring postgresql openssl strace tmux python3-venv chromium chromium-driver \
-        fprintd libpam-fprintd python3-dbusmock
+        fprintd libpam-fprintd python3-dbusmock libargon2-1
 
 deps:
 	@scripts/install-deps.sh $(DEBS)
@@ -34,7 +34,11 @@ demo: deps
 	$(SWIFT) build $(SWIFT_FLAGS) --product latchkey
 	scripts/demo.sh "$$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)/latchkey"
 
+# The load generator and the nginx ceiling the HTTP figures are measured against.
+BENCH_DEBS := wrk nginx-light
+
 bench: deps
+	@scripts/install-deps.sh $(BENCH_DEBS)
 	$(SWIFT) run -c release latchkey-bench
 
 clean:

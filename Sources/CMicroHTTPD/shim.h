@@ -3,3 +3,9 @@
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <microhttpd.h>
+
+/* MHD_get_connection_info is C-variadic, which Swift cannot call: a fixed-argument wrapper. */
+static inline const union MHD_ConnectionInfo *
+latchkey_connection_client_address(struct MHD_Connection *connection) {
+    return MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+}

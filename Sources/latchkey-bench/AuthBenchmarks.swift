@@ -25,6 +25,53 @@ enum AuthBenchmarks {
                 subject: { _ = try verifier.verify(token) },
                 tearDown: { fixture.cleanup() })
         },
+        Benchmark(name: "auth refresh in-process (rotation + access token)", baselineName: "raw ES256 sign",
+                  unit: .timePerOperation, target: nil) {
+            let fixture = try AuthBenchServer(hashingWidth: 1)
+            let service = fixture.service
+            let current = Mutex<String>(try fixture.issueSessions(1)[0])
+            let key = try P256.Signing.PrivateKey()
+            let input = Data(repeating: 0x61, count: 300)
+            return Benchmark.Pair(
+                baseline: { _ = try key.signature(for: input) },
+                subject: {
+                    let token = current.withLock { $0 }
+                    let next = try service.refresh(refreshToken: token)
+                    current.withLock { $0 = next.refreshToken ?? "" }
+                },
+                tearDown: { fixture.cleanup() })
+        },
+        Benchmark(name: "auth rotation storage-only (SQLite transaction)", baselineName: "SHA-256 of a token",
+                  unit: .timePerOperation, target: nil) {
+            let fixture = try AuthBenchServer(hashingWidth: 1)
+            let database = fixture.database
+            let current = Mutex<String>(RefreshTokenSecret.hash(of: try fixture.issueSessions(1)[0]))
+            let counter = Mutex<Int>(0)
+            return Benchmark.Pair(
+                baseline: { _ = RefreshTokenSecret.hash(of: "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG") },
+                subject: {
+                    let hash = current.withLock { $0 }
+                    let next = counter.withLock { $0 += 1; return "h\($0)" }
+                    let now = Int64(Date().timeIntervalSince1970)
+                    _ = try database.rotateRefreshToken(presentedHash: hash, successorHash: next, now: now,
+                                                        successorExpiresAt: now + 3600)
+                    current.withLock { $0 = next }
+                },
+                tearDown: { fixture.cleanup() })
+        },
+        Benchmark(name: "auth access-token sign (key ring + JWS)", baselineName: "raw ES256 sign",
+                  unit: .timePerOperation, target: nil) {
+            let fixture = try AuthBenchServer(hashingWidth: 1)
+            let ring = fixture.service.keyRing
+            let key = try P256.Signing.PrivateKey()
+            let input = Data(repeating: 0x61, count: 300)
+            let now = Int64(Date().timeIntervalSince1970)
+            let claims = AccessTokenClaims(iss: "http://127.0.0.1", sub: "acct", aud: "latchkey", exp: now + 900,
+                                           iat: now, jti: "j", clientID: "app", scope: "openid", sid: "s")
+            return Benchmark.Pair(baseline: { _ = try key.signature(for: input) },
+                                  subject: { _ = try ring.signAccessToken(claims) },
+                                  tearDown: { fixture.cleanup() })
+        },
     ]
 
     static let measurements: [Measurement] = [

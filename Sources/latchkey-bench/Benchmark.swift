@@ -37,38 +37,47 @@ enum Clock {
 
 enum Harness {
     /// Seconds spent per round per side; rounds alternate baseline and subject.
-    static let roundSeconds = 0.25
-    static let rounds = 5
+    static let roundSeconds = 0.2
+    static let rounds = 7
 
-    /// Nanoseconds per operation (best round).
-    static func time(_ body: () throws -> Void) throws -> Double {
+    /// Operations per round so that one round of `body` lasts about `roundSeconds`.
+    static func calibrate(_ body: () throws -> Void) throws -> Int {
         var batch = 1
         while true {
             let start = Clock.now()
             for _ in 0..<batch { try body() }
             let elapsed = Double(Clock.now() - start)
             if elapsed > roundSeconds * 1e9 / 4 || batch >= 1 << 24 {
-                let perRound = max(1, Int(Double(batch) * roundSeconds * 1e9 / max(elapsed, 1)))
-                batch = perRound
-                break
+                return max(1, Int(Double(batch) * roundSeconds * 1e9 / max(elapsed, 1)))
             }
             batch *= 4
         }
-        var best = Double.infinity
+    }
+
+    static func round(_ body: () throws -> Void, _ batch: Int) throws -> Double {
+        let start = Clock.now()
+        for _ in 0..<batch { try body() }
+        return Double(Clock.now() - start) / Double(batch)
+    }
+
+    /// Nanoseconds per operation of baseline and subject, the best of `rounds` rounds each.
+    /// Rounds alternate (baseline, subject, baseline, ...) so that a burst of load from the other core
+    /// hits both sides alike instead of skewing the ratio.
+    static func timePair(baseline: () throws -> Void, subject: () throws -> Void) throws -> (Double, Double) {
+        let baseBatch = try calibrate(baseline), subjectBatch = try calibrate(subject)
+        var base = Double.infinity, subj = Double.infinity
         for _ in 0..<rounds {
-            let start = Clock.now()
-            for _ in 0..<batch { try body() }
-            best = min(best, Double(Clock.now() - start) / Double(batch))
+            base = min(base, try round(baseline, baseBatch))
+            subj = min(subj, try round(subject, subjectBatch))
         }
-        return best
+        return (base, subj)
     }
 
     static func run(_ bench: Benchmark) {
         do {
             let pair = try bench.setUp()
             defer { pair.tearDown() }
-            let base = try time(pair.baseline)
-            let subject = try time(pair.subject)
+            let (base, subject) = try timePair(baseline: pair.baseline, subject: pair.subject)
             let ratio = subject / base
             var flag = ""
             if let target = bench.target { flag = ratio <= target ? "  ok (target ≤ \(target)x)" : "  OVER target \(target)x" }

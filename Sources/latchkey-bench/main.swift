@@ -7,7 +7,8 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 let filter: String? = arguments.firstIndex(of: "--filter").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
 
 let benchmarks: [Benchmark] = CryptoBenchmarks.all + SigningBenchmarks.all + VaultBenchmarks.all + ServerBenchmarks.all
-let measurements: [Measurement] = ServerBenchmarks.measurements
+    + AuthBenchmarks.all
+let measurements: [Measurement] = ServerBenchmarks.measurements + AuthBenchmarks.measurements
 
 @MainActor func selected(_ name: String) -> Bool {
     guard let filter else { return true }

@@ -56,7 +56,7 @@ struct KeychainArguments {
             case .optionalValue:
                 if let inline {
                     values[name] = inline
-                } else if index < arguments.count, !Self.looksLikeOption(arguments[index]) {
+                } else if index < arguments.count, !Self.isOption(arguments[index], spec: spec) {
                     values[name] = arguments[index]
                     index += 1
                 } else {
@@ -66,8 +66,12 @@ struct KeychainArguments {
         }
     }
 
-    private static func looksLikeOption(_ argument: String) -> Bool {
-        argument.count > 1 && argument.hasPrefix("-")
+    /// An argument that names one of the options (so `-w -U` prompts, while `-w -secret-` is a password).
+    private static func isOption(_ argument: String, spec: [String: Arity]) -> Bool {
+        guard argument.count > 1, argument.hasPrefix("-") else { return false }
+        var name = String(argument.drop { $0 == "-" })
+        if let equals = name.firstIndex(of: "=") { name = String(name[..<equals]) }
+        return spec[name] != nil || argument == "--"
     }
 
     /// Whether the option appeared (with or without a value).

@@ -71,9 +71,26 @@ enum ServeCommand {
         return .success(options)
     }
 
-    /// The routes `latchkey serve` answers besides `GET /healthz`; `baseURL` is the bound address.
-    static func routes(_ options: Options, baseURL: String) throws -> [Route] {
-        []
+    /// The auth service behind `latchkey serve`: the database from `--database` (migrated at start) and tokens
+    /// issued by `--issuer` or the bound address.
+    static func service(_ options: Options, baseURL: String) throws -> AuthService {
+        let database = try DatabaseLocation.open(options.database)
+        return try AuthService(database: database, configuration: AuthConfiguration(issuer: options.issuer ?? baseURL))
+    }
+
+    /// Rotates the signing key when it is due, checked every hour (old keys stay published until their tokens expire).
+    static func scheduleKeyRotation(_ service: AuthService) -> any DispatchSourceTimer {
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "latchkey.serve.key-rotation"))
+        timer.schedule(deadline: .now() + 3600, repeating: 3600)
+        timer.setEventHandler {
+            do {
+                try service.keyRing.rotateIfDue()
+            } catch {
+                FileHandle.standardError.write(Data("latchkey serve: key rotation failed: \(error.localizedDescription)\n".utf8))
+            }
+        }
+        timer.resume()
+        return timer
     }
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -91,13 +108,16 @@ enum ServeCommand {
         do {
             let server = HTTPServer(configuration: configuration)
             if !options.printRoutes { try server.bind() }
-            let router = Router(try routes(options, baseURL: server.baseURL))
+            let service = try service(options, baseURL: server.baseURL)
+            let router = Router(service.routes())
             if options.printRoutes {
                 let table = router.routeTable.map { "\($0.method) \($0.path)\n" }.joined()
                 FileHandle.standardOutput.write(Data(table.utf8))
                 return 0
             }
             try server.start(router: router)
+            let rotation = scheduleKeyRotation(service)
+            defer { rotation.cancel() }
             FileHandle.standardOutput.write(Data("listening on \(server.baseURL)\n".utf8))
             let signal = server.runUntilSignal()
             FileHandle.standardError.write(Data("latchkey serve: stopped (signal \(signal))\n".utf8))

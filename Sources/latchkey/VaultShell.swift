@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Latchkey
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,7 +14,7 @@ extension VaultApp {
             guard code == 0 else { return code }
         }
         let lockRequest = VaultFlag()
-        let watchers = installLockWatchers(lockRequest)
+        let watchers = Self.installLockWatchers(lockRequest, sessions: sessions, timeout: options.timeout)
         defer { watchers.forEach { $0.cancel() } }
 
         console.say("Latchkey Vault — \(login.username ?? "") · \(authenticator.biometryType == .none ? "no biometry" : biometryName)"
@@ -73,35 +74,39 @@ extension VaultApp {
     }
 
     /// SIGTSTP (Ctrl-Z) locks and then suspends; SIGHUP locks and quits; a timer locks after the idle timeout.
-    private func installLockWatchers(_ lockRequest: VaultFlag) -> [any DispatchSourceProtocol] {
+    /// The signal handlers only record the signal (async-signal-safe); a timer on a private queue acts on it.
+    /// Nonisolated: the handlers run on a private queue, not on the main actor.
+    private nonisolated static func installLockWatchers(_ lockRequest: VaultFlag, sessions: KeychainAppSessionStore,
+                                                        timeout: TimeInterval) -> [any DispatchSourceProtocol] {
         let queue = DispatchQueue(label: "org.latchkey.vault.watchers")
-        let sessions = sessions
-        let timeout = options.timeout
-        signal(SIGTSTP, SIG_IGN)
-        signal(SIGHUP, SIG_IGN)
-        let suspend = DispatchSource.makeSignalSource(signal: SIGTSTP, queue: queue)
-        suspend.setEventHandler {
-            sessions.setLastActive(nil)
-            lockRequest.raise()
-            FileHandle.standardError.write(Data("\n[vault locked]\n".utf8))
-            signal(SIGTSTP, SIG_DFL)
-            kill(getpid(), SIGSTOP)
-            signal(SIGTSTP, SIG_IGN)
-        }
-        let hangUp = DispatchSource.makeSignalSource(signal: SIGHUP, queue: queue)
-        hangUp.setEventHandler {
-            sessions.setLastActive(nil)
-            exit(129)
-        }
-        let idle = DispatchSource.makeTimerSource(queue: queue)
-        idle.schedule(deadline: .now() + 1, repeating: 1)
-        idle.setEventHandler {
+        let record: @convention(c) (Int32) -> Void = { signal in vaultPendingSignal.store(signal, ordering: .relaxed) }
+        signal(SIGTSTP, record)
+        signal(SIGHUP, record)
+        let watcher = DispatchSource.makeTimerSource(queue: queue)
+        watcher.schedule(deadline: .now() + 0.2, repeating: 0.2)
+        watcher.setEventHandler {
+            switch vaultPendingSignal.exchange(0, ordering: .relaxed) {
+            case SIGHUP:
+                sessions.setLastActive(nil)
+                exit(129)
+            case SIGTSTP:
+                sessions.setLastActive(nil)
+                lockRequest.raise()
+                FileHandle.standardError.write(Data("\n[vault locked]\n".utf8))
+                kill(getpid(), SIGSTOP)  // SIGSTOP: also stops an orphaned process group (tmux, setsid)
+                return
+            default:
+                break
+            }
             guard let last = sessions.lastActive(), Date().timeIntervalSince(last) >= timeout else { return }
             sessions.setLastActive(nil)
             lockRequest.raise()
             FileHandle.standardError.write(Data("\n[vault locked after \(Int(timeout)) s idle]\n".utf8))
         }
-        for source in [suspend, hangUp, idle] as [any DispatchSourceProtocol] { source.resume() }
-        return [suspend, hangUp, idle]
+        watcher.resume()
+        return [watcher]
     }
 }
+
+/// The last lock signal received (0: none); written by the signal handler, read by the watcher timer.
+private let vaultPendingSignal = Atomic<Int32>(0)

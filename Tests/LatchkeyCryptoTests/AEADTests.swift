@@ -157,6 +157,31 @@ private func hexBytes(_ hex: String) -> Data { Data(hexString: hex) ?? Data() }
     }
 }
 
+@Suite struct AEADConcurrencyTests {
+    /// Nothing mutable is shared between calls: many tasks sealing and opening at once all round-trip.
+    @Test func concurrentSealAndOpen() async throws {
+        let key = SymmetricKey()
+        let ok = await withTaskGroup(of: Bool.self) { group in
+            for i in 0..<32 {
+                group.addTask {
+                    let message = Data(repeating: UInt8(i), count: 100 + i)
+                    guard let gcm = try? AES.GCM.seal(message, using: key, authenticating: Data([UInt8(i)])),
+                          let chacha = try? ChaChaPoly.seal(message, using: key)
+                    else { return false }
+                    return (try? AES.GCM.open(gcm, using: key, authenticating: Data([UInt8(i)]))) == message
+                        && (try? ChaChaPoly.open(chacha, using: key)) == message
+                        && HMAC.isValidAuthenticationCode(HMAC.authenticationCode(for: message, using: key),
+                                                          for: message, using: key)
+                }
+            }
+            var all = true
+            for await result in group { all = all && result }
+            return all
+        }
+        #expect(ok)
+    }
+}
+
 @Suite struct ChaChaPolyTests {
     static let key = Data(0x80...0x9f)
     static let nonce = "070000004041424344454647"

@@ -174,11 +174,11 @@ import Testing
         for length in 0..<70 {
             let data = Data((0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) })
             let text = data.base64URLEncodedString()
-            #expect(JOSEBase64URL.encode(data) == text)
-            #expect(JOSEBase64URL.decode(Array(text.utf8)) == data)
+            #expect(Base64URLCoder.encode(data) == text)
+            #expect(Base64URLCoder.decode(Array(text.utf8)) == data)
         }
         for bad in ["A", "AAAAA", "AA==", "AB+C", "AB/C", "AB C", "é"] {
-            #expect(JOSEBase64URL.decode(Array(bad.utf8)) == nil, "\(bad)")
+            #expect(Base64URLCoder.decode(Array(bad.utf8)) == nil, "\(bad)")
             #expect(Data(base64URLEncoded: bad) == nil, "\(bad)")
         }
     }

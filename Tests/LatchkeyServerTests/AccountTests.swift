@@ -184,6 +184,22 @@ struct AccountTests {
     }
 }
 
+extension AccountTests {
+    @Test func loginScopesAreAllowListed() async throws {
+        var configuration = AuthConfiguration(defaultScope: "openid")
+        configuration.allowedScopes = ["openid", "notes"]
+        let f = try #require(try await ServiceFixture.make(configuration: configuration))
+        defer { f.test.cleanup() }
+        try await f.createAlice()
+        let none = await f.login()
+        #expect(try none.tokens().scope == "openid")
+        let notes = await f.request("POST", "/v1/session/password", json: #"{"username":"alice","password":"correct horse","scope":"notes"}"#)
+        #expect(try notes.tokens().scope == "notes")
+        let admin = await f.request("POST", "/v1/session/password", json: #"{"username":"alice","password":"correct horse","scope":"admin"}"#)
+        #expect(admin.status == 400 && admin.errorCode == "invalid_scope")
+    }
+}
+
 /// Counts verifications, to prove the dummy-hash path does the same work.
 final class CountingHasher: PasswordHasher {
     let inner: Argon2PasswordHasher

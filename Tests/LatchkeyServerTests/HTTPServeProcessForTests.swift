@@ -41,6 +41,9 @@ final class ServeProcess: Sendable {
             process.standardOutput = pipe
             process.standardError = FileHandle.nullDevice
             try process.run()
+            DispatchQueue.global().asyncAfter(deadline: .now() + 60) {
+                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            }
             let data = pipe.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
             return (process.terminationStatus, String(decoding: data, as: UTF8.self))
@@ -58,6 +61,11 @@ final class ServeProcess: Sendable {
         process.standardOutput = output
         process.standardError = errors
         try process.run()
+        // Watchdog: a child that never says it is listening is killed (which ends the read below).
+        let watched = process
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60) {
+            if watched.isRunning { kill(watched.processIdentifier, SIGKILL) }
+        }
         let reader = output.fileHandleForReading
         let line = try await onThread { () -> String in
             var seen = Data()
@@ -82,10 +90,13 @@ final class ServeProcess: Sendable {
         self.errorPipe = errors
     }
 
-    /// Sends SIGTERM and waits for the exit status.
+    /// Sends SIGTERM and waits for the exit status (SIGKILL after 30 s).
     func stop() async throws -> Int32 {
         let process = process
         kill(process.processIdentifier, SIGTERM)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 30) {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
         return try await onThread {
             process.waitUntilExit()
             return process.terminationStatus

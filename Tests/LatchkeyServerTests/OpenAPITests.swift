@@ -187,9 +187,15 @@ struct OpenAPITests {
         #expect(try await server.stop() == 0)
     }
 
+    /// `--database sqlite:<temp dir>/server.sqlite`; the directory is removed when the test process exits.
     static func databaseArguments() -> [String] {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-openapi-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return ["--database", "sqlite:" + directory.appendingPathComponent("server.sqlite").path]
+        ["--database", "sqlite:" + scratch.appendingPathComponent("server-\(UUID().uuidString).sqlite").path]
     }
+
+    static let scratch: URL = {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-http-tests-\(getpid())")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(at: OpenAPITests.scratch) }
+        return directory
+    }()
 }

@@ -260,4 +260,19 @@ struct TokenTests {
         #expect(throws: OAuthError.invalidGrant) { try f.service.refresh(refreshToken: lost.refreshToken!) }
         _ = try f.service.refresh(refreshToken: retried.refreshToken!)
     }
+
+    @Test func housekeepingDeletesLongExpiredTokensAndRotatesKeys() async throws {
+        var configuration = AuthConfiguration()
+        configuration.refreshTokenLifetime = 600
+        configuration.signingKeyRotationInterval = 3600
+        let f = try #require(try await ServiceFixture.make(configuration: configuration))
+        defer { f.test.cleanup() }
+        let tokens = try await loggedIn(f)
+        let kid = try f.service.keyRing.activeKeyID
+        #expect(try f.service.housekeeping() == 0)
+        f.clock.advance(by: 600 + 86_400 + 1)
+        #expect(try f.service.housekeeping() == 1)
+        #expect(try f.test.database.refreshToken(hash: RefreshTokenSecret.hash(of: tokens.refreshToken!)) == nil)
+        #expect(try f.service.keyRing.activeKeyID != kid)
+    }
 }

@@ -26,6 +26,7 @@ private struct Setup: Sendable {
     var sessionAge: TimeInterval?
     var enrollmentChangedSinceTrusted = false
     var lockOnBackground = false
+    var authenticateOnLaunch = true
     var outcomes: [BiometricScanOutcome] = []
 }
 
@@ -96,6 +97,8 @@ private let rows: [Row] = [
     Row(name: "manual lock → locked → unlock with a match → unlocked",
         setup: Setup(outcomes: [.match, .match]),
         steps: [(.launch, .unlocked), (.lock, .locked), (.unlock, .unlocked)]),
+    Row(name: "launch without auto-prompt (app's own unlock screen) → locked → unlock → unlocked",
+        setup: Setup(authenticateOnLaunch: false, outcomes: [.match]), steps: [(.launch, .locked), (.unlock, .unlocked)]),
     Row(name: "relaunch within the timeout → unlocked without a prompt",
         setup: Setup(outcomes: [.match]),
         steps: [(.launch, .unlocked), (.background, .unlocked), (.advance(60), .unlocked), (.relaunch, .unlocked)]),
@@ -150,7 +153,8 @@ private final class PromptObserver: PasscodeProvider {
         let cleared = Mutex(false)
         let sessions = MemoryAppSessionStore(row.setup.sessionAge.map { clock.now.addingTimeInterval(-$0) })
         func makeLock() -> AppLock {
-            let appLock = AppLock(configuration: .init(sessionTimeout: 300, lockOnBackground: row.setup.lockOnBackground),
+            let appLock = AppLock(configuration: .init(sessionTimeout: 300, lockOnBackground: row.setup.lockOnBackground,
+                                                       authenticateOnLaunch: row.setup.authenticateOnLaunch),
                                   authenticator: authenticator,
                                   hasValidTokens: { tokens.withLock { $0 } },
                                   clearTokens: { tokens.withLock { $0 = false }; cleared.withLock { $0 = true } },

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import LatchkeyKeychain
 @testable import Latchkey
 
 /// A refresher that records every call, answers from a script and can hold answers behind a gate.
@@ -205,5 +206,45 @@ private actor Gate {
         var text = ""
         dump(value, to: &text)
         return text
+    }
+}
+
+/// TokenManager backed by the real keychain (a FileVault in a temporary directory).
+@Suite struct TokenManagerKeychainTests {
+    @Test func tokensLiveInTheKeychainWithTheChosenAccessibility() async throws {
+        let directory = try ChildProcess.temporaryDirectory("tokens-keychain")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let vault = try FileVault(url: directory.appendingPathComponent("vault.sqlite"),
+                                  keyProvider: InMemoryVaultKeyProvider(), kdf: .testing)
+        try vault.unlock()
+        let clock = TestClock()
+        for accessibility in TokenAccessibility.allCases {
+            let storage = KeychainTokenStorage(service: "org.latchkey.test.tokens", store: vault,
+                                               key: "tokens-\(accessibility.rawValue)", accessibility: accessibility)
+            let manager = TokenManager(storage: storage, refresher: ScriptedRefresherForKeychain(), now: clock.closure)
+            try await manager.store(AuthTokens(accessToken: "a0", refreshToken: "r0", expiresAt: clock.now + 10))
+            let info = try #require(try await storage.keychain.attributes(forKey: storage.key))
+            #expect(info.accessibility.rawValue == (accessibility == .whenUnlockedThisDeviceOnly ? "aku" : "cku"))
+            #expect(try await manager.validTokens().accessToken == "a1")
+            #expect(try storage.load().map { try JSONDecoder().decode(AuthTokens.self, from: $0).refreshToken } == "r1")
+            try await manager.logout()
+            #expect(try storage.load() == nil)
+        }
+        // Locked keychain: whenUnlocked items cannot be read, afterFirstUnlock ones still can.
+        let unlockedOnly = KeychainTokenStorage(service: "org.latchkey.test.tokens", store: vault, key: "u")
+        let background = KeychainTokenStorage(service: "org.latchkey.test.tokens", store: vault, key: "b",
+                                              accessibility: .afterFirstUnlockThisDeviceOnly)
+        try unlockedOnly.save(Data("{}".utf8))
+        try background.save(Data("{}".utf8))
+        vault.lock()
+        #expect(throws: TokenManagerError.self) { try unlockedOnly.load() }
+        #expect(try background.load() == Data("{}".utf8))
+    }
+}
+
+private struct ScriptedRefresherForKeychain: TokenRefresher {
+    func refresh(using refreshToken: String, scope: String?) async throws(TokenRefreshError) -> TokenGrant {
+        let next = Int(refreshToken.dropFirst()).map { $0 + 1 } ?? 99
+        return TokenGrant(accessToken: "a\(next)", expiresIn: 3600, refreshToken: "r\(next)")
     }
 }

@@ -19,6 +19,7 @@ extension FixedHashFunction {
 
 /// SHA-256 (FIPS 180-4).
 public enum SHA256: FixedHashFunction {
+    /// `.sha256`.
     public static var algorithm: HashAlgorithm { .sha256 }
     /// Incremental SHA-256.
     public typealias Hasher = StreamingHasher<SHA256>
@@ -26,6 +27,7 @@ public enum SHA256: FixedHashFunction {
 
 /// SHA-384 (FIPS 180-4).
 public enum SHA384: FixedHashFunction {
+    /// `.sha384`.
     public static var algorithm: HashAlgorithm { .sha384 }
     /// Incremental SHA-384.
     public typealias Hasher = StreamingHasher<SHA384>
@@ -33,6 +35,7 @@ public enum SHA384: FixedHashFunction {
 
 /// SHA-512 (FIPS 180-4).
 public enum SHA512: FixedHashFunction {
+    /// `.sha512`.
     public static var algorithm: HashAlgorithm { .sha512 }
     /// Incremental SHA-512.
     public typealias Hasher = StreamingHasher<SHA512>

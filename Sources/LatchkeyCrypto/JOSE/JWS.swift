@@ -21,14 +21,14 @@ public struct JWS: Sendable {
         guard bytes.count <= maximumSize else { throw .inputTooLarge(limit: maximumSize) }
         let parts = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard parts.count == 3 else { throw .malformedInput("a compact JWS has 3 parts, found \(parts.count)") }
-        guard !parts[0].isEmpty, let headerJSON = JOSEBase64URL.decode(parts[0]) else {
+        guard !parts[0].isEmpty, let headerJSON = Base64URLCoder.decode(parts[0]) else {
             throw .malformedInput("JWS header base64url")
         }
         // The header first, so that `alg: none` is reported as such even with its empty signature.
         self.header = try JWSHeader(json: headerJSON)
         guard !parts[2].isEmpty,
-              let payload = JOSEBase64URL.decode(parts[1]),
-              let signature = JOSEBase64URL.decode(parts[2])
+              let payload = Base64URLCoder.decode(parts[1]),
+              let signature = Base64URLCoder.decode(parts[2])
         else { throw .malformedInput("JWS base64url") }
         self.payload = payload
         self.signature = signature
@@ -37,9 +37,9 @@ public struct JWS: Sendable {
 
     /// Signs `payload` and returns the compact serialization. `header.alg` must suit `key`.
     public static func sign(payload: Data, header: JWSHeader, key: JWSSigningKey) throws(CryptoError) -> String {
-        let input = JOSEBase64URL.encode(try header.encoded()) + "." + JOSEBase64URL.encode(payload)
+        let input = Base64URLCoder.encode(try header.encoded()) + "." + Base64URLCoder.encode(payload)
         let signature = try key.sign(Data(input.utf8), algorithm: header.alg)
-        return input + "." + JOSEBase64URL.encode(signature)
+        return input + "." + Base64URLCoder.encode(signature)
     }
 
     /// Verifies the signature. Throws `.unsupportedAlgorithm` when `alg` is not in `allowedAlgorithms`

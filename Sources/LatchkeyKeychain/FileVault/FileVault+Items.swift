@@ -50,14 +50,13 @@ extension FileVault {
         try query.validate()
         return try state.withLock { (s: inout State) throws(KeychainStoreError) -> [QueryResult] in
             guard let keys = s.keys else { throw KeychainStoreError(.interactionNotAllowed, .locked) }
-            let (rows, needsAttributes) = try Self.candidates(query, &s, keys, full: false)
             var results: [QueryResult] = []
-            for row in rows {
+            try Self.eachCandidate(query, &s, keys, full: false) { (row, needsAttributes) throws(KeychainStoreError) -> Bool in
                 try Self.checkLock(row.accessibility, keys)
                 var attributes: ItemAttributes?
                 if needsAttributes || query.returnAttributes || query.returnReference {
                     let a = try row.openAttributes(keys: keys)
-                    guard query.matches(a) else { continue }
+                    guard query.matches(a) else { return true }
                     attributes = a
                 }
                 var value = Data()
@@ -67,7 +66,7 @@ extension FileVault {
                         do throws(KeychainStoreError) {
                             itemKey = try Self.openGate(row, ac, query.authenticationContext, keys)
                         } catch where query.authenticationUI == .skip {
-                            continue
+                            return true
                         }
                     }
                     value = try row.openValue(keys: keys, itemKey: itemKey)
@@ -78,7 +77,8 @@ extension FileVault {
                     let a = attributes ?? ItemAttributes(itemClass: row.itemClass)
                     results.append(StoreRules.result(attributes: a, value: value, reference: row.persistentReference, for: query))
                 }
-                if let limit = query.matchLimit.count, results.count >= limit { break }
+                if let limit = query.matchLimit.count, results.count >= limit { return false }
+                return true
             }
             guard !results.isEmpty else { throw .itemNotFound }
             return results
@@ -182,6 +182,18 @@ extension FileVault {
     /// `needsAttributes` is true when other filters remain, to be checked on the opened attributes.
     /// The SQL text of each query shape and the MACs of recent lookup values are cached (under the state lock).
     static func candidates(_ q: ItemQuery, _ s: inout State, _ keys: VaultKeys, full: Bool = true) throws(KeychainStoreError) -> ([VaultRow], Bool) {
+        var rows: [VaultRow] = []
+        var remaining = false
+        try eachCandidate(q, &s, keys, full: full) { (row, rest) throws(KeychainStoreError) -> Bool in
+            rows.append(row); remaining = rest; return true
+        }
+        return (rows, remaining)
+    }
+
+    /// Calls `body` with each candidate row as SQLite returns it (and whether filters remain to be checked on
+    /// the opened attributes) until `body` returns false.
+    static func eachCandidate(_ q: ItemQuery, _ s: inout State, _ keys: VaultKeys, full: Bool,
+                              _ body: (VaultRow, Bool) throws(KeychainStoreError) -> Bool) throws(KeychainStoreError) {
         var shape = 0
         var blobs: [Data] = []
         var refID: Int64 = 0
@@ -205,7 +217,7 @@ extension FileVault {
         case .any: break
         }
         if let level = q.accessibility, let i = Accessibility.allCases.firstIndex(of: level) { shape |= (i + 1) << 8 }
-        let sql = s.sqlCache[shape] ?? {
+        let sql: () -> String = {
             var sql = "SELECT \(selectColumns) FROM items WHERE class = ?1"
             var n = 2
             if shape & 1 != 0 { sql += " AND id = ?\(n + 100) AND uid = ?\(n)"; n += 1 }
@@ -216,25 +228,27 @@ extension FileVault {
             if shape & (1 << 7) != 0 { sql += " AND sync = 0" }
             if let level = q.accessibility { sql += " AND pdmn = '\(level.rawValue)'" }
             return sql + " ORDER BY id"
-        }()
-        s.sqlCache[shape] = sql
-        return try s.db.using(sql) { st throws(KeychainStoreError) in
+        }
+        return try s.db.using(shape: shape, sql) { st throws(KeychainStoreError) in
             st.bind(1, q.itemClass.rawValue)
             for (i, b) in blobs.enumerated() { st.bind(Int32(i + 2), b) }
             if shape & 1 != 0 { st.bind(102, refID) }
-            var rows: [VaultRow] = []
             let wantsAttributes = full || remaining || q.returnAttributes || q.returnReference
-            while try st.step() { rows.append(try row(st, full: full, attributes: wantsAttributes)) }
-            return (rows, remaining)
+            while try st.step() {
+                guard try body(try row(st, full: full, attributes: wantsAttributes), remaining) else { break }
+            }
         }
     }
 
     /// The lookup MAC of a value, from a small cache (names, never secrets; cleared when it grows large).
     static func cachedMAC(_ key: AttributeKey, _ value: AttributeValue, _ s: inout State, _ keys: VaultKeys) -> Data {
-        let cacheKey = LookupKey(key: key, value: value)
+        guard case let .string(text) = value, let column = VaultRow.lookupKeys.firstIndex(of: key) else {
+            return VaultRow.lookupMAC(key, value, keys: keys)
+        }
+        let cacheKey = MACCacheKey(column: UInt8(column), text: text)
         if let mac = s.macCache[cacheKey] { return mac }
         let mac = VaultRow.lookupMAC(key, value, keys: keys)
-        if s.macCache.count >= 8192 { s.macCache.removeAll(keepingCapacity: true) }
+        if s.macCache.count >= 16384 { s.macCache.removeAll(keepingCapacity: true) }
         s.macCache[cacheKey] = mac
         return mac
     }

@@ -22,13 +22,13 @@ public final class FileVault: ItemStore {
         let db: SQLiteDatabase
         var vaultKey: SymmetricKey?
         var keys: VaultKeys?
-        var sqlCache: [Int: String] = [:]
-        var macCache: [LookupKey: Data] = [:]
+        /// Lookup MACs of recent string values (names only, never secrets).
+        var macCache: [MACCacheKey: Data] = [:]
     }
 
-    struct LookupKey: Hashable {
-        let key: AttributeKey
-        let value: AttributeValue
+    struct MACCacheKey: Hashable {
+        let column: UInt8
+        let text: String
     }
 
     /// The file this vault lives in.
@@ -66,6 +66,7 @@ public final class FileVault: ItemStore {
         try db.execute("PRAGMA journal_mode=WAL")
         try db.execute("PRAGMA synchronous=FULL")
         try db.execute("PRAGMA secure_delete=ON")
+        try db.execute("PRAGMA cache_size=-16384") // up to 16 MiB of page cache: a vault's rows stay in memory
         let tables: Int64 = try db.using("SELECT count(*) FROM sqlite_master") { s throws(KeychainStoreError) in
             _ = try s.step(); return s.int(0)
         }

@@ -9,6 +9,7 @@ let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 final class SQLiteDatabase {
     private(set) var handle: OpaquePointer?
     private var cache: [String: SQLiteStatement] = [:]
+    private var shapeCache: [Int: SQLiteStatement] = [:]
 
     /// Opens (never creates) an existing file.
     init(path: String, busyTimeoutMilliseconds: Int32) throws(KeychainStoreError) {
@@ -25,6 +26,7 @@ final class SQLiteDatabase {
 
     deinit {
         cache.removeAll()
+        shapeCache.removeAll()
         if let handle { sqlite3_close_v2(handle) }
     }
 
@@ -48,6 +50,20 @@ final class SQLiteDatabase {
     /// Runs `body` with a cached prepared statement, resetting it afterwards (so no read snapshot stays open).
     func using<R>(_ sql: String, _ body: (SQLiteStatement) throws(KeychainStoreError) -> R) throws(KeychainStoreError) -> R {
         let s = try statement(sql)
+        defer { s.reset() }
+        return try body(s)
+    }
+
+    /// As `using(_:_:)`, with the statement cached under a small integer (a query shape) so the SQL text
+    /// is built and hashed only once per shape.
+    func using<R>(shape: Int, _ sql: () -> String, _ body: (SQLiteStatement) throws(KeychainStoreError) -> R) throws(KeychainStoreError) -> R {
+        let s: SQLiteStatement
+        if let cached = shapeCache[shape] {
+            s = cached
+        } else {
+            s = try statement(sql())
+            shapeCache[shape] = s
+        }
         defer { s.reset() }
         return try body(s)
     }

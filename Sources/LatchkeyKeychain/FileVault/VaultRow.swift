@@ -39,21 +39,20 @@ struct VaultRow {
     static let lookupKeys: [AttributeKey] = [.accessGroup, .service, .account, .server]
 
     static func aad(itemClass: ItemClass, pk: Data, uid: Data, accessibility: Accessibility, flags: UInt64, part: UInt8) -> Data {
+        // "LKV1" ‖ part ‖ class ‖ len ‖ pk ‖ len ‖ uid ‖ len ‖ pdmn ‖ flags (8 bytes, big-endian)
         var out = [UInt8]()
-        out.reserveCapacity(64 + pk.count + uid.count)
-        out.append(contentsOf: [0x4c, 0x4b, 0x56, 0x31]) // "LKV1"
-        func field<C: Collection>(_ bytes: C) where C.Element == UInt8 {
-            let n = UInt32(truncatingIfNeeded: bytes.count)
-            out.append(contentsOf: [UInt8(n >> 24), UInt8((n >> 16) & 0xff), UInt8((n >> 8) & 0xff), UInt8(n & 0xff)])
-            out.append(contentsOf: bytes)
-        }
-        field(itemClass.rawValue.utf8)
-        field(pk)
-        field(uid)
-        field(accessibility.rawValue.utf8)
+        out.reserveCapacity(24 + pk.count + uid.count)
+        out.append(0x4c); out.append(0x4b); out.append(0x56); out.append(0x31); out.append(part)
+        for b in itemClass.rawValue.utf8 { out.append(b) }
+        out.append(UInt8(truncatingIfNeeded: pk.count))
+        pk.withUnsafeBytes { out.append(contentsOf: $0) }
+        out.append(UInt8(truncatingIfNeeded: uid.count))
+        uid.withUnsafeBytes { out.append(contentsOf: $0) }
+        let level = accessibility.rawValue.utf8
+        out.append(UInt8(truncatingIfNeeded: level.count))
+        for b in level { out.append(b) }
         for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8((flags >> UInt64(shift)) & 0xff)) }
-        out.append(part)
-        return Data(out)
+        return out.withUnsafeBytes { Data($0) }
     }
 
     func aad(_ part: UInt8) -> Data {

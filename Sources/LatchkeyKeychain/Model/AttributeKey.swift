@@ -45,6 +45,11 @@ public enum AttributeKey: String, Sendable, Hashable, CaseIterable, Codable, Com
 
     public static func < (a: AttributeKey, b: AttributeKey) -> Bool { a.rawValue < b.rawValue }
 
+    /// Hashes the case itself rather than its raw string (equal cases are equal raw values and vice versa).
+    public func hash(into hasher: inout Hasher) {
+        withUnsafeBytes(of: self) { hasher.combine(bytes: $0) }
+    }
+
     /// The kind of value this attribute holds for items of `itemClass`.
     public func kind(for itemClass: ItemClass) -> AttributeValue.Kind {
         switch self {

@@ -53,3 +53,26 @@ extension CachedOSKeyProvider {
         #endif
     }
 }
+
+/// The OS key providers this build has, for code that must not depend on which C libraries exist.
+public enum OSKeyProviders {
+    /// The kernel keyring (a cache that vanishes on reboot), or nil when this build or process has none.
+    public static func kernelKeyring(timeout: UInt32?, descriptionPrefix: String) -> (any OSKeyProvider)? {
+        #if canImport(CKeyutils)
+        let provider = KernelKeyringProvider(timeout: timeout, descriptionPrefix: descriptionPrefix)
+        return provider.isAvailable ? provider : nil
+        #else
+        return nil
+        #endif
+    }
+
+    /// The Secret Service (durable, the login keyring), or nil when this build has none or no daemon runs.
+    public static func secretService() -> (any OSKeyProvider)? {
+        #if canImport(CSecret)
+        let provider = SecretServiceKeyProvider()
+        return provider.isAvailable ? provider : nil
+        #else
+        return nil
+        #endif
+    }
+}

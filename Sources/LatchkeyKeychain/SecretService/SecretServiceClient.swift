@@ -70,52 +70,35 @@ public final class SecretServiceClient: Sendable {
     }
 
     // MARK: - Password-style calls (one secret per attribute set)
+    //
+    // Built on the item-level calls rather than secret_password_*_sync: those unlock locked collections
+    // (a prompt on a desktop), and these calls must never prompt.
 
-    /// Stores `secret` under `attributes`, replacing an item of the same schema with exactly these attributes.
+    /// Stores `secret` under `attributes`, replacing the item of the schema with exactly these attributes.
     public func store(schema: SecretServiceSchema, attributes: [String: String], label: String, secret: Data) throws {
-        try lock.withLock { _ in
-            try schema.withHandle { schemaHandle in
-                try Self.withTable(attributes) { table in
-                    try Self.withValue(secret) { value in
-                        var error: UnsafeMutablePointer<GError>?
-                        let ok = secret_password_storev_binary_sync(schemaHandle, table, collection.rawValue, label,
-                                                                    value, nil, &error)
-                        try Self.check(ok != 0, error)
-                    }
-                }
-            }
+        let wanted = attributes.merging(["xdg:schema": schema.name]) { given, _ in given }
+        let existing = try search(schema: schema, attributes: attributes, loadSecrets: false)
+            .first { $0.attributes == wanted }
+        if let existing {
+            try update(existing, schema: schema, attributes: nil, label: label, secret: secret)
+        } else {
+            _ = try create(schema: schema, attributes: attributes, label: label, secret: secret)
         }
     }
 
-    /// The secret stored under `attributes`, or nil when no item matches.
+    /// The secret of the first item matching `attributes`, or nil when none matches.
+    /// Throws ``SecretServiceError/locked`` when the matching item is locked.
     public func lookup(schema: SecretServiceSchema, attributes: [String: String]) throws -> Data? {
-        try lock.withLock { _ in
-            try schema.withHandle { schemaHandle in
-                try Self.withTable(attributes) { table in
-                    var error: UnsafeMutablePointer<GError>?
-                    let value = secret_password_lookupv_binary_sync(schemaHandle, table, nil, &error)
-                    if let error { throw Self.translate(error) }
-                    guard let value else { return nil }
-                    defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
-                    return Self.data(of: value)
-                }
-            }
-        }
+        guard let item = try search(schema: schema, attributes: attributes, loadSecrets: true).first else { return nil }
+        return try secret(of: item)
     }
 
     /// Deletes every item matching `attributes`; returns whether anything was deleted.
     @discardableResult
     public func clear(schema: SecretServiceSchema, attributes: [String: String]) throws -> Bool {
-        try lock.withLock { _ in
-            try schema.withHandle { schemaHandle in
-                try Self.withTable(attributes) { table in
-                    var error: UnsafeMutablePointer<GError>?
-                    let ok = secret_password_clearv_sync(schemaHandle, table, nil, &error)
-                    if let error { throw Self.translate(error) }
-                    return ok != 0
-                }
-            }
-        }
+        let items = try search(schema: schema, attributes: attributes, loadSecrets: false)
+        for item in items { try delete(item) }
+        return !items.isEmpty
     }
 
     // MARK: - Item-level calls (labels, dates, update in place)

@@ -8,6 +8,7 @@ import Synchronization
 /// thread hop or connection suspend/resume.
 ///
 /// `@unchecked Sendable`: all mutable state is behind `state`'s mutex.
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 final class InlineExecutor: TaskExecutor, @unchecked Sendable {
     struct State {
         var jobs: [UnownedJob] = []

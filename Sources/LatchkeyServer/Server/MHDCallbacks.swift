@@ -45,21 +45,12 @@ let mhdCollectValue: MHD_KeyValueIterator = { cls, _, key, value in
     return .YES
 }
 
-/// `MHD_get_connection_info` is C-variadic, which Swift does not import; it is looked up by name and called with
-/// only its two fixed arguments (no variadic argument is read for the client address, and on x86-64 and AArch64
-/// Linux a call without variadic arguments is ABI-compatible with the variadic definition).
+/// The peer's address, through the fixed-argument wrapper of the variadic `MHD_get_connection_info`
+/// in Sources/CMicroHTTPD/shim.h.
 enum ConnectionInfo {
-    typealias Function = @convention(c) (OpaquePointer?, MHD_ConnectionInfoType) -> UnsafePointer<MHD_ConnectionInfo>?
-
-    // Looked up once.
-    static let function: Function? = {
-        guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "MHD_get_connection_info") else { return nil }
-        return unsafeBitCast(symbol, to: Function.self)
-    }()
-
     /// The peer's IP address as text, or "unknown".
     static func remoteAddress(_ connection: OpaquePointer) -> String {
-        guard let function, let info = function(connection, .CONNECTION_INFO_CLIENT_ADDRESS),
+        guard let info = latchkey_connection_client_address(connection),
               let address = info.pointee.client_addr else { return "unknown" }
         return ListenSocket.text(of: address)
     }

@@ -109,27 +109,23 @@ final class ServerCore: @unchecked Sendable {
             return queue(.error(status: 503, code: "temporarily_unavailable"), for: context)
         }
         let key = ObjectIdentifier(context)
-        guard runsHandlersInline else {
-            context.outcome.withLock { $0 = .pending }
-            context.suspended = true
-            suspended.withLock { $0[key] = context }
-            MHD_suspend_connection(context.connection)
+        suspended.withLock { $0[key] = context }
+        if runsHandlersInline, #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+            // Start the handler on this thread; if it suspends, suspend the connection until it answers.
+            let executor = InlineExecutor()
+            Task(executorPreference: executor) { [self] in
+                let response = await handler(request)
+                context.answer(response)
+                suspended.withLock { _ = $0.removeValue(forKey: key) }
+            }
+            executor.drain()
+        } else {
             Task { [self] in
                 let response = await handler(request)
                 context.answer(response)
                 suspended.withLock { _ = $0.removeValue(forKey: key) }
             }
-            return .YES
         }
-        // Start the handler on this thread; if it suspends, suspend the connection until it answers.
-        let executor = InlineExecutor()
-        suspended.withLock { $0[key] = context }
-        Task(executorPreference: executor) { [self] in
-            let response = await handler(request)
-            context.answer(response)
-            suspended.withLock { _ = $0.removeValue(forKey: key) }
-        }
-        executor.drain()
         if let response = context.answerOrSuspend() {
             suspended.withLock { _ = $0.removeValue(forKey: key) }
             return queue(response, for: context)

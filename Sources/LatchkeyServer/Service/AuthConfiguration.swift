@@ -10,6 +10,9 @@ public struct AuthConfiguration: Sendable {
     public var defaultClientID: String
     /// Scope granted at login when none is asked for.
     public var defaultScope: String
+    /// The scopes a login may ask for (space-separated items); anything else is `invalid_scope`.
+    /// Defaults to the items of `defaultScope`.
+    public var allowedScopes: Set<String>
     /// Access-token life in seconds (RFC 9068 tokens cannot be recalled offline: keep it short).
     public var accessTokenLifetime: Int64
     /// Life of each refresh token in seconds (renewed by every rotation, capped by `sessionLifetime`).
@@ -37,6 +40,7 @@ public struct AuthConfiguration: Sendable {
                 accountThrottle: LoginThrottlePolicy = .perAccount, ipThrottle: LoginThrottlePolicy = .perIP) {
         self.issuer = issuer; self.audience = audience; self.defaultClientID = defaultClientID
         self.defaultScope = defaultScope; self.accessTokenLifetime = accessTokenLifetime
+        self.allowedScopes = Set(defaultScope.split(separator: " ").map(String.init))
         self.refreshTokenLifetime = refreshTokenLifetime; self.sessionLifetime = sessionLifetime
         self.refreshGraceSeconds = max(0, refreshGraceSeconds); self.clockSkew = clockSkew
         self.signingKeyRotationInterval = signingKeyRotationInterval; self.passwordPolicy = passwordPolicy

@@ -106,7 +106,8 @@ public final class AuthService: Sendable {
                 try database.updatePasswordHash(accountID: account.id, passwordHash: rehashed)
                 try database.appendAudit(AuditEvent(at: done, accountID: account.id, event: "password_rehashed", ip: ip))
             }
-            let grantedScope = try grant(scope, allowed: nil)
+            let grantedScope = try grant(scope, allowed: configuration.allowedScopes.sorted().joined(separator: " "),
+                                         fallback: configuration.defaultScope)
             let response = try startSession(accountID: account.id, clientID: clientID ?? configuration.defaultClientID,
                                             scope: grantedScope, now: done)
             try database.appendAudit(AuditEvent(at: done, accountID: account.id, event: "login_success", ip: ip))
@@ -241,6 +242,16 @@ public final class AuthService: Sendable {
     /// Starts using a new signing key; the old one stays published until its tokens expire.
     public func rotateSigningKey() throws { try keyRing.rotate() }
 
+    /// Periodic upkeep (call every few minutes, from one or all processes): rotates the signing key when it
+    /// is older than the rotation interval and deletes refresh tokens and sessions that expired more than
+    /// a day ago (kept that long so a late replay is still recognised and audited as reuse).
+    /// Returns the number of refresh tokens deleted.
+    @discardableResult
+    public func housekeeping() throws -> Int {
+        try keyRing.rotateIfDue()
+        return try database.deleteExpiredTokens(before: clock.seconds - 86_400)
+    }
+
     // MARK: Internals
 
     static func bearerToken(_ header: String) -> String? {
@@ -257,9 +268,10 @@ public final class AuthService: Sendable {
                                     forKID: kid).verify(token)
     }
 
-    /// The scope to grant: the requested one if every item is allowed (or the default when none is asked).
-    private func grant(_ requested: String?, allowed: String?) throws(OAuthError) -> String {
-        guard let requested, !requested.isEmpty else { return allowed ?? configuration.defaultScope }
+    /// The scope to grant: the requested one if every item is allowed (else `invalidScope`), or `fallback`
+    /// / everything allowed when none is asked for.
+    private func grant(_ requested: String?, allowed: String?, fallback: String? = nil) throws(OAuthError) -> String {
+        guard let requested, !requested.isEmpty else { return fallback ?? allowed ?? configuration.defaultScope }
         let items = requested.split(separator: " ").map(String.init)
         guard items.allSatisfy({ item in item.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7f && $0 != 0x22 && $0 != 0x5c } })
         else { throw .invalidScope }

@@ -8,8 +8,8 @@ struct AccessTokenHeader: Codable, Sendable, Equatable {
     var kid: String?
 }
 
-/// Access tokens as JWS compact serialization (RFC 7515 §7.1): signing and verification are
-/// LatchkeyCrypto's `JWT`; `split` only peeks at an unverified header (for the `kid` to look up).
+/// Access tokens as JWS compact serialization (RFC 7515 §7.1): the signature is LatchkeyCrypto's ES256,
+/// verification is LatchkeyCrypto's `JWT.verify`; `split` only peeks at an unverified header (for the `kid`).
 enum AccessTokenCodec {
     /// Longest token accepted for parsing (a real one is ≈ 600 bytes).
     static let maximumLength = 8192
@@ -20,10 +20,18 @@ enum AccessTokenCodec {
         return encoder
     }()
 
-    /// Signs with LatchkeyCrypto's `JWS.sign` (header `{"alg":"ES256","kid":…,"typ":"at+jwt"}`); the claims
-    /// are encoded once with a shared encoder (they are always a JSON object).
-    static func sign(_ claims: AccessTokenClaims, kid: String, key: P256.Signing.PrivateKey) throws -> String {
-        try JWS.sign(payload: try encoder.encode(claims), header: JWSHeader(alg: .ES256, kid: kid, typ: "at+jwt"), key: .p256(key))
+    /// The encoded protected header of tokens signed by `kid`: base64url of
+    /// `{"alg":"ES256","kid":…,"typ":"at+jwt"}`. Computed once per key (see `SigningKeyRing`).
+    static func headerPrefix(kid: String) throws -> String {
+        try encoder.encode(AccessTokenHeader(alg: "ES256", typ: "at+jwt", kid: kid)).base64URLEncodedString()
+    }
+
+    /// JWS compact serialization (RFC 7515 §7.1) with LatchkeyCrypto's ES256 signature (raw r||s, the JOSE
+    /// form); the claims are encoded once with a shared encoder. Tokens are verified by `JWT.verify`.
+    static func sign(_ claims: AccessTokenClaims, headerPrefix: String, key: P256.Signing.PrivateKey) throws -> String {
+        let input = headerPrefix + "." + (try encoder.encode(claims)).base64URLEncodedString()
+        let signature = try key.signature(for: Data(input.utf8))
+        return input + "." + signature.rawRepresentation.base64URLEncodedString()
     }
 
     /// The three decoded parts, unverified.

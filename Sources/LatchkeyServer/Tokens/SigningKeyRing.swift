@@ -16,6 +16,7 @@ public final class SigningKeyRing: Sendable {
     struct Loaded: Sendable {
         var activeKID: String
         var activeKey: P256.Signing.PrivateKey
+        var activeHeaderPrefix: String
         var activeCreatedAt: Int64
         var published: [(kid: String, key: P256.Signing.PublicKey, retiredAt: Int64?)]
         var loadedAt: Int64
@@ -51,7 +52,7 @@ public final class SigningKeyRing: Sendable {
     /// Signs `claims` with the active key.
     func sign(_ claims: AccessTokenClaims) throws -> String {
         let loaded = try current()
-        return try AccessTokenCodec.sign(claims, kid: loaded.activeKID, key: loaded.activeKey)
+        return try AccessTokenCodec.sign(claims, headerPrefix: loaded.activeHeaderPrefix, key: loaded.activeKey)
     }
 
     /// Makes a new active key; the previous one is retired but stays published until its tokens expire.
@@ -114,7 +115,8 @@ public final class SigningKeyRing: Sendable {
                   let key = try? jwk.publicKey() else { continue }
             published.append((record.kid, key, record.retiredAt))
         }
-        let loaded = Loaded(activeKID: active.kid, activeKey: privateKey, activeCreatedAt: active.createdAt,
+        let loaded = Loaded(activeKID: active.kid, activeKey: privateKey,
+                            activeHeaderPrefix: try AccessTokenCodec.headerPrefix(kid: active.kid), activeCreatedAt: active.createdAt,
                             published: published, loadedAt: clock.seconds)
         state.withLock { $0 = loaded }
         return loaded

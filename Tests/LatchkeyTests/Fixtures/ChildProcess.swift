@@ -17,22 +17,28 @@ struct ChildProcess {
         ["--testing-library", "swift-testing", "--filter", testName]
     }
 
+    /// Runs to completion. Output goes through a temporary file, not a pipe, so a child that leaves a
+    /// daemon behind (tmux) cannot keep the read open.
     static func run(_ executable: String, _ arguments: [String], environment: [String: String],
                     input: Data? = nil) throws -> Result {
+        let outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString).out")
+        guard FileManager.default.createFile(atPath: outputURL.path, contents: nil) else { throw POSIXError(.EIO) }
+        defer { try? FileManager.default.removeItem(at: outputURL) }
+        let output = try FileHandle(forWritingTo: outputURL)
+        defer { try? output.close() }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = environment
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
+        process.standardOutput = output
+        process.standardError = output
         let stdin = Pipe()
         process.standardInput = stdin
         try process.run()
         if let input { stdin.fileHandleForWriting.write(input) }
         try stdin.fileHandleForWriting.close()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        let data = (try? Data(contentsOf: outputURL)) ?? Data()
         return Result(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
     }
 

@@ -62,16 +62,23 @@ final class LoopbackHTTPResponder: Sendable {
     /// Every request received so far.
     var requests: [Request] { received.withLock { $0 } }
 
-    /// Stops accepting connections.
+    /// Stops accepting connections. Only shuts the socket down: the serving thread closes it when its
+    /// `accept` returns, so the descriptor number cannot be reused by another test while still in use here.
     func stop() {
+        stopped.withLock { $0 = true }
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
     }
 
+    private let stopped = Mutex(false)
+
     private func serve(_ handler: @Sendable (Request) -> Response) {
+        defer { close(listener) }
         while true {
             let connection = accept(listener, nil, nil)
-            if connection < 0 { return }
+            if connection < 0 || stopped.withLock({ $0 }) {
+                if connection >= 0 { close(connection) }
+                return
+            }
             if let request = Self.read(connection) {
                 received.withLock { $0.append(request) }
                 Self.write(handler(request), to: connection)

@@ -1,8 +1,8 @@
 import Foundation
 
-/// base64url (RFC 4648 §5, unpadded) on bytes, for the hot JWS path: the same strict rules as
-/// `Data(base64URLEncoded:)` (alphabet only, no padding, no impossible lengths) without String rewriting.
-enum JOSEBase64URL {
+/// base64url (RFC 4648 §5, unpadded) on bytes: the alphabet only, no padding, no impossible lengths.
+/// The one implementation behind `Data(base64URLEncoded:)` and the JWS parser (no String rewriting).
+enum Base64URLCoder {
     static func decode(_ text: some Collection<UInt8>) -> Data? {
         guard text.count % 4 != 1 else { return nil }
         var standard = [UInt8]()

@@ -1,0 +1,195 @@
+import Foundation
+import Latchkey
+import LatchkeyCrypto
+import Synchronization
+
+/// How `latchkey keychain` finds and opens its store.
+///
+/// The vault's key is never taken from the environment or the command line. In order:
+/// 1. `--passphrase-fd N`: the passphrase is one line read from file descriptor N (for scripts);
+/// 2. the login keyring (Secret Service, cached in the kernel keyring) when a keyring daemon is running —
+///    a new vault is then wrapped by a random key kept there, and opens without a prompt;
+/// 3. otherwise a passphrase, typed at a hidden prompt (or one line on a non-terminal stdin). `unlock`
+///    caches the opened vault for a while in the kernel's user keyring (like `security unlock-keychain`);
+///    `lock` forgets it.
+struct KeychainVaultAccess {
+    enum Backend: String {
+        case vault
+        case secretService = "secret-service"
+    }
+
+    let backend: Backend
+    let vaultURL: URL
+    let passphraseFD: Int32?
+
+    /// Seconds an `unlock` lasts in passphrase mode.
+    static let sessionTimeout: UInt32 = 900
+
+    init(arguments: KeychainArguments) throws {
+        let environment = ProcessInfo.processInfo.environment
+        switch arguments.value("backend") ?? environment["LATCHKEY_BACKEND"] ?? "vault" {
+        case "vault": backend = .vault
+        case "secret-service": backend = .secretService
+        case let other: throw KeychainArguments.UsageError(message: "unknown backend '\(other)' (vault, secret-service)")
+        }
+        if let path = arguments.value("vault") ?? environment["LATCHKEY_VAULT"].flatMap({ $0.isEmpty ? nil : $0 }) {
+            vaultURL = URL(fileURLWithPath: path)
+        } else {
+            vaultURL = VaultFile.defaultURL()
+        }
+        if arguments.has("passphrase-fd") {
+            guard let fd = try arguments.integer("passphrase-fd"), fd >= 0, fd <= Int(Int32.max) else {
+                throw KeychainArguments.UsageError(message: "--passphrase-fd needs a file descriptor number")
+            }
+            passphraseFD = Int32(fd)
+        } else {
+            passphraseFD = nil
+        }
+    }
+
+    /// What `dump`/`find` print as `keychain: "..."`.
+    var displayName: String {
+        switch backend {
+        case .vault: vaultURL.path
+        case .secretService: "secret-service:default"
+        }
+    }
+
+    /// The store, unlocked.
+    func openStore() throws -> any ItemStore {
+        switch backend {
+        case .secretService: return try SecretServiceStore()
+        case .vault: return try openVault()
+        }
+    }
+
+    /// The login keyring provider, when a keyring daemon runs.
+    private var osProvider: (any VaultKeyProvider)? {
+        guard OSKeyProviders.secretService() != nil else { return nil }
+        return CachedOSKeyProvider.platformDefault().flatMap { $0 as? any VaultKeyProvider }
+    }
+
+    func openVault() throws -> FileVault {
+        if let passphraseFD {
+            let vault = try FileVault(url: vaultURL)
+            let passphrase = try readPassphrase(fd: passphraseFD)
+            try vault.unlock(passphrase: passphrase)
+            return vault
+        }
+        if let osProvider {
+            let vault = try FileVault(url: vaultURL, keyProvider: osProvider)
+            // Creates a new vault wrapped by the login keyring; a passphrase vault asks for its passphrase.
+            guard let error = Self.failure(of: vault.unlock) else { return vault }
+            guard error.reason == .noVaultKey, vault.hasPassphrase else { throw error }
+            try unlockWithPrompt(vault)
+            return vault
+        }
+        let session = SessionKeyProvider()
+        let vault = try FileVault(url: vaultURL, keyProvider: session)
+        // Opens when an `unlock` session is live; otherwise asks (a new vault: for a new passphrase).
+        if let error = Self.failure(of: vault.unlock) {
+            guard error.reason == .noVaultKey else { throw error }
+            try unlockWithPrompt(vault, isNew: error.status == .notAvailable)
+        }
+        return vault
+    }
+
+    /// Runs `body`, returning its error instead of throwing it.
+    static func failure(of body: () throws(KeychainStoreError) -> Void) -> KeychainStoreError? {
+        do {
+            try body()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// `unlock`: opens the vault and, in passphrase mode, keeps it open for ``sessionTimeout`` seconds.
+    func unlockSession() throws -> String {
+        if backend == .secretService { return "The Secret Service is unlocked by the desktop session." }
+        if passphraseFD == nil, osProvider != nil {
+            _ = try openVault()
+            return "The vault opens with the login keyring."
+        }
+        let session = SessionKeyProvider()
+        let vault = try FileVault(url: vaultURL, keyProvider: session)
+        if let passphraseFD {
+            try vault.unlock(passphrase: try readPassphrase(fd: passphraseFD))
+        } else {
+            guard let error = Self.failure(of: vault.unlock) else { return "The vault is already unlocked." }
+            guard error.reason == .noVaultKey else { throw error }
+            try unlockWithPrompt(vault, isNew: error.status == .notAvailable)
+        }
+        session.allowCreation()
+        try vault.enableKeyProvider()
+        return "The vault is unlocked for \(Self.sessionTimeout / 60) minutes."
+    }
+
+    /// `lock`: forgets the cached session key (and the kernel cache of a login-keyring key).
+    func lockSession() throws -> String {
+        if backend == .secretService { return "Lock the login keyring to lock the Secret Service." }
+        guard FileManager.default.fileExists(atPath: vaultURL.path) else { return "There is no vault at \(vaultURL.path)." }
+        let vault = try FileVault(url: vaultURL)
+        try SessionKeyProvider().deleteWrappingKey(for: vault.vaultID)
+        if let cache = OSKeyProviders.kernelKeyring(timeout: nil, descriptionPrefix: "latchkey:vault:") {
+            try? cache.deleteKey(id: vault.vaultID.map { String(format: "%02x", $0) }.joined())
+        }
+        if passphraseFD == nil, osProvider != nil, !vault.hasPassphrase {
+            return "The vault's key is kept by the login keyring; it opens again while that keyring is unlocked."
+        }
+        return "The vault is locked."
+    }
+
+    private func unlockWithPrompt(_ vault: FileVault, isNew: Bool = false) throws {
+        if isNew {
+            let first = try TerminalInput.readSecret(prompt: "New passphrase for \(vaultURL.path): ")
+            if isatty(STDIN_FILENO) == 1 {
+                let second = try TerminalInput.readSecret(prompt: "Repeat the passphrase: ")
+                guard first == second else { throw KeychainCLIError.passphraseMismatch }
+            }
+            guard !first.isEmpty else { throw KeychainCLIError.emptyPassphrase }
+            try vault.unlock(passphrase: first)
+            return
+        }
+        guard vault.hasPassphrase else { throw KeychainStoreError(.authFailed, .noVaultKey) }
+        let attempts = isatty(STDIN_FILENO) == 1 ? 3 : 1
+        for attempt in 1...attempts {
+            let passphrase = try TerminalInput.readSecret(prompt: "Passphrase for \(vaultURL.path): ")
+            guard let error = Self.failure(of: { () throws(KeychainStoreError) in try vault.unlock(passphrase: passphrase) })
+            else { return }
+            guard error.status == .authFailed, attempt < attempts else { throw error }
+            FileHandle.standardError.write(Data("Wrong passphrase, try again.\n".utf8))
+        }
+    }
+
+    private func readPassphrase(fd: Int32) throws -> String {
+        do {
+            return try TerminalInput.readLine(fd: fd)
+        } catch {
+            throw KeychainCLIError.noPassphrase(fd: fd)
+        }
+    }
+}
+
+/// The kernel-keyring key an `unlock` leaves behind: it wraps the vault key until it times out, is
+/// removed by `lock`, or the machine reboots. Never creates a key unless `allowCreation()` was called, so a
+/// new vault is never wrapped by this short-lived key alone.
+final class SessionKeyProvider: VaultKeyProvider {
+    private let kernel = OSKeyProviders.kernelKeyring(timeout: KeychainVaultAccess.sessionTimeout,
+                                                      descriptionPrefix: "latchkey:session:")
+    private let creationAllowed = Mutex(false)
+
+    var name: String { "session" }
+
+    func allowCreation() { creationAllowed.withLock { $0 = true } }
+
+    func wrappingKey(for vaultID: Data, create: Bool) throws(KeychainStoreError) -> SymmetricKey? {
+        guard let kernel = kernel as? any VaultKeyProvider else { return nil }
+        return try kernel.wrappingKey(for: vaultID, create: create && creationAllowed.withLock { $0 })
+    }
+
+    func deleteWrappingKey(for vaultID: Data) throws(KeychainStoreError) {
+        guard let kernel = kernel as? any VaultKeyProvider else { return }
+        try kernel.deleteWrappingKey(for: vaultID)
+    }
+}

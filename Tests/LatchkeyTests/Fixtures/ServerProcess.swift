@@ -1,0 +1,64 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `latchkey serve` (the built CLI) on 127.0.0.1 with a SQLite database in a temporary directory.
+final class ServerProcess {
+    let process = Process()
+    let baseURL: URL
+    let directory: URL
+
+    struct StartFailure: Error, CustomStringConvertible {
+        let output: String
+        var description: String { "latchkey serve did not start: \(output)" }
+    }
+
+    init(binary: String) throws {
+        directory = try ChildProcess.temporaryDirectory("latchkey-server")
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["serve", "--port", "0", "--threads", "2",
+                             "--database", "sqlite:" + directory.appendingPathComponent("server.sqlite").path]
+        var environment = ProcessInfo.processInfo.environment
+        environment["LD_PRELOAD"] = nil
+        process.environment = environment
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var text = ""
+        while !text.contains("\n") {
+            let chunk = pipe.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("listening on ") }),
+              let url = URL(string: String(line.dropFirst("listening on ".count))) else {
+            process.terminate()
+            throw StartFailure(output: text)
+        }
+        baseURL = url
+    }
+
+    /// Sends a JSON (or form) request and returns the status and the decoded JSON object.
+    func request(_ method: String, _ path: String, json: [String: String]? = nil,
+                 bearer: String? = nil) async throws -> (status: Int, body: [String: Any]) {
+        var request = URLRequest(url: baseURL.appendingPathComponent(path))
+        request.httpMethod = method
+        if let json {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = try JSONSerialization.data(withJSONObject: json)
+        }
+        if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        let body = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+        return (status, body)
+    }
+
+    func stop() {
+        process.terminate()
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}

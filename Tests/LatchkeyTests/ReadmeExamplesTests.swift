@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+import LatchkeyCrypto
+import Latchkey
+
+/// The README's usage examples, compiled and run, so the documentation stays true.
+@Suite struct ReadmeExamplesTests {
+    @Test func cryptoExample() throws {
+        let key = SymmetricKey(size: .bits256)
+        let box = try AES.GCM.seal(Data("secret".utf8), using: key, authenticating: Data("note-1".utf8))
+        let plain = try AES.GCM.open(box, using: key, authenticating: Data("note-1".utf8))
+        #expect(plain == Data("secret".utf8))
+
+        let verifier = try Argon2id.hash(password: Data("correct horse".utf8))   // $argon2id$v=19$m=19456,t=2,p=1$...
+        #expect(try Argon2id.verify(password: Data("correct horse".utf8), against: verifier))
+
+        let signingKey = try P256.Signing.PrivateKey()
+        let token = try JWT.sign(claims: JWTClaims(sub: "alice"), header: JWSHeader(alg: .ES256), key: .p256(signingKey))
+        let jwt = try JWT.verify(token, key: .p256(signingKey.publicKey),
+                                 options: JWTValidationOptions(allowedAlgorithms: [.ES256], requireExpiration: false))
+        #expect(jwt.claims.sub == "alice")
+    }
+
+    @Test func keychainExample() throws {
+        let keychain = Keychain(service: "com.example.notes", store: MemoryStore())
+        try keychain.set("s3cr3t", forKey: "api-token")
+        #expect(try keychain.string(forKey: "api-token") == "s3cr3t")
+        try keychain.accessibility(.afterFirstUnlockThisDeviceOnly).set(Data([1, 2, 3]), forKey: "blob")
+        keychain["greeting"] = "안녕하세요"
+        #expect(keychain["greeting"] == "안녕하세요")
+        #expect(try keychain.allKeys().sorted() == ["api-token", "blob", "greeting"])
+        try keychain.remove("api-token")
+        #expect(try !keychain.contains("api-token"))
+    }
+
+    @Test func authenticationExample() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let simulator = SimulatedAuthenticator(stateURL: dir.appendingPathComponent("sensor.json"))
+        try simulator.setPasscode(Passcode("1234"))   // as on iOS, biometry needs a passcode
+        try simulator.enroll()
+        try simulator.enqueue(.match)
+        let authenticator = BiometricAuthenticator { simulator.makeContext() }
+        switch await authenticator.authenticate(reason: "Unlock your notes") {
+        case .success: break
+        case .failure(let error): Issue.record("unexpected \(error)")
+        }
+        try simulator.enqueue(.noMatch)
+        if case .failure(let error) = await authenticator.authenticate(reason: "Unlock your notes") {
+            #expect(error == .failed)
+        } else {
+            Issue.record("a non-matching scan must fail")
+        }
+    }
+}
