@@ -4,9 +4,9 @@ import XCTest
 
 /// P-256 keys the way CryptoKit-less tutorials use SecKey.
 final class SecKeyTests: XCTestCase {
-    override func setUp() {
-        super.setUp()
+    override func setUpWithError() throws {
         TestEnvironment.useMemoryKeychain()
+        try TestEnvironment.useSimulator()
     }
 
     func makeKey(permanent: Bool = false, tag: String = "com.example.key", secureEnclave: Bool = false) throws -> SecKey {
@@ -119,5 +119,40 @@ final class SecKeyTests: XCTestCase {
         var item: CFTypeRef?
         XCTAssertEqual(SecItemCopyMatching(query as CFDictionary, &item), errSecSuccess)
         XCTAssertEqual(item as? SecKey, key)
+    }
+
+    func testSecureEnclaveTutorialWithAccessControl() throws {
+        let tag = "com.example.se.biometric".data(using: .utf8)!
+        let access = SecAccessControlCreateWithFlags(kCFAllocatorDefault, kSecAttrAccessibleWhenUnlockedThisDeviceOnly,
+                                                     [.privateKeyUsage, .biometryAny], nil)!
+        let attributes: NSDictionary = [
+            kSecAttrKeyType: kSecAttrKeyTypeECSECPrimeRandom,
+            kSecAttrKeySizeInBits: 256,
+            kSecAttrTokenID: kSecAttrTokenIDSecureEnclave,
+            kSecPrivateKeyAttrs: [
+                kSecAttrIsPermanent: true,
+                kSecAttrApplicationTag: tag,
+                kSecAttrAccessControl: access,
+            ],
+        ]
+        var error: Unmanaged<CFError>?
+        guard let privateKey = SecKeyCreateRandomKey(attributes, &error) else {
+            return XCTFail("\(error!.takeRetainedValue() as Error)")
+        }
+        let query: [String: Any] = [
+            kSecClass as String: kSecClassKey,
+            kSecAttrApplicationTag as String: tag,
+            kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom,
+            kSecReturnRef as String: true,
+            kSecUseOperationPrompt as String: "Sign in",
+        ]
+        var item: CFTypeRef?
+        XCTAssertEqual(SecItemCopyMatching(query as CFDictionary, &item), errSecSuccess)
+        let key = item as! SecKey
+        XCTAssertEqual(key, privateKey)
+        let message = Data("challenge".utf8)
+        let signature = SecKeyCreateSignature(key, .ecdsaSignatureMessageX962SHA256, message as CFData, &error)!
+        XCTAssertTrue(SecKeyVerifySignature(SecKeyCopyPublicKey(key)!, .ecdsaSignatureMessageX962SHA256,
+                                            message as CFData, signature, &error))
     }
 }
