@@ -79,8 +79,11 @@ final class SecKeyTests: XCTestCase {
         ]
         var item: CFTypeRef?
         XCTAssertEqual(SecItemCopyMatching(query as CFDictionary, &item), errSecSuccess)
+        XCTAssertEqual(CFGetTypeID(item), SecKeyGetTypeID())
         let found = item as! SecKey
         XCTAssertEqual(found, key)
+        XCTAssertEqual(CFGetTypeID(Data() as CFData), CFDataGetTypeID())
+        XCTAssertNotEqual(CFGetTypeID(Data() as CFData), SecKeyGetTypeID())
         var error: Unmanaged<CFError>?
         let signature = SecKeyCreateSignature(found, .ecdsaSignatureMessageX962SHA256, Data("x".utf8) as CFData, &error)
         XCTAssertNotNil(signature)
