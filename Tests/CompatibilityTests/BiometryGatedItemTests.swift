@@ -117,4 +117,16 @@ final class BiometryGatedItemTests: XCTestCase {
         XCTAssertEqual(items.first?[kSecAttrAccount as String] as? String, "e")
         XCTAssertNotNil(items.first?[kSecAttrAccessControl as String] as? SecAccessControl)
     }
+
+    func testEvaluateAccessControlThenRead() async throws {
+        XCTAssertEqual(saveProtected("ac", account: "f"), errSecSuccess)
+        let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly,
+                                                     .biometryCurrentSet, nil)!
+        let context = LAContext()
+        context.interactionNotAllowed = false
+        let ok = try await context.evaluateAccessControl(access, operation: .useItem, localizedReason: "Read")
+        XCTAssertTrue(ok)
+        context.interactionNotAllowed = true  // the read must not need another prompt
+        XCTAssertEqual(readProtected(account: "f", context: context).1, "ac")
+    }
 }
