@@ -1,0 +1,112 @@
+#if os(Linux)
+import Foundation
+import LatchkeyAuth
+
+/// `LAContext` over a Latchkey `AuthenticationContext` (see `LatchkeyLocalAuthenticationConfiguration`).
+/// As on Apple platforms, a successful evaluation belongs to this instance: pass it to keychain queries
+/// with `kSecUseAuthenticationContext`.
+/// `NSErrorPointer` (Foundation on Linux has none): `var error: NSError?; ctx.canEvaluatePolicy(p, error: &error)`.
+public typealias NSErrorPointer = UnsafeMutablePointer<NSError?>?
+
+open class LAContext: NSObject, @unchecked Sendable { // the wrapped context is Sendable; the rest is plain settings
+    /// The Latchkey context this object wraps.
+    public let latchkeyAuthenticationContext: any AuthenticationContext
+
+    /// A context of the configured backend.
+    public override init() {
+        latchkeyAuthenticationContext = LatchkeyLocalAuthenticationConfiguration.makeContext()
+        super.init()
+    }
+
+    /// A context over `context` (Linux only).
+    public init(latchkeyContext context: any AuthenticationContext) {
+        latchkeyAuthenticationContext = context
+        super.init()
+    }
+
+    /// The sensor kind of the backend.
+    open var biometryType: LABiometryType { LABiometryType(latchkeyAuthenticationContext.biometryType) }
+
+    /// Changes whenever biometric enrolment changes (nil without enrolled biometry).
+    open var evaluatedPolicyDomainState: Data? { latchkeyAuthenticationContext.domainState }
+
+    /// The reason shown when the keychain prompts with this context.
+    open var localizedReason: String = ""
+
+    /// Fallback button title; "" hides it.
+    open var localizedFallbackTitle: String? {
+        get { latchkeyAuthenticationContext.localizedFallbackTitle }
+        set { latchkeyAuthenticationContext.localizedFallbackTitle = newValue }
+    }
+
+    /// Cancel button title.
+    open var localizedCancelTitle: String? {
+        get { latchkeyAuthenticationContext.localizedCancelTitle }
+        set { latchkeyAuthenticationContext.localizedCancelTitle = newValue }
+    }
+
+    /// A device unlock this recent (seconds, at most 300) counts as an evaluation.
+    open var touchIDAuthenticationAllowableReuseDuration: TimeInterval {
+        get { latchkeyAuthenticationContext.reuseDuration }
+        set { latchkeyAuthenticationContext.reuseDuration = min(max(newValue, 0), LATouchIDAuthenticationMaximumAllowableReuseDuration) }
+    }
+
+    /// When true, evaluations that would prompt fail with `LAError.notInteractive`.
+    open var interactionNotAllowed: Bool {
+        get { latchkeyAuthenticationContext.interactionNotAllowed }
+        set { latchkeyAuthenticationContext.interactionNotAllowed = newValue }
+    }
+
+    /// Whether `policy` can be evaluated; on false, `error` receives an NSError in `LAErrorDomain`.
+    open func canEvaluatePolicy(_ policy: LAPolicy, error: NSErrorPointer) -> Bool {
+        guard let p = policy.latchkeyPolicy else {
+            error?.pointee = LAError(.companionNotAvailable) as NSError
+            return false
+        }
+        do {
+            try latchkeyAuthenticationContext.canEvaluate(p)
+            return true
+        } catch let failure {
+            error?.pointee = LAError(failure) as NSError
+            return false
+        }
+    }
+
+    /// Evaluates `policy`; `reply` runs on another thread with the outcome and an `LAError`.
+    open func evaluatePolicy(_ policy: LAPolicy, localizedReason: String,
+                             reply: @escaping (Bool, (any Error)?) -> Void) {
+        let box = ReplyBox(reply)
+        let context = latchkeyAuthenticationContext
+        let p = policy.latchkeyPolicy
+        Task.detached {
+            guard let p else { box.reply(false, LAError(.companionNotAvailable)); return }
+            do {
+                try await context.evaluate(p, reason: localizedReason)
+                box.reply(true, nil)
+            } catch {
+                box.reply(false, LAError(error as? AuthenticationError ?? .authenticationFailed))
+            }
+        }
+    }
+
+    /// Evaluates `policy`; returns true or throws an `LAError`.
+    open func evaluatePolicy(_ policy: LAPolicy, localizedReason: String) async throws -> Bool {
+        guard let p = policy.latchkeyPolicy else { throw LAError(.companionNotAvailable) }
+        do {
+            try await latchkeyAuthenticationContext.evaluate(p, reason: localizedReason)
+            return true
+        } catch {
+            throw LAError(error)
+        }
+    }
+
+    /// Ends the context: running and later evaluations fail with `LAError.invalidContext`.
+    open func invalidate() { latchkeyAuthenticationContext.invalidate() }
+}
+
+/// Carries the reply closure to the evaluating task (Apple calls it on a private queue too).
+private final class ReplyBox: @unchecked Sendable { // the closure is called once, from one task
+    let reply: (Bool, (any Error)?) -> Void
+    init(_ reply: @escaping (Bool, (any Error)?) -> Void) { self.reply = reply }
+}
+#endif

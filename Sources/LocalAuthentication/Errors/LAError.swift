@@ -1,0 +1,102 @@
+#if os(Linux)
+import Foundation
+import LatchkeyAuth
+
+/// `LAErrorDomain`: "com.apple.LocalAuthentication".
+public let LAErrorDomain = "com.apple.LocalAuthentication"
+
+/// `LAError`, used as Apple's is: `catch let error as LAError`, `error.code == .userCancel`,
+/// `case LAError.biometryLockout:` in a `switch` over any `Error`, and as an `NSError` in
+/// `LAErrorDomain` with Apple's codes.
+public struct LAError: Error, Hashable, Sendable, CustomNSError, LocalizedError {
+    /// `LAError.Code`, with Apple's raw values.
+    public enum Code: Int, Sendable, Hashable {
+        case authenticationFailed = -1
+        case userCancel = -2
+        case userFallback = -3
+        case systemCancel = -4
+        case passcodeNotSet = -5
+        case biometryNotAvailable = -6
+        case biometryNotEnrolled = -7
+        case biometryLockout = -8
+        case appCancel = -9
+        case invalidContext = -10
+        case companionNotAvailable = -11
+        case biometryNotPaired = -12
+        case biometryDisconnected = -13
+        case invalidDimensions = -14
+        case notInteractive = -1004
+
+        /// Deprecated names.
+        public static let touchIDNotAvailable = Code.biometryNotAvailable
+        public static let touchIDNotEnrolled = Code.biometryNotEnrolled
+        public static let touchIDLockout = Code.biometryLockout
+        public static let watchNotAvailable = Code.companionNotAvailable
+    }
+
+    /// The error code.
+    public let code: Code
+    private let message: String?
+
+    /// An error with this code.
+    public init(_ code: Code, userInfo: [String: Any] = [:]) {
+        self.code = code
+        self.message = userInfo[NSLocalizedDescriptionKey] as? String
+    }
+
+    /// The `LAError` an NSError in `LAErrorDomain` stands for (nil for other domains or unknown codes).
+    public init?(_nsError error: NSError) {
+        guard error.domain == LAErrorDomain, let code = Code(rawValue: error.code) else { return nil }
+        self.init(code, userInfo: error.userInfo)
+    }
+
+    init(_ error: AuthenticationError) {
+        self.code = Code(rawValue: error.rawValue) ?? .authenticationFailed
+        self.message = error.errorDescription
+    }
+
+    public static func == (a: LAError, b: LAError) -> Bool { a.code == b.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+
+    public static var errorDomain: String { LAErrorDomain }
+    public var errorCode: Int { code.rawValue }
+    public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: localizedText] }
+    public var errorDescription: String? { localizedText }
+    /// Same as `userInfo` on Apple's bridged errors.
+    public var userInfo: [String: Any] { errorUserInfo }
+
+    private var localizedText: String {
+        if let message { return message }
+        if let e = AuthenticationError(rawValue: code.rawValue), let text = e.errorDescription { return text }
+        return "Authentication error \(code.rawValue)."
+    }
+
+    public static let authenticationFailed = Code.authenticationFailed
+    public static let userCancel = Code.userCancel
+    public static let userFallback = Code.userFallback
+    public static let systemCancel = Code.systemCancel
+    public static let passcodeNotSet = Code.passcodeNotSet
+    public static let biometryNotAvailable = Code.biometryNotAvailable
+    public static let biometryNotEnrolled = Code.biometryNotEnrolled
+    public static let biometryLockout = Code.biometryLockout
+    public static let appCancel = Code.appCancel
+    public static let invalidContext = Code.invalidContext
+    public static let companionNotAvailable = Code.companionNotAvailable
+    public static let biometryNotPaired = Code.biometryNotPaired
+    public static let biometryDisconnected = Code.biometryDisconnected
+    public static let invalidDimensions = Code.invalidDimensions
+    public static let notInteractive = Code.notInteractive
+    public static let touchIDNotAvailable = Code.biometryNotAvailable
+    public static let touchIDNotEnrolled = Code.biometryNotEnrolled
+    public static let touchIDLockout = Code.biometryLockout
+    public static let watchNotAvailable = Code.companionNotAvailable
+}
+
+/// `case LAError.userCancel:` in a `switch`/`catch` over any error (an `LAError` or an NSError in its domain).
+public func ~= (match: LAError.Code, error: any Error) -> Bool {
+    if let e = error as? LAError { return e.code == match }
+    let ns = error as NSError
+    return ns.domain == LAErrorDomain && ns.code == match.rawValue
+}
+#endif
+

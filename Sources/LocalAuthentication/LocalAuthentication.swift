@@ -1,4 +1,0 @@
-// Apple's LocalAuthentication framework names on Linux, over LatchkeyAuth.
-#if os(Linux)
-import LatchkeyAuth
-#endif

@@ -1,0 +1,77 @@
+#if os(Linux)
+import Foundation
+import LatchkeyKeychain
+
+/// `SecAccessControl`: an accessibility level plus the authentication an item needs, as
+/// LatchkeyKeychain's `AccessControl` (which the stores enforce cryptographically).
+public final class SecAccessControl: Hashable, AccessControlConvertible, @unchecked Sendable { // immutable
+    /// The Latchkey access control this object stands for.
+    public let latchkeyAccessControl: LatchkeyKeychain.AccessControl
+
+    init(_ control: LatchkeyKeychain.AccessControl) { latchkeyAccessControl = control }
+
+    public static func == (a: SecAccessControl, b: SecAccessControl) -> Bool {
+        a.latchkeyAccessControl == b.latchkeyAccessControl
+    }
+    public func hash(into hasher: inout Hasher) { hasher.combine(latchkeyAccessControl) }
+}
+
+/// `SecAccessControlCreateFlags`, with Apple's raw values.
+public struct SecAccessControlCreateFlags: OptionSet, Sendable, Hashable {
+    public let rawValue: CFOptionFlags
+    public init(rawValue: CFOptionFlags) { self.rawValue = rawValue }
+    /// Biometry (any enrolled) or the device passcode.
+    public static let userPresence = SecAccessControlCreateFlags(rawValue: 1 << 0)
+    /// Any enrolled biometry; survives enrolment changes.
+    public static let biometryAny = SecAccessControlCreateFlags(rawValue: 1 << 1)
+    /// Deprecated name of `biometryAny`.
+    public static let touchIDAny = SecAccessControlCreateFlags(rawValue: 1 << 1)
+    /// The biometry enrolled now; the item becomes unreadable when enrolment changes.
+    public static let biometryCurrentSet = SecAccessControlCreateFlags(rawValue: 1 << 3)
+    /// Deprecated name of `biometryCurrentSet`.
+    public static let touchIDCurrentSet = SecAccessControlCreateFlags(rawValue: 1 << 3)
+    /// The device passcode (on Linux: the account password through PAM, or the simulator's passcode).
+    public static let devicePasscode = SecAccessControlCreateFlags(rawValue: 1 << 4)
+    /// A paired companion device (not available on Linux: such items cannot be opened).
+    public static let companion = SecAccessControlCreateFlags(rawValue: 1 << 5)
+    /// Deprecated name of `companion`.
+    public static let watch = SecAccessControlCreateFlags(rawValue: 1 << 5)
+    /// Any one of the constraints suffices.
+    public static let or = SecAccessControlCreateFlags(rawValue: 1 << 14)
+    /// All of the constraints are needed.
+    public static let and = SecAccessControlCreateFlags(rawValue: 1 << 15)
+    /// The private key of a key item may be used (signing) after authentication.
+    public static let privateKeyUsage = SecAccessControlCreateFlags(rawValue: 1 << 30)
+    /// An application-supplied password is also needed.
+    public static let applicationPassword = SecAccessControlCreateFlags(rawValue: 1 << 31)
+}
+
+/// `SecAccessControlCreateWithFlags`: `protection` is a `kSecAttrAccessible…` value. Invalid input
+/// returns nil and sets `error` to an `NSOSStatusErrorDomain` error with errSecParam.
+@discardableResult
+public func SecAccessControlCreateWithFlags(_ allocator: CFAllocator?, _ protection: CFTypeRef,
+                                            _ flags: SecAccessControlCreateFlags,
+                                            _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> SecAccessControl? {
+    let raw = (protection as? String) ?? (protection as? NSString).map { String($0) }
+    guard let raw, let level = LatchkeyKeychain.Accessibility(rawValue: raw) ?? QueryKeys.legacyAccessible[raw] else {
+        error?.pointee = Unmanaged.passRetained(SecurityErrors.error(errSecParam))
+        return nil
+    }
+    let control = LatchkeyKeychain.AccessControl(accessibility: level, flags: AccessControlFlags(rawValue: flags.rawValue))
+    do {
+        _ = try control.alternatives()
+    } catch let failure {
+        error?.pointee = Unmanaged.passRetained(SecurityErrors.error(failure.status.rawValue))
+        return nil
+    }
+    return SecAccessControl(control)
+}
+
+/// `NSError`s in `NSOSStatusErrorDomain`, as Security's CFError results are.
+enum SecurityErrors {
+    static func error(_ status: OSStatus) -> NSError {
+        NSError(domain: NSOSStatusErrorDomain, code: Int(status),
+                userInfo: [NSLocalizedDescriptionKey: (SecCopyErrorMessageString(status, nil) as String?) ?? "OSStatus \(status)"])
+    }
+}
+#endif

@@ -1,0 +1,78 @@
+#if os(Linux)
+import Foundation
+
+// Core Foundation names that keychain code uses, as the Foundation classes they bridge to on Apple
+// platforms. They must be classes: `kSecAttrAccessible…` is passed where a `CFTypeRef` is expected,
+// and `query as CFDictionary` must bridge a `[String: Any]` literal.
+
+/// `CFTypeRef`: any object.
+public typealias CFTypeRef = AnyObject
+/// `CFString`, as `NSString` (`kSecClass as String` bridges).
+public typealias CFString = NSString
+/// `CFDictionary`, as `NSDictionary` (`query as CFDictionary` bridges a `[String: Any]`).
+public typealias CFDictionary = NSDictionary
+/// `CFMutableDictionary`, as `NSMutableDictionary`.
+public typealias CFMutableDictionary = NSMutableDictionary
+/// `CFArray`, as `NSArray`.
+public typealias CFArray = NSArray
+/// `CFData`, as `NSData` (`result as? Data` bridges).
+public typealias CFData = NSData
+/// `CFMutableData`, as `NSMutableData`.
+public typealias CFMutableData = NSMutableData
+/// `CFNumber`, as `NSNumber`.
+public typealias CFNumber = NSNumber
+/// `CFBoolean`, as `NSNumber`.
+public typealias CFBoolean = NSNumber
+/// `CFDate`, as `NSDate`.
+public typealias CFDate = NSDate
+/// `CFError`, as `NSError` (`takeRetainedValue() as Error` works).
+public typealias CFError = NSError
+/// `CFIndex`.
+public typealias CFIndex = Int
+/// `CFTypeID`.
+public typealias CFTypeID = UInt
+/// `CFOptionFlags`.
+public typealias CFOptionFlags = UInt
+/// `CFErrorDomain`.
+public typealias CFErrorDomain = CFString
+/// `OSStatus`: Apple's 32-bit result code.
+public typealias OSStatus = Int32
+
+/// `CFAllocator`: accepted and ignored (memory is managed by Swift).
+public final class CFAllocator: Sendable {
+    init() {}
+}
+
+/// `kCFAllocatorDefault`.
+public let kCFAllocatorDefault: CFAllocator? = CFAllocator()
+/// `kCFAllocatorSystemDefault`.
+public let kCFAllocatorSystemDefault: CFAllocator? = kCFAllocatorDefault
+
+/// `kCFBooleanTrue` (implicitly unwrapped, as on Apple platforms, so `kCFBooleanTrue!` compiles).
+public let kCFBooleanTrue: CFBoolean! = NSNumber(value: true)
+/// `kCFBooleanFalse`.
+public let kCFBooleanFalse: CFBoolean! = NSNumber(value: false)
+
+/// `CFErrorCopyDescription`: the error's localized description.
+@discardableResult
+public func CFErrorCopyDescription(_ err: CFError!) -> CFString! {
+    guard let err else { return nil }
+    return err.localizedDescription as NSString
+}
+
+/// `CFErrorGetCode`.
+@discardableResult
+public func CFErrorGetCode(_ err: CFError!) -> CFIndex {
+    err?.code ?? 0
+}
+
+/// `CFErrorGetDomain`.
+@discardableResult
+public func CFErrorGetDomain(_ err: CFError!) -> CFErrorDomain! {
+    guard let err else { return nil }
+    return err.domain as NSString
+}
+
+/// `CFRelease` / `CFRetain` are no-ops under Swift's memory management.
+public func CFRelease(_ cf: CFTypeRef?) {}
+#endif

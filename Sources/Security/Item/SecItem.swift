@@ -1,0 +1,83 @@
+#if os(Linux)
+import Foundation
+import LatchkeyKeychain
+
+// Keychain Services item functions with Apple's Swift signatures. Each one bridges the `CFDictionary`
+// to `[String: Any]`, lets `QueryDictionary` translate it, calls the configured `ItemStore`, and
+// bridges the result back; errors become their `OSStatus`.
+
+/// `SecItemAdd`: adds an item; `result` (when given and a return key is set) receives the new item.
+@discardableResult
+public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
+    SecurityBridge.status { () throws(KeychainStoreError) in
+        let request = try QueryDictionary.addRequest(try SecurityBridge.swiftDictionary(attributes, forAdd: true))
+        let store = LatchkeySecurityConfiguration.store
+        do throws(KeychainStoreError) {
+            try store.add(request.item, authenticationContext: request.authenticationContext)
+        } catch let error where SecItemPrompt.shouldPrompt(error, context: request.authenticationContext, ui: .allow) {
+            let context = SecItemPrompt.context(request.authenticationContext)
+            let item = request.item
+            try SecItemPrompt.wait { () async throws(KeychainStoreError) in
+                try await store.authenticatedAdd(item, authenticationContext: context)
+            }
+        }
+        guard let result else { return }
+        let kinds = [request.resultQuery.returnData, request.resultQuery.returnAttributes,
+                     request.resultQuery.returnReference, request.resultQuery.returnPersistentReference]
+        guard kinds.contains(true) else { result.pointee = nil; return }
+        let found = try store.copyMatching(request.resultQuery)
+        result.pointee = SecurityBridge.object(QueryDictionary.result(found, for: request.resultQuery))
+    }
+}
+
+/// `SecItemCopyMatching`: finds items; `result` receives data, attributes, references or an array of them.
+@discardableResult
+public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
+    result?.pointee = nil
+    return SecurityBridge.status { () throws(KeychainStoreError) in
+        var q = try QueryDictionary.query(try SecurityBridge.swiftDictionary(query, forAdd: false))
+        let store = LatchkeySecurityConfiguration.store
+        let found: [QueryResult]
+        do throws(KeychainStoreError) {
+            found = try store.copyMatching(q)
+        } catch let error where SecItemPrompt.shouldPrompt(error, context: q.authenticationContext, ui: q.authenticationUI) {
+            q.authenticationContext = SecItemPrompt.context(q.authenticationContext)
+            let prompted = q
+            found = try SecItemPrompt.wait { () async throws(KeychainStoreError) in
+                try await store.authenticatedCopyMatching(prompted)
+            }
+        }
+        result?.pointee = SecurityBridge.object(QueryDictionary.result(found, for: q))
+    }
+}
+
+/// `SecItemUpdate`: changes every item matching `query` to have `attributesToUpdate`.
+@discardableResult
+public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDictionary) -> OSStatus {
+    SecurityBridge.status { () throws(KeychainStoreError) in
+        let q = try QueryDictionary.query(try SecurityBridge.swiftDictionary(query, forAdd: false))
+        let changes = try QueryDictionary.changes(try SecurityBridge.swiftDictionary(attributesToUpdate, forAdd: true),
+                                                  for: q.itemClass)
+        let store = LatchkeySecurityConfiguration.store
+        do throws(KeychainStoreError) {
+            try store.update(q, with: changes)
+        } catch let error where SecItemPrompt.shouldPrompt(error, context: q.authenticationContext, ui: q.authenticationUI) {
+            var prompted = q
+            prompted.authenticationContext = SecItemPrompt.context(q.authenticationContext)
+            let query = prompted
+            try SecItemPrompt.wait { () async throws(KeychainStoreError) in
+                try await store.authenticatedUpdate(query, with: changes)
+            }
+        }
+    }
+}
+
+/// `SecItemDelete`: deletes every item matching `query`.
+@discardableResult
+public func SecItemDelete(_ query: CFDictionary) -> OSStatus {
+    SecurityBridge.status { () throws(KeychainStoreError) in
+        let q = try QueryDictionary.query(try SecurityBridge.swiftDictionary(query, forAdd: false))
+        try LatchkeySecurityConfiguration.store.delete(q)
+    }
+}
+#endif

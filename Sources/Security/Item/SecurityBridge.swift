@@ -1,0 +1,63 @@
+#if os(Linux)
+import Foundation
+import LatchkeyKeychain
+
+/// Core Foundation ⇄ Swift conversions for the `SecItem…` functions (translation only).
+enum SecurityBridge {
+    /// Search keys Latchkey's stores do not model; accepted and ignored (matching is exact).
+    static let ignoredSearchKeys: Set<String> = ["m_CaseInsensitive", "m_DiacriticInsensitive", "m_WidthInsensitive",
+                                                 "u_ItemList", "u_Keychain", "m_SearchList"]
+
+    static func status(_ body: () throws(KeychainStoreError) -> Void) -> OSStatus {
+        do {
+            try body()
+            return errSecSuccess
+        } catch {
+            return error.status.rawValue
+        }
+    }
+
+    /// The dictionary with `String` keys and Swift-side values (`SecAccessControl`, `SecKey` translated).
+    static func swiftDictionary(_ cf: CFDictionary, forAdd: Bool) throws(KeychainStoreError) -> [String: Any] {
+        var out: [String: Any] = [:]
+        for (k, v) in cf {
+            guard let key = (k as? String) ?? (k as? NSString).map({ String($0) }) else { throw KeychainStoreError.param }
+            if ignoredSearchKeys.contains(key) { continue }
+            out[key] = textual(key, v)
+        }
+        try SecKeyBridge.translateValueRef(&out, forAdd: forAdd)
+        return out
+    }
+
+    /// String attributes Apple also accepts as UTF-8 data (wrappers pass `kSecAttrAccount` as `Data`).
+    static let textAttributes: Set<String> = ["acct", "svce", "labl", "desc", "icmt", "srvr", "sdmn", "path", "agrp"]
+
+    static func textual(_ key: String, _ value: Any) -> Any {
+        guard textAttributes.contains(key) else { return value }
+        let data = (value as? Data) ?? (value as? NSData).map { $0 as Data }
+        guard let data, let text = String(data: data, encoding: .utf8) else { return value }
+        return text
+    }
+
+    /// A Swift result as the object Apple's functions return (NSData, NSDictionary, NSArray, SecKey...).
+    static func object(_ value: Any?) -> CFTypeRef? {
+        guard let value else { return nil }
+        switch value {
+        case let d as Data: return NSData(data: d)
+        case let s as String: return NSString(string: s)
+        case let b as Bool: return NSNumber(value: b)
+        case let i as Int: return NSNumber(value: i)
+        case let date as Date: return NSDate(timeIntervalSinceReferenceDate: date.timeIntervalSinceReferenceDate)
+        case let ac as AccessControl: return SecAccessControl(ac)
+        case let item as Item: return SecKeyBridge.reference(for: item)
+        case let dict as [String: Any]:
+            let out = NSMutableDictionary()
+            for (k, v) in dict { out[NSString(string: k)] = object(v) }
+            return out
+        case let list as [Any]:
+            return NSArray(array: list.compactMap { object($0) })
+        default: return value as AnyObject
+        }
+    }
+}
+#endif

@@ -1,4 +1,0 @@
-// Apple's Security framework names on Linux, over LatchkeyKeychain.
-#if os(Linux)
-import LatchkeyKeychain
-#endif

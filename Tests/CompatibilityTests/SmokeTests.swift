@@ -1,5 +1,0 @@
-import Testing
-
-@Test func CompatibilityTestsModuleLinks() {
-    #expect(Bool(true))
-}
