@@ -8,81 +8,14 @@ import Foundation
 /// let plain = try ChaChaPoly.open(ChaChaPoly.SealedBox(combined: box.combined), using: key,
 ///                              authenticating: Data("header".utf8))
 /// ```
-public enum ChaChaPoly {
-    /// A 12-byte ChaCha20-Poly1305 nonce. Never reuse a nonce with the same key: the default initializer is random.
-    public struct Nonce: Sendable, Hashable {
-        /// The nonce bytes (12).
-        public let data: Data
-
-        /// A random nonce (libsodium CSPRNG).
-        public init() {
-            data = SecureRandom.bytes(count: AEADEngine.nonceByteCount)
-        }
-
-        /// A nonce from exactly 12 bytes; other lengths throw `.invalidNonceSize`.
-        public init(data: some DataProtocol) throws(CryptoError) {
-            guard data.count == AEADEngine.nonceByteCount else {
-                throw .invalidNonceSize(expected: AEADEngine.nonceByteCount, actual: data.count)
-            }
-            self.data = Data(data)
-        }
-
-        /// `data` is exactly 12 bytes.
-        init(unchecked data: Data) {
-            self.data = data
-        }
+public enum ChaChaPoly: AEADCipher {
+    public static let parameters = AEADCipherParameters(name: "ChaCha20-Poly1305") { (bytes) throws(CryptoError) in
+        guard bytes == 32 else { throw .invalidKeySize(expected: 32, actual: bytes) }
+        return EVPHandles.chacha20Poly1305.pointer
     }
 
-    /// Nonce, ciphertext and tag of one sealed message, held as one `nonce || ciphertext || tag` buffer.
-    public struct SealedBox: Sendable, Hashable {
-        /// The nonce used to seal.
-        public let nonce: Nonce
-        /// `nonce || ciphertext || tag`, the usual wire form (no copy is made to return it).
-        public let combined: Data
-
-        /// The ciphertext (as long as the plaintext).
-        public var ciphertext: Data {
-            let start = combined.startIndex + AEADEngine.nonceByteCount
-            return Data(combined[start..<(combined.endIndex - AEADEngine.tagByteCount)])
-        }
-
-        /// The 16-byte authentication tag.
-        public var tag: Data { Data(combined.suffix(AEADEngine.tagByteCount)) }
-
-        /// Wraps `nonce || ciphertext || tag`. Throws `.malformedInput` when shorter than 28 bytes.
-        public init(combined: Data) throws(CryptoError) {
-            guard combined.count >= AEADEngine.overhead else {
-                throw .malformedInput("sealed box shorter than \(AEADEngine.overhead) bytes")
-            }
-            self.init(unchecked: combined)
-        }
-
-        /// Assembles a box from its parts. Throws `.malformedInput` unless `tag` is 16 bytes.
-        public init(nonce: Nonce, ciphertext: Data, tag: Data) throws(CryptoError) {
-            guard tag.count == AEADEngine.tagByteCount else {
-                throw .malformedInput("AEAD tag must be \(AEADEngine.tagByteCount) bytes")
-            }
-            var combined = Data(capacity: AEADEngine.overhead + ciphertext.count)
-            combined.append(nonce.data)
-            combined.append(ciphertext)
-            combined.append(tag)
-            self.nonce = nonce
-            self.combined = combined
-        }
-
-        /// `combined` was just sealed with `nonce`.
-        init(nonce: Nonce, uncheckedCombined combined: Data) {
-            self.nonce = nonce
-            self.combined = combined
-        }
-
-        /// `combined` has at least `AEADEngine.overhead` bytes.
-        init(unchecked combined: Data) {
-            let start = combined.startIndex
-            nonce = Nonce(unchecked: Data(combined[start..<(start + AEADEngine.nonceByteCount)]))
-            self.combined = combined
-        }
-    }
+    public typealias Nonce = AEAD.Nonce<ChaChaPoly>
+    public typealias SealedBox = AEAD.SealedBox<ChaChaPoly>
 
     /// Encrypts and authenticates `plaintext` and authenticates `aad`.
     public static func seal(
@@ -90,7 +23,7 @@ public enum ChaChaPoly {
         authenticating aad: Data = Data()
     ) throws(CryptoError) -> SealedBox {
         try ContiguousInput.with(plaintext) { (input) throws(CryptoError) in
-            try seal(input, using: key, nonce: nonce, authenticating: aad)
+            try AEAD.seal(input, using: key, nonce: nonce, authenticating: aad)
         }
     }
 
@@ -99,23 +32,8 @@ public enum ChaChaPoly {
         _ plaintext: Data, using key: SymmetricKey, nonce: Nonce = Nonce(), authenticating aad: Data = Data()
     ) throws(CryptoError) -> SealedBox {
         try ContiguousInput.with(plaintext) { (input) throws(CryptoError) in
-            try seal(input, using: key, nonce: nonce, authenticating: aad)
+            try AEAD.seal(input, using: key, nonce: nonce, authenticating: aad)
         }
-    }
-
-    private static func seal(
-        _ input: UnsafeRawBufferPointer, using key: SymmetricKey, nonce: Nonce, authenticating aad: Data
-    ) throws(CryptoError) -> SealedBox {
-        let cipher = try cipher(for: key)
-        let combined = try key.withBytes { (keyBytes) throws(CryptoError) in
-            try ContiguousInput.with(nonce.data) { (nonceBytes) throws(CryptoError) in
-                try ContiguousInput.with(aad) { (aadBytes) throws(CryptoError) in
-                    try AEADEngine.seal(cipher: cipher, name: "ChaCha20-Poly1305", key: keyBytes, nonce: nonceBytes,
-                                        plaintext: input, aad: aadBytes)
-                }
-            }
-        }
-        return SealedBox(nonce: nonce, uncheckedCombined: combined)
     }
 
     /// Authenticates and decrypts `box`. Any change to nonce, ciphertext, tag or `aad`, or a wrong key,
@@ -123,19 +41,6 @@ public enum ChaChaPoly {
     public static func open(
         _ box: SealedBox, using key: SymmetricKey, authenticating aad: Data = Data()
     ) throws(CryptoError) -> Data {
-        let cipher = try cipher(for: key)
-        return try key.withBytes { (keyBytes) throws(CryptoError) in
-            try ContiguousInput.with(box.combined) { (combined) throws(CryptoError) in
-                try ContiguousInput.with(aad) { (aadBytes) throws(CryptoError) in
-                    try AEADEngine.open(cipher: cipher, name: "ChaCha20-Poly1305", key: keyBytes, combined: combined,
-                                        aad: aadBytes)
-                }
-            }
-        }
-    }
-
-    private static func cipher(for key: SymmetricKey) throws(CryptoError) -> OpaquePointer? {
-        guard key.byteCount == 32 else { throw .invalidKeySize(expected: 32, actual: key.byteCount) }
-        return EVPHandles.chacha20Poly1305.pointer
+        try AEAD.open(box, using: key, authenticating: aad)
     }
 }
