@@ -124,3 +124,34 @@ public enum AEAD {
         }
     }
 }
+
+/// CryptoKit's entry points on every cipher: `AES.GCM.seal(...)`, `ChaChaPoly.open(...)`.
+extension AEADCipher {
+    /// Encrypts and authenticates `plaintext` and authenticates `aad`.
+    public static func seal(
+        _ plaintext: some DataProtocol, using key: SymmetricKey, nonce: AEAD.Nonce<Self> = AEAD.Nonce<Self>(),
+        authenticating aad: Data = Data()
+    ) throws(CryptoError) -> AEAD.SealedBox<Self> {
+        try ContiguousInput.with(plaintext) { (input) throws(CryptoError) in
+            try AEAD.seal(input, using: key, nonce: nonce, authenticating: aad)
+        }
+    }
+
+    /// Encrypts and authenticates `plaintext` and authenticates `aad` (fast path for `Data`).
+    public static func seal(
+        _ plaintext: Data, using key: SymmetricKey, nonce: AEAD.Nonce<Self> = AEAD.Nonce<Self>(),
+        authenticating aad: Data = Data()
+    ) throws(CryptoError) -> AEAD.SealedBox<Self> {
+        try ContiguousInput.with(plaintext) { (input) throws(CryptoError) in
+            try AEAD.seal(input, using: key, nonce: nonce, authenticating: aad)
+        }
+    }
+
+    /// Authenticates and decrypts `box`. Any change to nonce, ciphertext, tag or `aad`, or a wrong key,
+    /// throws `.authenticationFailure` and returns no plaintext.
+    public static func open(
+        _ box: AEAD.SealedBox<Self>, using key: SymmetricKey, authenticating aad: Data = Data()
+    ) throws(CryptoError) -> Data {
+        try AEAD.open(box, using: key, authenticating: aad)
+    }
+}

@@ -16,31 +16,4 @@ public enum ChaChaPoly: AEADCipher {
 
     public typealias Nonce = AEAD.Nonce<ChaChaPoly>
     public typealias SealedBox = AEAD.SealedBox<ChaChaPoly>
-
-    /// Encrypts and authenticates `plaintext` and authenticates `aad`.
-    public static func seal(
-        _ plaintext: some DataProtocol, using key: SymmetricKey, nonce: Nonce = Nonce(),
-        authenticating aad: Data = Data()
-    ) throws(CryptoError) -> SealedBox {
-        try ContiguousInput.with(plaintext) { (input) throws(CryptoError) in
-            try AEAD.seal(input, using: key, nonce: nonce, authenticating: aad)
-        }
-    }
-
-    /// Encrypts and authenticates `plaintext` and authenticates `aad` (fast path for `Data`).
-    public static func seal(
-        _ plaintext: Data, using key: SymmetricKey, nonce: Nonce = Nonce(), authenticating aad: Data = Data()
-    ) throws(CryptoError) -> SealedBox {
-        try ContiguousInput.with(plaintext) { (input) throws(CryptoError) in
-            try AEAD.seal(input, using: key, nonce: nonce, authenticating: aad)
-        }
-    }
-
-    /// Authenticates and decrypts `box`. Any change to nonce, ciphertext, tag or `aad`, or a wrong key,
-    /// throws `.authenticationFailure` and returns no plaintext.
-    public static func open(
-        _ box: SealedBox, using key: SymmetricKey, authenticating aad: Data = Data()
-    ) throws(CryptoError) -> Data {
-        try AEAD.open(box, using: key, authenticating: aad)
-    }
 }
