@@ -51,3 +51,33 @@ final class LAErrorBridgingTests: XCTestCase {
         XCTAssertEqual(LACredentialType.applicationPassword.rawValue, Int(kLACredentialTypeApplicationPassword))
     }
 }
+
+/// Older code compares error codes with the C constants of LAPublicDefines.h.
+final class LAPublicDefinesTests: XCTestCase {
+    func describe(_ error: NSError) -> String {
+        switch Int32(error.code) {
+        case kLAErrorUserCancel: return "cancelled"
+        case kLAErrorBiometryLockout: return "locked"
+        case kLAErrorNotInteractive: return "no UI"
+        default: return "other"
+        }
+    }
+
+    func testConstantsMatchTheSwiftTypes() {
+        XCTAssertEqual(describe(LAError(.userCancel) as NSError), "cancelled")
+        XCTAssertEqual(describe(LAError(.biometryLockout) as NSError), "locked")
+        XCTAssertEqual(describe(LAError(.notInteractive) as NSError), "no UI")
+        let codes: [(Int32, LAError.Code)] = [
+            (kLAErrorAuthenticationFailed, .authenticationFailed), (kLAErrorUserFallback, .userFallback),
+            (kLAErrorSystemCancel, .systemCancel), (kLAErrorPasscodeNotSet, .passcodeNotSet),
+            (kLAErrorTouchIDNotAvailable, .touchIDNotAvailable), (kLAErrorBiometryNotEnrolled, .biometryNotEnrolled),
+            (kLAErrorAppCancel, .appCancel), (kLAErrorInvalidContext, .invalidContext),
+        ]
+        for (constant, code) in codes { XCTAssertEqual(Int(constant), code.rawValue) }
+        XCTAssertEqual(Int(kLAPolicyDeviceOwnerAuthentication), LAPolicy.deviceOwnerAuthentication.rawValue)
+        XCTAssertEqual(Int(kLAPolicyDeviceOwnerAuthenticationWithBiometrics), LAPolicy.deviceOwnerAuthenticationWithBiometrics.rawValue)
+        XCTAssertEqual(Int(kLAPolicyDeviceOwnerAuthenticationWithWatch), LAPolicy.deviceOwnerAuthenticationWithWatch.rawValue)
+        XCTAssertEqual(Int(kLAPolicyDeviceOwnerAuthenticationWithBiometricsOrWatch),
+                       LAPolicy.deviceOwnerAuthenticationWithBiometricsOrWatch.rawValue)
+    }
+}
