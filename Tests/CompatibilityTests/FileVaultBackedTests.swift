@@ -60,9 +60,10 @@ final class FileVaultBackedTests: XCTestCase {
         try simulator.unenroll()
         var error: NSError?
         XCTAssertFalse(LAContext().canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error))
-        // Linux cannot bridge NSError to the LAError struct with `as?`: use Apple's `LAError(_nsError:)`
-        // or the `case LAError.x:` pattern, both of which work on Apple platforms too.
-        XCTAssertNil((error! as Error) as? LAError)
+        // As on Apple platforms, the NSError casts back to LAError; `LAError(_nsError:)` and the
+        // `case LAError.x:` pattern work too.
+        XCTAssertEqual(((error! as Error) as? LAError)?.code, .biometryNotEnrolled)
+        XCTAssertEqual((error as? LAError)?.code, .biometryNotEnrolled)
         let laError = try XCTUnwrap(LAError(_nsError: error!))
         XCTAssertEqual(laError.code, .biometryNotEnrolled)
         switch error! as Error {

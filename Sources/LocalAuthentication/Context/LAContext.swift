@@ -11,6 +11,8 @@ public typealias NSErrorPointer = UnsafeMutablePointer<NSError?>?
 open class LAContext: NSObject, @unchecked Sendable { // the wrapped context is Sendable; the rest is plain settings
     /// The Latchkey context this object wraps.
     public let latchkeyAuthenticationContext: any AuthenticationContext
+    /// Credentials given with `setCredential(_:type:)`.
+    private let credentials = LACredentialStore()
 
     /// A context of the configured backend.
     public override init() {
@@ -100,8 +102,25 @@ open class LAContext: NSObject, @unchecked Sendable { // the wrapped context is 
         }
     }
 
-    /// Ends the context: running and later evaluations fail with `LAError.invalidContext`.
-    open func invalidate() { latchkeyAuthenticationContext.invalidate() }
+    /// Ends the context: running and later evaluations fail with `LAError.invalidContext`; set credentials are dropped.
+    open func invalidate() {
+        credentials.removeAll()
+        latchkeyAuthenticationContext.invalidate()
+    }
+
+    /// Gives the context a credential of `type` (nil removes it); returns true.
+    /// Linux: the credential is only remembered in memory for `isCredentialSet(_:)`; Latchkey's keychain
+    /// does not derive item keys from an application password.
+    @discardableResult
+    open func setCredential(_ credential: Data?, type: LACredentialType) -> Bool {
+        credentials.set(credential, for: type)
+        return true
+    }
+
+    /// Whether a credential of `type` was set on this context.
+    open func isCredentialSet(_ type: LACredentialType) -> Bool {
+        credentials.contains(type)
+    }
 }
 
 /// Carries the reply closure to the evaluating task (Apple calls it on a private queue too).

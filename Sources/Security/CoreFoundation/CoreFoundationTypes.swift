@@ -73,6 +73,31 @@ public func CFErrorGetDomain(_ err: CFError!) -> CFErrorDomain! {
     return err.domain as NSString
 }
 
+/// `CFErrorCopyUserInfo`: the error's user-info dictionary (empty, never nil, for a non-nil error).
+@discardableResult
+public func CFErrorCopyUserInfo(_ err: CFError!) -> CFDictionary! {
+    guard let err else { return nil }
+    return NSDictionary(dictionary: err.userInfo)
+}
+
+/// `CFErrorCopyFailureReason`: `NSLocalizedFailureReasonErrorKey` of the error, if any.
+@discardableResult
+public func CFErrorCopyFailureReason(_ err: CFError!) -> CFString! {
+    guard let reason = err?.localizedFailureReason else { return nil }
+    return reason as NSString
+}
+
+/// `CFErrorCopyRecoverySuggestion`: `NSLocalizedRecoverySuggestionErrorKey` of the error, if any.
+@discardableResult
+public func CFErrorCopyRecoverySuggestion(_ err: CFError!) -> CFString! {
+    guard let suggestion = err?.localizedRecoverySuggestion else { return nil }
+    return suggestion as NSString
+}
+
 /// `CFRelease` / `CFRetain` are no-ops under Swift's memory management.
 public func CFRelease(_ cf: CFTypeRef?) {}
+
+/// `CFRetain`: returns its argument (no-op under Swift's memory management).
+@discardableResult
+public func CFRetain(_ cf: CFTypeRef?) -> CFTypeRef? { cf }
 #endif

@@ -34,6 +34,7 @@ public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointe
 @discardableResult
 public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
     result?.pointee = nil
+    if let status = SecItemPersistentReference.resolve(query, { SecItemCopyMatching($0, result) }) { return status }
     return SecurityBridge.status { () throws(KeychainStoreError) in
         var q = try QueryDictionary.query(try SecurityBridge.swiftDictionary(query, forAdd: false))
         let store = LatchkeySecurityConfiguration.store
@@ -54,7 +55,8 @@ public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePo
 /// `SecItemUpdate`: changes every item matching `query` to have `attributesToUpdate`.
 @discardableResult
 public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDictionary) -> OSStatus {
-    SecurityBridge.status { () throws(KeychainStoreError) in
+    if let status = SecItemPersistentReference.resolve(query, { SecItemUpdate($0, attributesToUpdate) }) { return status }
+    return SecurityBridge.status { () throws(KeychainStoreError) in
         let q = try QueryDictionary.query(try SecurityBridge.swiftDictionary(query, forAdd: false))
         let changes = try QueryDictionary.changes(try SecurityBridge.swiftDictionary(attributesToUpdate, forAdd: true),
                                                   for: q.itemClass)
@@ -75,7 +77,8 @@ public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDiction
 /// `SecItemDelete`: deletes every item matching `query`.
 @discardableResult
 public func SecItemDelete(_ query: CFDictionary) -> OSStatus {
-    SecurityBridge.status { () throws(KeychainStoreError) in
+    if let status = SecItemPersistentReference.resolve(query, { SecItemDelete($0) }) { return status }
+    return SecurityBridge.status { () throws(KeychainStoreError) in
         let q = try QueryDictionary.query(try SecurityBridge.swiftDictionary(query, forAdd: false))
         try LatchkeySecurityConfiguration.store.delete(q)
     }
