@@ -102,7 +102,11 @@ final class RecordingKeyProvider: OSKeyProvider, @unchecked Sendable {
         try provider.storeKey(key, id: id)
         defer { try? provider.deleteKey(id: id) }
         // keyctl(1) is not always installed; the kernel's own view in /proc/keys lists the key when it is linked.
-        let keys = try String(contentsOfFile: "/proc/keys", encoding: .utf8)
+        // /proc files report size 0: read them to the end with read(2), not as a sized whole-file read, which
+        // stops early once the list is long.
+        let handle = try #require(FileHandle(forReadingAtPath: "/proc/keys"))
+        defer { try? handle.close() }
+        let keys = String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self)
         #expect(keys.contains("latchkey-test:\(id)"))
     }
 
