@@ -58,12 +58,18 @@ enum CryptoBenchmarks {
     static let aesGCMSeal16K = aesGCMSealFigure(size: 16384, label: "16KiB")
 
     static func aesGCMSealFigure(size: Int, label: String) -> Benchmark {
-        Benchmark(name: "aes-256-gcm seal \(label)", baselineName: "raw EVP_EncryptInit_ex/Update/Final/GET_TAG",
+        aeadSealFigure(AES.GCM.self, name: "aes-256-gcm", evpName: "AES-256-GCM", size: size, label: label)
+    }
+
+    /// Sealing `size` bytes with `Cipher` against the same seal through raw EVP calls.
+    static func aeadSealFigure<Cipher: AEADCipher>(_: Cipher.Type, name: String, evpName: String, size: Int,
+                                                   label: String) -> Benchmark {
+        Benchmark(name: "\(name) seal \(label)", baselineName: "raw EVP_EncryptInit_ex/Update/Final/GET_TAG",
                   unit: .timePerOperation, target: 1.05) {
-            let cipher = Algorithm(pointer: EVP_CIPHER_fetch(nil, "AES-256-GCM", nil))
+            let cipher = Algorithm(pointer: EVP_CIPHER_fetch(nil, evpName, nil))
             let keyBytes = SecureRandom.bytes(count: 32)
             let key = SymmetricKey(data: keyBytes)
-            let nonce = AES.GCM.Nonce()
+            let nonce = AEAD.Nonce<Cipher>()
             let plaintext = SecureRandom.bytes(count: size)
             let rawKey = Buffer(count: 32), rawIV = Buffer(count: 12), out = Buffer(count: size + 16)
             keyBytes.copyBytes(to: rawKey.bytes, count: 32)
@@ -80,9 +86,9 @@ enum CryptoBenchmarks {
                             && EVP_EncryptFinal_ex(ctx, out.bytes + Int(written), &final) == 1
                             && EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 16, out.bytes + size) == 1
                     }
-                    guard ok else { throw BenchError(description: "raw AES-GCM seal failed") }
+                    guard ok else { throw BenchError(description: "raw \(evpName) seal failed") }
                 },
-                subject: { _ = try AES.GCM.seal(plaintext, using: key, nonce: nonce) },
+                subject: { _ = try Cipher.seal(plaintext, using: key, nonce: nonce) },
                 tearDown: { rawKey.free(); rawIV.free(); out.free() })
         }
     }
@@ -118,35 +124,8 @@ enum CryptoBenchmarks {
             tearDown: { rawKey.free(); rawIV.free(); rawTag.free(); out.free() })
     }
 
-    static let chaChaPolySeal = Benchmark(
-        name: "chacha20-poly1305 seal 1KiB", baselineName: "raw EVP_EncryptInit_ex/Update/Final/GET_TAG",
-        unit: .timePerOperation, target: 1.05
-    ) {
-        let cipher = Algorithm(pointer: EVP_CIPHER_fetch(nil, "ChaCha20-Poly1305", nil))
-        let keyBytes = SecureRandom.bytes(count: 32)
-        let key = SymmetricKey(data: keyBytes)
-        let nonce = ChaChaPoly.Nonce()
-        let plaintext = SecureRandom.bytes(count: 1024)
-        let rawKey = Buffer(count: 32), rawIV = Buffer(count: 12), out = Buffer(count: 1024 + 16)
-        keyBytes.copyBytes(to: rawKey.bytes, count: 32)
-        nonce.data.copyBytes(to: rawIV.bytes, count: 12)
-        return .init(
-            baseline: {
-                guard let ctx = EVP_CIPHER_CTX_new() else { throw BenchError(description: "EVP_CIPHER_CTX_new") }
-                defer { EVP_CIPHER_CTX_free(ctx) }
-                var written: Int32 = 0, final: Int32 = 0
-                let ok = plaintext.withUnsafeBytes { p in
-                    EVP_EncryptInit_ex(ctx, cipher.pointer, nil, rawKey.bytes, rawIV.bytes) == 1
-                        && EVP_EncryptUpdate(ctx, out.bytes, &written, p.baseAddress?.assumingMemoryBound(to: UInt8.self),
-                                             Int32(p.count)) == 1
-                        && EVP_EncryptFinal_ex(ctx, out.bytes + Int(written), &final) == 1
-                        && EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 16, out.bytes + 1024) == 1
-                }
-                guard ok else { throw BenchError(description: "raw ChaCha20-Poly1305 seal failed") }
-            },
-            subject: { _ = try ChaChaPoly.seal(plaintext, using: key, nonce: nonce) },
-            tearDown: { rawKey.free(); rawIV.free(); out.free() })
-    }
+    static let chaChaPolySeal = aeadSealFigure(ChaChaPoly.self, name: "chacha20-poly1305", evpName: "ChaCha20-Poly1305",
+                                               size: 1024, label: "1KiB")
 
     static let hmacSHA256 = Benchmark(
         name: "hmac-sha256 1KiB", baselineName: "raw EVP_MAC_init/update/final", unit: .timePerOperation, target: 1.05
