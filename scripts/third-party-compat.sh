@@ -1,0 +1,214 @@
+#!/usr/bin/env bash
+# Builds other people's keychain libraries against Latchkey's Linux `Security` / `LocalAuthentication`
+# modules and runs each library's own test suite. Fetches nothing: DIR holds checkouts the maintainer supplies.
+#
+# Usage: scripts/third-party-compat.sh DIR
+#
+# Known libraries, found in DIR by directory name, else by the library product their Package.swift declares:
+#   keychain-swift (evgenyneu, KeychainSwift), SimpleKeychain (auth0), SwiftKeychainWrapper (jrendel),
+#   KeychainAccess (kishikawakatsumi; tests from Lib/KeychainAccessTests, which its Package.swift does not declare).
+# A library that is not in DIR is skipped with a line saying so.
+#
+# For each library: the .swift files of its source and test targets are copied to a temporary directory
+# (never into the repository), `import Security` / `import LocalAuthentication` is added as the first line
+# of files that use those frameworks' names and do not import them (the one edit Linux needs: Foundation
+# cannot re-export them there), a wrapper Package.swift points targets at the copies and depends on this
+# package by path, `swift build --build-tests` builds it and `swift test` runs it with a fresh HOME and
+# XDG_* directories (the user's keychain and LATCHKEY_KEYCHAIN_PATH are never used). The temporary test host
+# gets an Info.plist naming a bundle identifier, as an iOS test host app has (Bundle.main.bundleIdentifier).
+#
+# stdout: one line per library, "<name>: compiled yes|no, tests N passed / M failed" (or "skipped: ...").
+# stderr: progress and the edits made. Logs are kept in the temporary directory when something fails.
+# Exit status: 0 when every library found compiled and passed, 1 otherwise, 2 on bad usage / nothing found.
+# Environment: LATCHKEY_COMPAT_KEEP=1 keeps the temporary directory; LATCHKEY_COMPAT_TIMEOUT (seconds per
+# test run, default 900).
+set -uo pipefail
+
+DIR=${1:-}
+if [ -z "$DIR" ] || [ ! -d "$DIR" ]; then
+    echo "usage: scripts/third-party-compat.sh DIR   (DIR holds the libraries' checkouts)" >&2
+    exit 2
+fi
+DIR=$(cd "$DIR" && pwd -P)
+REPO=$(cd "$(dirname "$0")/.." && pwd -P)
+# A path dependency's identity is the last component of its path.
+IDENTITY=$(basename "$REPO" | tr '[:upper:]' '[:lower:]')
+TIMEOUT=${LATCHKEY_COMPAT_TIMEOUT:-900}
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/latchkey-third-party.XXXXXX")
+FAILED=0
+cleanup() {
+    if [ "${LATCHKEY_COMPAT_KEEP:-0}" = 1 ] || [ "$FAILED" -ne 0 ]; then
+        echo "third-party-compat: logs and copies kept in $WORK" >&2
+    else
+        rm -rf "$WORK"
+    fi
+}
+trap cleanup EXIT
+
+# name | library product = module | source dir | test dir | test module | files their manifest excludes
+LIBRARIES=(
+    "keychain-swift|KeychainSwift|Sources|Tests/KeychainSwiftTests|KeychainSwiftTests|ClearTests.swift"
+    "SimpleKeychain|SimpleKeychain|SimpleKeychain|SimpleKeychainTests|SimpleKeychainTests|"
+    "SwiftKeychainWrapper|SwiftKeychainWrapper|SwiftKeychainWrapper|SwiftKeychainWrapperTests|SwiftKeychainWrapperTests|"
+    "KeychainAccess|KeychainAccess|Lib/KeychainAccess|Lib/KeychainAccessTests|KeychainAccessTests|"
+)
+
+SECURITY_NAMES='\b(kSec[A-Z]|errSec[A-Z]|Sec(Item|Key|AccessControl|Certificate|Trust|Policy|Identity|Random|CopyErrorMessageString)|OSStatus\b|noErr\b|CF(String|Dictionary|TypeRef|Data|Boolean|Error|Array|Number|Release|Retain|Get)|kCF[A-Z])'
+LA_NAMES='\b(LAContext|LAPolicy|LAError|LABiometryType|LACredentialType)\b'
+
+# Finds a library's checkout: DIR/<name>, else a directory whose Package.swift declares the product.
+locate() {
+    local name=$1 product=$2 candidate
+    if [ -f "$DIR/$name/Package.swift" ]; then echo "$DIR/$name"; return 0; fi
+    for candidate in "$DIR"/*/; do
+        candidate=${candidate%/}
+        [ -f "$candidate/Package.swift" ] || continue
+        if grep -Eq "\.library\([[:space:]]*name:[[:space:]]*\"$product\"" "$candidate"/Package*.swift; then
+            echo "$candidate"; return 0
+        fi
+    done
+    return 1
+}
+
+# Copies the .swift files of $1 to $2, leaving out the files named in $3 (comma separated).
+copy_sources() {
+    local from=$1 to=$2 excludes=$3 file rel skip ex
+    mkdir -p "$to"
+    while IFS= read -r -d '' file; do
+        rel=${file#"$from"/}
+        skip=0
+        IFS=',' read -ra ex <<<"$excludes"
+        for e in "${ex[@]}"; do [ -n "$e" ] && [ "$rel" = "$e" ] && skip=1; done
+        [ "$skip" = 1 ] && continue
+        mkdir -p "$to/$(dirname "$rel")"
+        cp "$file" "$to/$rel"
+    done < <(find "$from" -type f -name '*.swift' -print0)
+}
+
+# Adds `import Security` / `import LocalAuthentication` at the top of copies that need them; lists the edits.
+add_imports() {
+    local root=$1 name=$2 file
+    while IFS= read -r -d '' file; do
+        if grep -Eq "$LA_NAMES" "$file" && ! grep -Eq '^[[:space:]]*import[[:space:]]+LocalAuthentication\b' "$file"; then
+            sed -i '1i import LocalAuthentication' "$file"
+            echo "  $name: + import LocalAuthentication in ${file#"$root"/}" >&2
+        fi
+        if grep -Eq "$SECURITY_NAMES" "$file" && ! grep -Eq '^[[:space:]]*import[[:space:]]+Security\b' "$file"; then
+            sed -i '1i import Security' "$file"
+            echo "  $name: + import Security in ${file#"$root"/}" >&2
+        fi
+    done < <(find "$root" -type f -name '*.swift' -print0)
+}
+
+language_mode() {
+    local tools
+    tools=$(head -n 1 "$1/Package.swift" | sed -n 's/.*swift-tools-version:[[:space:]]*\([0-9]*\).*/\1/p')
+    if [ -n "$tools" ] && [ "$tools" -ge 6 ]; then echo v6; else echo v5; fi
+}
+
+write_manifest() {
+    local pkg=$1 name=$2 product=$3 tests=$4 mode=$5
+    cat >"$pkg/Package.swift" <<EOF
+// swift-tools-version:6.0
+// Generated by Latchkey's scripts/third-party-compat.sh: $name's own sources and tests, built against
+// Latchkey's Security and LocalAuthentication modules.
+import PackageDescription
+
+let frameworks: [Target.Dependency] = [
+    .product(name: "Security", package: "$IDENTITY"),
+    .product(name: "LocalAuthentication", package: "$IDENTITY"),
+]
+
+let package = Package(
+    name: "$name-latchkey-compat",
+    dependencies: [.package(path: "$REPO")],
+    targets: [
+        .target(name: "$product", dependencies: frameworks, path: "Sources/$product",
+                swiftSettings: [.swiftLanguageMode(.$mode)]),
+        .testTarget(name: "$tests", dependencies: ["$product"] + frameworks, path: "Tests/$tests",
+                    swiftSettings: [.swiftLanguageMode(.$mode)]),
+    ]
+)
+EOF
+}
+
+# An Info.plist next to the test binary gives Bundle.main a bundle identifier, as an iOS test host app has.
+write_host_info() {
+    local bindir=$1 name=$2
+    cat >"$bindir/Info.plist" <<EOF
+<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+<plist version="1.0">
+<dict>
+    <key>CFBundleIdentifier</key>
+    <string>dev.latchkey.third-party.$name</string>
+    <key>CFBundleName</key>
+    <string>$name</string>
+</dict>
+</plist>
+EOF
+}
+
+# Counts test cases from XCTest ("Test Case '…' passed|failed") and Swift Testing ("Test x() passed|failed after").
+count_tests() {
+    local log=$1 passed failed started
+    passed=$(grep -Ec "^Test Case '.*' passed" "$log")
+    failed=$(grep -Ec "^Test Case '.*' failed" "$log")
+    started=$(grep -Ec "^Test Case '.*' started" "$log")
+    passed=$((passed + $(grep -E '^. Test [^r].* passed after' "$log" | grep -vc 'Test run with')))
+    failed=$((failed + $(grep -E '^. Test [^r].* failed after' "$log" | grep -vc 'Test run with')))
+    # A test that crashed the run started and never finished.
+    local xc_done=$(( $(grep -Ec "^Test Case '.*' (passed|failed)" "$log") ))
+    if [ "$started" -gt "$xc_done" ]; then failed=$((failed + started - xc_done)); fi
+    echo "$passed $failed"
+}
+
+FOUND=0
+SCRATCH="$WORK/build"
+for entry in "${LIBRARIES[@]}"; do
+    IFS='|' read -r name product sources tests testmodule excludes <<<"$entry"
+    if ! checkout=$(locate "$name" "$product"); then
+        echo "$name: skipped, no checkout in $DIR"
+        continue
+    fi
+    if [ ! -d "$checkout/$sources" ] || [ ! -d "$checkout/$tests" ]; then
+        echo "$name: skipped, $checkout has no $sources or $tests"
+        continue
+    fi
+    FOUND=$((FOUND + 1))
+    pkg="$WORK/$name"
+    echo "third-party-compat: $name from $checkout" >&2
+    copy_sources "$checkout/$sources" "$pkg/Sources/$product" "$excludes"
+    copy_sources "$checkout/$tests" "$pkg/Tests/$testmodule" "$excludes"
+    add_imports "$pkg" "$name"
+    write_manifest "$pkg" "$name" "$product" "$testmodule" "$(language_mode "$checkout")"
+
+    if swift build --build-tests --package-path "$pkg" --scratch-path "$SCRATCH" >"$WORK/$name.build.log" 2>&1; then
+        compiled=yes
+    else
+        compiled=no
+    fi
+    passed=0 failedcount=0
+    if [ "$compiled" = yes ]; then
+        bindir=$(swift build --show-bin-path --package-path "$pkg" --scratch-path "$SCRATCH" 2>/dev/null)
+        write_host_info "$bindir" "$name"
+        home="$WORK/home-$name"
+        mkdir -p "$home/.local/share" "$home/.config" "$home/.cache" "$home/.local/state"
+        env -u LATCHKEY_KEYCHAIN_PATH HOME="$home" XDG_DATA_HOME="$home/.local/share" \
+            XDG_CONFIG_HOME="$home/.config" XDG_CACHE_HOME="$home/.cache" XDG_STATE_HOME="$home/.local/state" \
+            timeout "$TIMEOUT" swift test --skip-build --package-path "$pkg" --scratch-path "$SCRATCH" \
+            >"$WORK/$name.test.log" 2>&1
+        read -r passed failedcount < <(count_tests "$WORK/$name.test.log")
+    else
+        grep -E 'error:' "$WORK/$name.build.log" | sort -u | head -n 20 >&2
+    fi
+    echo "$name: compiled $compiled, tests $passed passed / $failedcount failed"
+    if [ "$compiled" != yes ] || [ "$failedcount" -ne 0 ] || [ "$passed" -eq 0 ]; then FAILED=1; fi
+done
+
+if [ "$FOUND" -eq 0 ]; then
+    echo "third-party-compat: none of the known libraries is in $DIR" >&2
+    exit 2
+fi
+exit "$FAILED"
