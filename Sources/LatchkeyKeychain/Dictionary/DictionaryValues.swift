@@ -42,12 +42,18 @@ enum DictionaryValues {
     }
 
     /// Converts to the kind an attribute needs; numeric strings are accepted for integers, and integers for
-    /// the string-typed key type and key class ("73", "1"), as Core Foundation code passes both.
+    /// the string-typed key type and key class ("73", "1"), as Core Foundation code passes both. Bytes given
+    /// for a string blob attribute (`AttributeKey.isBlob`) stay bytes; for the access group (a string
+    /// attribute in Apple's schema) UTF-8 bytes become the string.
     static func attribute(_ v: Any, kind: AttributeValue.Kind, key: AttributeKey) -> AttributeValue? {
         switch kind {
         case .string:
             if let s = string(v) { return .string(s) }
             if key == .type || key == .keyClass, let i = int(v) { return .string(String(i)) }
+            if let d = data(v) {
+                if key.isBlob { return .data(d) } // kept as bytes, returned as `Data` (Apple's blob attributes)
+                if key == .accessGroup, let s = String(validating: d, as: UTF8.self) { return .string(s) }
+            }
             return nil
         case .data:
             if let d = data(v) { return .data(d) }

@@ -208,7 +208,7 @@ extension FileVault {
         for (bit, key) in VaultRow.lookupKeys.enumerated() {
             guard let value = q.filters[key], primary.contains(key) else { continue }
             shape |= 2 << bit
-            blobs.append(cachedMAC(key, value, &s, keys))
+            blobs.append(cachedMAC(key, key.comparable(value), &s, keys))
         }
         for key in q.filters.keys where !(primary.contains(key) && column(for: key) != nil) { remaining = true }
         switch q.synchronizable {

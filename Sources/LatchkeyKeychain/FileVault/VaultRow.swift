@@ -80,7 +80,8 @@ struct VaultRow {
         let applicable = AttributeKey.applicable(to: attributes.itemClass)
         let primary = AttributeKey.primaryKey(of: attributes.itemClass)
         for key in lookupKeys where applicable.contains(key) && primary.contains(key) {
-            lookup[key] = lookupMAC(key, attributes.values[key] ?? .empty(key.kind(for: attributes.itemClass)), keys: keys)
+            lookup[key] = lookupMAC(key, key.comparable(attributes.values[key] ?? .empty(key.kind(for: attributes.itemClass))),
+                                    keys: keys)
         }
         var row = VaultRow(uid: uid, itemClass: attributes.itemClass, pk: pkMAC, lookup: lookup,
                            synchronizable: attributes.synchronizable, accessibility: level, accessControlFlags: flags,

@@ -48,7 +48,7 @@ public struct AttributeChanges: Sendable, Hashable {
     public func validate(for itemClass: ItemClass) throws(KeychainStoreError) {
         let allowed = AttributeKey.applicable(to: itemClass)
         for (key, v) in values {
-            guard allowed.contains(key), v.kind == key.kind(for: itemClass) else { throw .malformed(key.rawValue) }
+            guard allowed.contains(key), key.accepts(v.kind, for: itemClass) else { throw .malformed(key.rawValue) }
         }
         if let accessControl, let accessibility, accessControl.accessibility != accessibility { throw .malformed("accc") }
     }

@@ -68,6 +68,30 @@ public enum AttributeKey: String, Sendable, Hashable, CaseIterable, Codable, Com
         }
     }
 
+    /// True for the attributes Apple stores as blobs: a `String` or `Data` value is kept as given and read back
+    /// with the type it was added with (`kSecAttrAccount` added as `Data` is returned as `Data`), and values
+    /// are compared by their bytes (a `Data` account matches the `String` account of the same UTF-8 bytes).
+    public var isBlob: Bool {
+        switch self {
+        case .account, .service, .label, .itemDescription, .comment, .server, .securityDomain, .path: true
+        default: false
+        }
+    }
+
+    /// True when a value of `valueKind` fits this attribute for items of `itemClass`: its own kind, or bytes
+    /// for a string blob attribute.
+    public func accepts(_ valueKind: AttributeValue.Kind, for itemClass: ItemClass) -> Bool {
+        let expected = kind(for: itemClass)
+        return valueKind == expected || (isBlob && expected == .string && valueKind == .data)
+    }
+
+    /// The form in which a value is matched, keyed and indexed: a blob given as UTF-8 bytes stands as that
+    /// string, so both spellings of the same bytes are one value (and existing string keys keep their encoding).
+    public func comparable(_ value: AttributeValue) -> AttributeValue {
+        guard isBlob, case let .data(bytes) = value, let text = String(validating: bytes, as: UTF8.self) else { return value }
+        return .string(text)
+    }
+
     private static let common: Set<AttributeKey> = [.accessGroup, .label]
     private static let password: Set<AttributeKey> = [.account, .itemDescription, .comment, .creator, .type, .isInvisible, .isNegative]
     private static let keyAttributes: Set<AttributeKey> = [.keyClass, .applicationLabel, .applicationTag, .type, .creator,

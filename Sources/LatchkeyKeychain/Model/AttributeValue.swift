@@ -32,6 +32,14 @@ public enum AttributeValue: Sendable, Hashable, Codable {
 
     /// The string, if this is a string value.
     public var stringValue: String? { if case let .string(s) = self { s } else { nil } }
+    /// The string, or bytes that are valid UTF-8 (a blob attribute such as the account given as `Data`).
+    public var textValue: String? {
+        switch self {
+        case let .string(s): s
+        case let .data(d): String(validating: d, as: UTF8.self)
+        case .int, .bool: nil
+        }
+    }
     /// The bytes, if this is a data value.
     public var dataValue: Data? { if case let .data(d) = self { d } else { nil } }
     /// The integer, if this is an integer value.

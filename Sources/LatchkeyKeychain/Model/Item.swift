@@ -35,7 +35,7 @@ enum PrimaryKey {
         out.append(contentsOf: Array(a.itemClass.rawValue.utf8))
         out.append(a.synchronizable ? 1 : 0)
         let keys = AttributeKey.primaryKey(of: a.itemClass)
-        var values = keys.map { a.values[$0] ?? .empty($0.kind(for: a.itemClass)) }
+        var values = keys.map { $0.comparable(a.values[$0] ?? .empty($0.kind(for: a.itemClass))) }
         if a.itemClass == .certificate || a.itemClass == .identity,
            a.values[.issuer] == nil, a.values[.serialNumber] == nil {
             values.append(.data(value)) // opaque certificates: the DER stands in for issuer + serial number

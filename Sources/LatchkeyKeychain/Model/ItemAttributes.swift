@@ -43,21 +43,21 @@ public struct ItemAttributes: Sendable, Hashable {
     }
 
     /// `kSecAttrService`.
-    public var service: String? { get { values[.service]?.stringValue } set { values[.service] = newValue.map(AttributeValue.string) } }
+    public var service: String? { get { values[.service]?.textValue } set { values[.service] = newValue.map(AttributeValue.string) } }
     /// `kSecAttrAccount`.
-    public var account: String? { get { values[.account]?.stringValue } set { values[.account] = newValue.map(AttributeValue.string) } }
+    public var account: String? { get { values[.account]?.textValue } set { values[.account] = newValue.map(AttributeValue.string) } }
     /// `kSecAttrAccessGroup`.
     public var accessGroup: String? { get { values[.accessGroup]?.stringValue } set { values[.accessGroup] = newValue.map(AttributeValue.string) } }
     /// `kSecAttrLabel`.
-    public var label: String? { get { values[.label]?.stringValue } set { values[.label] = newValue.map(AttributeValue.string) } }
+    public var label: String? { get { values[.label]?.textValue } set { values[.label] = newValue.map(AttributeValue.string) } }
     /// `kSecAttrComment`.
-    public var comment: String? { get { values[.comment]?.stringValue } set { values[.comment] = newValue.map(AttributeValue.string) } }
+    public var comment: String? { get { values[.comment]?.textValue } set { values[.comment] = newValue.map(AttributeValue.string) } }
     /// `kSecAttrDescription`.
-    public var itemDescription: String? { get { values[.itemDescription]?.stringValue } set { values[.itemDescription] = newValue.map(AttributeValue.string) } }
+    public var itemDescription: String? { get { values[.itemDescription]?.textValue } set { values[.itemDescription] = newValue.map(AttributeValue.string) } }
     /// `kSecAttrGeneric`.
     public var generic: Data? { get { values[.generic]?.dataValue } set { values[.generic] = newValue.map(AttributeValue.data) } }
     /// `kSecAttrServer`.
-    public var server: String? { get { values[.server]?.stringValue } set { values[.server] = newValue.map(AttributeValue.string) } }
+    public var server: String? { get { values[.server]?.textValue } set { values[.server] = newValue.map(AttributeValue.string) } }
     /// `kSecAttrProtocol`.
     public var internetProtocol: InternetProtocol? {
         get { values[.internetProtocol]?.stringValue.map(InternetProtocol.init(rawValue:)) }
@@ -71,9 +71,9 @@ public struct ItemAttributes: Sendable, Hashable {
     /// `kSecAttrPort`.
     public var port: Int? { get { values[.port]?.intValue.map { Int($0) } } set { values[.port] = newValue.map { .int(Int64($0)) } } }
     /// `kSecAttrPath`.
-    public var path: String? { get { values[.path]?.stringValue } set { values[.path] = newValue.map(AttributeValue.string) } }
+    public var path: String? { get { values[.path]?.textValue } set { values[.path] = newValue.map(AttributeValue.string) } }
     /// `kSecAttrSecurityDomain`.
-    public var securityDomain: String? { get { values[.securityDomain]?.stringValue } set { values[.securityDomain] = newValue.map(AttributeValue.string) } }
+    public var securityDomain: String? { get { values[.securityDomain]?.textValue } set { values[.securityDomain] = newValue.map(AttributeValue.string) } }
     /// `kSecAttrApplicationTag` (keys).
     public var applicationTag: Data? { get { values[.applicationTag]?.dataValue } set { values[.applicationTag] = newValue.map(AttributeValue.data) } }
     /// `kSecAttrApplicationLabel` (keys).
@@ -91,7 +91,7 @@ public struct ItemAttributes: Sendable, Hashable {
         let allowed = AttributeKey.applicable(to: itemClass)
         for (key, value) in values {
             guard allowed.contains(key) else { throw .malformed(key.rawValue) }
-            guard value.kind == key.kind(for: itemClass) else { throw .malformed(key.rawValue) }
+            guard key.accepts(value.kind, for: itemClass) else { throw .malformed(key.rawValue) }
         }
         if accessControl != nil, let accessibility, accessibility != accessControl?.accessibility {
             throw .malformed("accc")

@@ -114,7 +114,7 @@ public struct ItemQuery: Sendable {
     public func validate() throws(KeychainStoreError) {
         let allowed = AttributeKey.applicable(to: itemClass)
         for (key, value) in filters {
-            guard allowed.contains(key), value.kind == key.kind(for: itemClass) else { throw .malformed(key.rawValue) }
+            guard allowed.contains(key), key.accepts(value.kind, for: itemClass) else { throw .malformed(key.rawValue) }
         }
         if case let .upTo(n) = matchLimit, n < 1 { throw .malformed("m_Limit") }
     }
@@ -126,7 +126,7 @@ public struct ItemQuery: Sendable {
         let primary = AttributeKey.primaryKey(of: itemClass)
         for (key, wanted) in filters {
             let have = attributes.values[key] ?? (primary.contains(key) ? .empty(key.kind(for: itemClass)) : nil)
-            guard have == wanted else { return false }
+            guard let have, key.comparable(have) == key.comparable(wanted) else { return false }
         }
         return true
     }

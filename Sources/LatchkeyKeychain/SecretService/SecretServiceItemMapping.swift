@@ -37,7 +37,7 @@ enum SecretServiceItemMapping {
         ]
         let applicable = AttributeKey.applicable(to: attributes.itemClass)
         for (key, name) in indexed where applicable.contains(key) {
-            result[name] = text(attributes.values[key] ?? .empty(key.kind(for: attributes.itemClass)))
+            result[name] = text(key.comparable(attributes.values[key] ?? .empty(key.kind(for: attributes.itemClass))))
         }
         return result
     }
@@ -46,7 +46,7 @@ enum SecretServiceItemMapping {
     static func searchAttributes(for query: ItemQuery) -> [String: String] {
         var result: [String: String] = ["class": query.itemClass.rawValue]
         for (key, value) in query.filters {
-            if let name = indexed[key] { result[name] = text(value) }
+            if let name = indexed[key] { result[name] = text(key.comparable(value)) }
         }
         switch query.synchronizable {
         case .yes: result["synchronizable"] = "1"

@@ -27,7 +27,9 @@ enum StoreRules {
     static func needsGateForUpdate(_ old: ItemAttributes, _ new: ItemAttributes, _ changes: AttributeChanges) -> Bool {
         if changes.value != nil || changes.accessControl != nil { return true }
         let keys = AttributeKey.primaryKey(of: old.itemClass)
-        return old.synchronizable != new.synchronizable || keys.contains { old.values[$0] != new.values[$0] }
+        return old.synchronizable != new.synchronizable || keys.contains { key in
+            old.values[key].map(key.comparable) != new.values[key].map(key.comparable)
+        }
     }
 
     /// Shapes one result as the query asked.

@@ -23,20 +23,10 @@ enum SecurityBridge {
         for (k, v) in cf {
             guard let key = (k as? String) ?? (k as? NSString).map({ String($0) }) else { throw KeychainStoreError.param }
             if ignoredSearchKeys.contains(key) { continue }
-            out[key] = textual(key, v)
+            out[key] = v
         }
         try SecKeyBridge.translateValueRef(&out, forAdd: forAdd)
         return out
-    }
-
-    /// String attributes Apple also accepts as UTF-8 data (wrappers pass `kSecAttrAccount` as `Data`).
-    static let textAttributes: Set<String> = ["acct", "svce", "labl", "desc", "icmt", "srvr", "sdmn", "path", "agrp"]
-
-    static func textual(_ key: String, _ value: Any) -> Any {
-        guard textAttributes.contains(key) else { return value }
-        let data = (value as? Data) ?? (value as? NSData).map { $0 as Data }
-        guard let data, let text = String(data: data, encoding: .utf8) else { return value }
-        return text
     }
 
     /// A Swift result as the object Apple's functions return (NSData, NSDictionary, NSArray, SecKey...).
