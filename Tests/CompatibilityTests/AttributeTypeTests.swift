@@ -108,3 +108,38 @@ final class AttributeTypeTests: XCTestCase {
         XCTAssertEqual(items.first?[kSecAttrAccessGroup as String] as? String, "team.group")
     }
 }
+
+/// CFString constants behave as Apple's when used as `AnyHashable` keys and dictionary values.
+final class CFStringHashingTests: XCTestCase {
+    func testConstantFindsStringKeyedEntry() {
+        let attributes: [AnyHashable: Any] = ["acct": Data("k".utf8)]
+        XCTAssertEqual(attributes[kSecAttrAccount] as? Data, Data("k".utf8))
+        XCTAssertEqual(AnyHashable(kSecClassGenericPassword), AnyHashable("genp"))
+    }
+
+    func testDictionaryWithConstantValuesEqualsItself() {
+        let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "s"]
+        XCTAssertTrue(NSDictionary(dictionary: query).isEqual(to: query))
+    }
+
+    func testDataAccountFoundThroughConstantKey() {
+        TestEnvironment.useMemoryKeychain()
+        let add: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword,
+            kSecAttrService as String: "keys",
+            kSecAttrAccount as String: Data("first".utf8),
+            kSecValueData as String: Data("v".utf8),
+        ]
+        XCTAssertEqual(SecItemAdd(add as CFDictionary, nil), errSecSuccess)
+        let query: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword,
+            kSecAttrService as String: "keys",
+            kSecReturnAttributes as String: kCFBooleanTrue!,
+            kSecMatchLimit as String: kSecMatchLimitAll,
+        ]
+        var result: AnyObject?
+        XCTAssertEqual(SecItemCopyMatching(query as CFDictionary, &result), errSecSuccess)
+        let items = result as? [[AnyHashable: Any]] ?? []
+        XCTAssertEqual(items.compactMap { $0[kSecAttrAccount] as? Data }, [Data("first".utf8)])
+    }
+}

@@ -203,9 +203,10 @@ import Testing
         #expect(status { try restored.importBackup(backup, passphrase: "wrong") } == .authFailed)
         #expect(status { try restored.importBackup(Data("LKBK1garbage".utf8), passphrase: "x") } == .decode)
         #expect(status { try restored.importBackup(backup.prefix(backup.count - 5), passphrase: "backup-pass") } != .success)
-        #expect(try restored.importBackup(backup, passphrase: "backup-pass") == 2)
+        #expect(try restored.importBackup(backup, passphrase: "backup-pass") == 3)
         #expect(try read(restored, "svc", "ak") == "v-ak")
         #expect(try read(restored, "svc", "ck") == "v-ck")
+        #expect(try read(restored, "svc", "dk") == "v-dk")
         for level in Accessibility.allCases where level.isThisDeviceOnly {
             #expect(status { _ = try read(restored, "svc", level.rawValue) } == .itemNotFound)
         }

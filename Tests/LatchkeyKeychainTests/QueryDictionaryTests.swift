@@ -30,7 +30,12 @@ import Testing
         let req = try QueryDictionary.addRequest(["class": "genp", "svce": "s", "accc": ac])
         #expect(req.item.attributes.accessControl == ac && req.item.attributes.accessibility == .whenPasscodeSetThisDeviceOnly)
         #expect(statusOf { _ = try QueryDictionary.addRequest(["class": "genp", "accc": ac, "pdmn": "ak"]) } == .param)
-        #expect(try QueryDictionary.addRequest(["class": "genp", "pdmn": "dk"]).item.attributes.accessibility == .afterFirstUnlock)
+        // Deprecated "dk"/"dku" are kept as given (Apple reports them back) and protected as afterFirstUnlock(…ThisDeviceOnly).
+        let always = try QueryDictionary.addRequest(["class": "genp", "pdmn": "dk"]).item.attributes
+        #expect(always.accessibility == .always && !Accessibility.always.needsUnlock && !Accessibility.always.isThisDeviceOnly)
+        #expect(QueryDictionary.dictionary(always)["pdmn"] as? String == "dk")
+        #expect(try QueryDictionary.addRequest(["class": "genp", "pdmn": "dku"]).item.attributes.accessibility == .alwaysThisDeviceOnly)
+        #expect(!Accessibility.alwaysThisDeviceOnly.needsUnlock && Accessibility.alwaysThisDeviceOnly.isThisDeviceOnly)
         struct Wrapped: AccessControlConvertible { var latchkeyAccessControl: AccessControl }
         let w = try QueryDictionary.addRequest(["class": "genp", "accc": Wrapped(latchkeyAccessControl: ac)])
         #expect(w.item.attributes.accessControl == ac)
@@ -122,8 +127,9 @@ import Testing
         for (s, v) in expected { #expect(s.rawValue == v) }
         #expect(KeychainStatus.itemNotFound.name == "errSecItemNotFound")
         #expect(ItemClass.allCases.map(\.rawValue) == ["genp", "inet", "keys", "cert", "idnt"])
-        #expect(Accessibility.allCases.map(\.rawValue) == ["ak", "aku", "ck", "cku", "akpu"])
-        #expect(Accessibility.allCases.filter(\.isThisDeviceOnly) == [.whenUnlockedThisDeviceOnly, .afterFirstUnlockThisDeviceOnly, .whenPasscodeSetThisDeviceOnly])
+        #expect(Accessibility.allCases.map(\.rawValue) == ["ak", "aku", "ck", "cku", "akpu", "dk", "dku"])
+        #expect(Accessibility.allCases.filter(\.isThisDeviceOnly) == [.whenUnlockedThisDeviceOnly, .afterFirstUnlockThisDeviceOnly,
+                                                                      .whenPasscodeSetThisDeviceOnly, .alwaysThisDeviceOnly])
     }
 
     @Test func errorTextsInBothLanguagesWithoutSecrets() {

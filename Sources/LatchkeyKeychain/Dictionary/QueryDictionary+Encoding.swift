@@ -74,7 +74,7 @@ extension QueryDictionary {
         }
         a.synchronizable = d[QueryKeys.synchronizable].flatMap(DictionaryValues.bool) ?? false
         if let s = d[QueryKeys.accessible].flatMap(DictionaryValues.string) {
-            a.accessibility = Accessibility(rawValue: s) ?? QueryKeys.legacyAccessible[s]
+            a.accessibility = Accessibility(rawValue: s)
         }
         if let raw = d[QueryKeys.accessControl] { a.accessControl = try? accessControl(raw) }
         a.creationDate = d[QueryKeys.creationDate].flatMap(DictionaryValues.date)

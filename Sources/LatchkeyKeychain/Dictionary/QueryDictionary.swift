@@ -227,7 +227,7 @@ public enum QueryDictionary {
 
     static func accessibility(_ v: Any) throws(KeychainStoreError) -> Accessibility {
         guard let s = DictionaryValues.string(v) else { throw .malformed(QueryKeys.accessible) }
-        if let a = Accessibility(rawValue: s) ?? QueryKeys.legacyAccessible[s] { return a }
+        if let a = Accessibility(rawValue: s) { return a }
         throw .malformed(QueryKeys.accessible)
     }
 

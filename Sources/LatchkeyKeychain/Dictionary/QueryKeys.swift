@@ -25,7 +25,4 @@ public enum QueryKeys {
     public static let useDataProtectionKeychain = "nleg"
     /// Accepted and ignored: they select Apple-only behaviour with no meaning in Latchkey's stores.
     public static let ignored: Set<String> = ["nleg", "u_CallerName", "musr", "vwht", "u_Tomb", "tomb", "persistref", "sha1"]
-    /// `kSecAttrAccessibleAlways` / `…AlwaysThisDeviceOnly` (deprecated): read as the nearest stricter level,
-    /// afterFirstUnlock / afterFirstUnlockThisDeviceOnly.
-    public static let legacyAccessible: [String: Accessibility] = ["dk": .afterFirstUnlock, "dku": .afterFirstUnlockThisDeviceOnly]
 }

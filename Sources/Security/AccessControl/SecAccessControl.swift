@@ -53,7 +53,7 @@ public func SecAccessControlCreateWithFlags(_ allocator: CFAllocator?, _ protect
                                             _ flags: SecAccessControlCreateFlags,
                                             _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> SecAccessControl? {
     let raw = (protection as? String) ?? (protection as? NSString).map { String($0) }
-    guard let raw, let level = LatchkeyKeychain.Accessibility(rawValue: raw) ?? QueryKeys.legacyAccessible[raw] else {
+    guard let raw, let level = LatchkeyKeychain.Accessibility(rawValue: raw) else {
         error?.pointee = Unmanaged.passRetained(SecurityErrors.error(errSecParam))
         return nil
     }
