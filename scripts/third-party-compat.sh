@@ -15,7 +15,8 @@
 # cannot re-export them there), a wrapper Package.swift points targets at the copies and depends on this
 # package by path, `swift build --build-tests` builds it and `swift test` runs it with a fresh HOME and
 # XDG_* directories (the user's keychain and LATCHKEY_KEYCHAIN_PATH are never used). The temporary test host
-# gets an Info.plist naming a bundle identifier, as an iOS test host app has (Bundle.main.bundleIdentifier).
+# gets an Info.plist naming a bundle identifier, as an iOS test host app has (Bundle.main.bundleIdentifier),
+# and, where a library's tests expect their host app's identity, that identifier and application identifier.
 #
 # stdout: one line per library, "<name>: compiled yes|no, tests N passed / M failed" (or "skipped: ...").
 # stderr: progress and the edits made. Logs are kept in the temporary directory when something fails.
@@ -46,14 +47,18 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# name | library product = module | source dir | test dir | test module | files their manifest excludes
+# name | library product = module | source dir | test dir | test module | files their manifest excludes |
+# test host bundle identifier (default dev.latchkey.third-party.<name>) | test host application identifier
+# ("TEAMID.bundle-id", the default access group; LATCHKEY_APPLICATION_IDENTIFIER) when their tests expect one
 LIBRARIES=(
-    "keychain-swift|KeychainSwift|Sources|Tests/KeychainSwiftTests|KeychainSwiftTests|ClearTests.swift"
-    "SimpleKeychain|SimpleKeychain|SimpleKeychain|SimpleKeychainTests|SimpleKeychainTests|"
-    "SwiftKeychainWrapper|SwiftKeychainWrapper|SwiftKeychainWrapper|SwiftKeychainWrapperTests|SwiftKeychainWrapperTests|"
+    "keychain-swift|KeychainSwift|Sources|Tests/KeychainSwiftTests|KeychainSwiftTests|ClearTests.swift||"
+    "SimpleKeychain|SimpleKeychain|SimpleKeychain|SimpleKeychainTests|SimpleKeychainTests|||"
+    "SwiftKeychainWrapper|SwiftKeychainWrapper|SwiftKeychainWrapper|SwiftKeychainWrapperTests|SwiftKeychainWrapperTests|||"
     # Its Xcode test target leaves SharedCredentialTests.swift (Safari shared web credentials) out of every
-    # platform but iOS (Lib/Configurations/Tests.xcconfig, EXCLUDED_SOURCE_FILE_NAMES); so does Linux.
-    "KeychainAccess|KeychainAccess|Lib/KeychainAccess|Lib/KeychainAccessTests|KeychainAccessTests|SharedCredentialTests.swift"
+    # platform but iOS (Lib/Configurations/Tests.xcconfig, EXCLUDED_SOURCE_FILE_NAMES); so does Linux. Its tests
+    # run inside the TestHost app (com.kishikawakatsumi.KeychainAccess.TestHost, team 27AEDK3C9F) and compare
+    # the service and access group with that app's identity.
+    "KeychainAccess|KeychainAccess|Lib/KeychainAccess|Lib/KeychainAccessTests|KeychainAccessTests|SharedCredentialTests.swift|com.kishikawakatsumi.KeychainAccess.TestHost|27AEDK3C9F.com.kishikawakatsumi.KeychainAccess.TestHost"
 )
 
 SECURITY_NAMES='\b(kSec[A-Z]|errSec[A-Z]|Sec(Item|Key|AccessControl|Certificate|Trust|Policy|Identity|Random|CopyErrorMessageString)|OSStatus\b|noErr\b|CF(String|Dictionary|TypeRef|Data|Boolean|Error|Array|Number|Release|Retain|Get)|kCF[A-Z])'
@@ -137,14 +142,14 @@ EOF
 
 # An Info.plist next to the test binary gives Bundle.main a bundle identifier, as an iOS test host app has.
 write_host_info() {
-    local bindir=$1 name=$2
+    local bindir=$1 name=$2 bundleid=$3
     cat >"$bindir/Info.plist" <<EOF
 <?xml version="1.0" encoding="UTF-8"?>
 <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
 <plist version="1.0">
 <dict>
     <key>CFBundleIdentifier</key>
-    <string>dev.latchkey.third-party.$name</string>
+    <string>$bundleid</string>
     <key>CFBundleName</key>
     <string>$name</string>
 </dict>
@@ -169,7 +174,7 @@ count_tests() {
 FOUND=0
 SCRATCH="$WORK/build"
 for entry in "${LIBRARIES[@]}"; do
-    IFS='|' read -r name product sources tests testmodule excludes <<<"$entry"
+    IFS='|' read -r name product sources tests testmodule excludes bundleid appid <<<"$entry"
     if ! checkout=$(locate "$name" "$product"); then
         echo "$name: skipped, no checkout in $DIR"
         continue
@@ -194,10 +199,12 @@ for entry in "${LIBRARIES[@]}"; do
     passed=0 failedcount=0
     if [ "$compiled" = yes ]; then
         bindir=$(swift build --show-bin-path --package-path "$pkg" --scratch-path "$SCRATCH" 2>/dev/null)
-        write_host_info "$bindir" "$name"
+        write_host_info "$bindir" "$name" "${bundleid:-dev.latchkey.third-party.$name}"
         home="$WORK/home-$name"
         mkdir -p "$home/.local/share" "$home/.config" "$home/.cache" "$home/.local/state"
-        env -u LATCHKEY_KEYCHAIN_PATH HOME="$home" XDG_DATA_HOME="$home/.local/share" \
+        appenv=(-u LATCHKEY_APPLICATION_IDENTIFIER)
+        [ -n "$appid" ] && appenv=(LATCHKEY_APPLICATION_IDENTIFIER="$appid")
+        env -u LATCHKEY_KEYCHAIN_PATH "${appenv[@]}" HOME="$home" XDG_DATA_HOME="$home/.local/share" \
             XDG_CONFIG_HOME="$home/.config" XDG_CACHE_HOME="$home/.cache" XDG_STATE_HOME="$home/.local/state" \
             timeout "$TIMEOUT" swift test --skip-build --package-path "$pkg" --scratch-path "$SCRATCH" \
             >"$WORK/$name.test.log" 2>&1
