@@ -62,6 +62,8 @@ LIBRARIES=(
 )
 
 SECURITY_NAMES='\b(kSec[A-Z]|errSec[A-Z]|Sec(Item|Key|AccessControl|Certificate|Trust|Policy|Identity|Random|CopyErrorMessageString)|OSStatus\b|noErr\b|CF(String|Dictionary|TypeRef|Data|Boolean|Error|Array|Number|Release|Retain|Get)|kCF[A-Z])'
+# An import line, with attributes such as @preconcurrency or @testable.
+IMPORT_PREFIX='^[[:space:]]*(@[A-Za-z_]+[[:space:]]+)*import[[:space:]]+'
 LA_NAMES='\b(LAContext|LAPolicy|LAError|LABiometryType|LACredentialType)\b'
 
 # Finds a library's checkout: DIR/<name>, else a directory whose Package.swift declares the product.
@@ -97,11 +99,11 @@ copy_sources() {
 add_imports() {
     local root=$1 name=$2 file
     while IFS= read -r -d '' file; do
-        if grep -Eq "$LA_NAMES" "$file" && ! grep -Eq '^[[:space:]]*import[[:space:]]+LocalAuthentication\b' "$file"; then
+        if grep -Eq "$LA_NAMES" "$file" && ! grep -Eq "$IMPORT_PREFIX"'LocalAuthentication\b' "$file"; then
             sed -i '1i import LocalAuthentication' "$file"
             echo "  $name: + import LocalAuthentication in ${file#"$root"/}" >&2
         fi
-        if grep -Eq "$SECURITY_NAMES" "$file" && ! grep -Eq '^[[:space:]]*import[[:space:]]+Security\b' "$file"; then
+        if grep -Eq "$SECURITY_NAMES" "$file" && ! grep -Eq "$IMPORT_PREFIX"'Security\b' "$file"; then
             sed -i '1i import Security' "$file"
             echo "  $name: + import Security in ${file#"$root"/}" >&2
         fi
