@@ -127,7 +127,26 @@ public final class FileVault: ItemStore {
     }
 
     /// True when a passphrase wraps the vault key.
-    public var hasPassphrase: Bool { (try? state.withLock { (s: inout State) throws(KeychainStoreError) in try Self.meta(s.db, "wrap.passphrase") != nil }) ?? false }
+    public var hasPassphrase: Bool { protections.contains(.passphrase) }
+
+    /// What protects the vault key (empty for a new vault that was never unlocked).
+    public var protections: [VaultProtection] {
+        (try? state.withLock { (s: inout State) throws(KeychainStoreError) in try Self.protections(s.db) }) ?? []
+    }
+
+    static func protections(_ db: SQLiteDatabase) throws(KeychainStoreError) -> [VaultProtection] {
+        var found: [VaultProtection] = []
+        for protection in VaultProtection.allCases where try meta(db, protection.metaName) != nil {
+            found.append(protection)
+        }
+        return found
+    }
+
+    /// Refuses to create a new vault key when some other protection already wraps one.
+    private static func requireNoOtherProtection(_ db: SQLiteDatabase) throws(KeychainStoreError) {
+        let existing = try protections(db)
+        if !existing.isEmpty { throw KeychainStoreError(.authFailed, .protectedElsewhere(existing)) }
+    }
 
     /// Locks: forgets the vault key and the whenUnlocked class key. afterFirstUnlock items stay readable.
     public func lock() {
@@ -142,12 +161,12 @@ public final class FileVault: ItemStore {
     public func unlock(passphrase: String) throws(KeychainStoreError) {
         try state.withLock { (s: inout State) throws(KeychainStoreError) in
             let vaultKey: SymmetricKey = try s.db.immediateTransaction { () throws(KeychainStoreError) -> SymmetricKey in
-                if let wrapped = try Self.meta(s.db, "wrap.passphrase") {
+                if let wrapped = try Self.meta(s.db, VaultProtection.passphrase.metaName) {
                     return try KeyWrap.unwrapPassphrase(wrapped, passphrase: passphrase, vaultID: vaultID)
                 }
-                if try Self.meta(s.db, "wrap.provider") != nil { throw KeychainStoreError(.authFailed, .noVaultKey) }
+                try Self.requireNoOtherProtection(s.db)
                 let key = SymmetricKey(size: .bits256)
-                try Self.setMeta(s.db, "wrap.passphrase", try KeyWrap.wrapPassphrase(key, passphrase: passphrase, kdf: kdf, vaultID: vaultID))
+                try Self.setMeta(s.db, VaultProtection.passphrase.metaName, try KeyWrap.wrapPassphrase(key, passphrase: passphrase, kdf: kdf, vaultID: vaultID))
                 return key
             }
             try Self.install(vaultKey, in: &s, vaultID: vaultID)
@@ -155,23 +174,27 @@ public final class FileVault: ItemStore {
     }
 
     /// Unlocks with the key provider's wrapping key. On a new vault this creates the vault key and the
-    /// OS wrapping key. Throws errSecAuthFailed (`.noVaultKey`) when the provider has no key for this vault.
+    /// provider's wrapping key. Throws errSecAuthFailed: `.noVaultKey` when the provider has no key for this
+    /// vault, `.protectedElsewhere` when only other protections (a passphrase, another provider) wrap it —
+    /// the vault is then left as it was.
     public func unlock() throws(KeychainStoreError) {
         guard let keyProvider else { throw KeychainStoreError(.param, .noVaultKey) }
+        let protection = keyProvider.protection
         try state.withLock { (s: inout State) throws(KeychainStoreError) in
             let vaultKey: SymmetricKey = try s.db.immediateTransaction { () throws(KeychainStoreError) -> SymmetricKey in
-                if let wrapped = try Self.meta(s.db, "wrap.provider") {
+                if let wrapped = try Self.meta(s.db, protection.metaName) {
                     guard let wrapping = try keyProvider.wrappingKey(for: vaultID, create: false) else {
                         throw KeychainStoreError(.authFailed, .noVaultKey)
                     }
-                    return try KeyWrap.unwrap(wrapped, with: wrapping, vaultID: vaultID, label: "provider")
+                    return try KeyWrap.unwrap(wrapped, with: wrapping, vaultID: vaultID, label: protection.rawValue)
                 }
-                if try Self.meta(s.db, "wrap.passphrase") != nil { throw KeychainStoreError(.authFailed, .noVaultKey) }
+                try Self.requireNoOtherProtection(s.db)
                 guard let wrapping = try keyProvider.wrappingKey(for: vaultID, create: true) else {
                     throw KeychainStoreError(.notAvailable, .noVaultKey)
                 }
                 let key = SymmetricKey(size: .bits256)
-                try Self.setMeta(s.db, "wrap.provider", try KeyWrap.wrap(key, with: wrapping, vaultID: vaultID, label: "provider"))
+                try Self.setMeta(s.db, protection.metaName,
+                                 try KeyWrap.wrap(key, with: wrapping, vaultID: vaultID, label: protection.rawValue))
                 return key
             }
             try Self.install(vaultKey, in: &s, vaultID: vaultID)
@@ -183,7 +206,9 @@ public final class FileVault: ItemStore {
         try state.withLock { (s: inout State) throws(KeychainStoreError) in
             guard let key = s.vaultKey else { throw KeychainStoreError(.interactionNotAllowed, .locked) }
             let wrapped = try KeyWrap.wrapPassphrase(key, passphrase: passphrase, kdf: kdf, vaultID: vaultID)
-            try s.db.immediateTransaction { () throws(KeychainStoreError) in try Self.setMeta(s.db, "wrap.passphrase", wrapped) }
+            try s.db.immediateTransaction { () throws(KeychainStoreError) in
+                try Self.setMeta(s.db, VaultProtection.passphrase.metaName, wrapped)
+            }
         }
     }
 
@@ -196,8 +221,9 @@ public final class FileVault: ItemStore {
             guard let wrapping = try keyProvider.wrappingKey(for: vaultID, create: true) else {
                 throw KeychainStoreError(.notAvailable, .noVaultKey)
             }
-            let wrapped = try KeyWrap.wrap(key, with: wrapping, vaultID: vaultID, label: "provider")
-            try s.db.immediateTransaction { () throws(KeychainStoreError) in try Self.setMeta(s.db, "wrap.provider", wrapped) }
+            let protection = keyProvider.protection
+            let wrapped = try KeyWrap.wrap(key, with: wrapping, vaultID: vaultID, label: protection.rawValue)
+            try s.db.immediateTransaction { () throws(KeychainStoreError) in try Self.setMeta(s.db, protection.metaName, wrapped) }
         }
     }
 
