@@ -3,8 +3,36 @@ import Foundation
 // swift run -c release latchkey-bench [--filter NAME] [--list]
 // Every figure is printed with a baseline measured in the same run and the ratio between them.
 
+let usage = """
+usage: swift run -c release latchkey-bench [--filter NAME] [--list] [--help]
+
+  Runs every benchmark (or those whose name contains NAME) and prints each figure next to a raw baseline
+  measured in the same run (raw SQLite, raw OpenSSL, nginx) and the ratio between them.
+
+  --filter NAME   run only the figures whose name contains NAME (case-insensitive)
+  --list          print the names of every figure and exit
+  --help, -h      print this text and exit
+
+  The HTTP figures need `wrk` and `nginx` (Debian: wrk nginx-light; `make bench` installs them).
+  Wall-clock ratios on a small machine swing by tens of percent: compare repeated, interleaved runs.
+"""
+
 let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.contains("--help") || arguments.contains("-h") {
+    print(usage)
+    exit(0)
+}
+let known: Set<String> = ["--filter", "--list"]
+for (index, argument) in arguments.enumerated() where !known.contains(argument) {
+    if index > 0, arguments[index - 1] == "--filter" { continue }
+    FileHandle.standardError.write(Data("latchkey-bench: unknown argument '\(argument)'\n\n\(usage)\n".utf8))
+    exit(64)
+}
 let filter: String? = arguments.firstIndex(of: "--filter").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+if arguments.contains("--filter"), filter == nil {
+    FileHandle.standardError.write(Data("latchkey-bench: --filter needs a NAME\n\n\(usage)\n".utf8))
+    exit(64)
+}
 
 let benchmarks: [Benchmark] = CryptoBenchmarks.all + SigningBenchmarks.all + VaultBenchmarks.all + ServerBenchmarks.all
     + AuthBenchmarks.all
