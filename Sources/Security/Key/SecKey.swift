@@ -77,7 +77,7 @@ public final class SecKey: Hashable, @unchecked Sendable { // immutable
     }
 }
 
-/// `SecKeyAlgorithm`, with Apple's raw strings. Only the ECDSA message algorithms are implemented.
+/// `SecKeyAlgorithm`, with Apple's raw strings. Implemented: `.ecdsaSignatureMessageX962SHA256` and `.ecdsaSignatureDigestX962SHA256`.
 public struct SecKeyAlgorithm: RawRepresentable, Hashable, Sendable {
     private let name: String
     /// The algorithm's Core Foundation string.

@@ -82,10 +82,11 @@ public func SecKeyCreateWithData(_ keyData: CFData, _ attributes: CFDictionary,
     return key
 }
 
-/// `SecKeyIsAlgorithmSupported`: ECDSA-with-SHA-256/384/512 message signing and verification.
+/// `SecKeyIsAlgorithmSupported`: ECDSA P-256 signing and verification of a message hashed with SHA-256
+/// (`.ecdsaSignatureMessageX962SHA256`) or of a SHA-256 digest (`.ecdsaSignatureDigestX962SHA256`).
 @discardableResult
 public func SecKeyIsAlgorithmSupported(_ key: SecKey, _ operation: SecKeyOperationType, _ algorithm: SecKeyAlgorithm) -> Bool {
-    guard algorithm == .ecdsaSignatureMessageX962SHA256 else { return false }
+    guard algorithm == .ecdsaSignatureMessageX962SHA256 || algorithm == .ecdsaSignatureDigestX962SHA256 else { return false }
     switch operation {
     case .sign: return key.isPrivate
     case .verify: return true
@@ -93,24 +94,35 @@ public func SecKeyIsAlgorithmSupported(_ key: SecKey, _ operation: SecKeyOperati
     }
 }
 
-/// `SecKeyCreateSignature`: a DER (X9.62) ECDSA signature of the message, hashed with SHA-256.
-/// Digest algorithms are not supported (errSecUnimplemented): LatchkeyCrypto signs messages only.
+/// `SecKeyCreateSignature`: a DER (X9.62) ECDSA signature of the message hashed with SHA-256
+/// (`.ecdsaSignatureMessageX962SHA256`), or of a precomputed SHA-256 digest (`.ecdsaSignatureDigestX962SHA256`,
+/// exactly 32 bytes; another length → errSecParam). Other algorithms → errSecUnimplemented.
 @discardableResult
 public func SecKeyCreateSignature(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ dataToSign: CFData,
                                   _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
-    guard algorithm == .ecdsaSignatureMessageX962SHA256 else { fail(errSecUnimplemented, error); return nil }
+    let digest = algorithm == .ecdsaSignatureDigestX962SHA256
+    guard digest || algorithm == .ecdsaSignatureMessageX962SHA256 else { fail(errSecUnimplemented, error); return nil }
     guard case let .privateKey(k) = key.material else { fail(errSecParam, error); return nil }
-    guard let signature = try? k.signature(for: dataToSign as Data) else { fail(errSecInternalComponent, error); return nil }
+    let data = dataToSign as Data
+    guard !digest || data.count == SHA256.byteCount else { fail(errSecParam, error); return nil }
+    let signature = digest ? try? k.signature(forDigest: data) : try? k.signature(for: data)
+    guard let signature else { fail(errSecInternalComponent, error); return nil }
     return NSData(data: signature.derRepresentation)
 }
 
-/// `SecKeyVerifySignature`: checks a DER ECDSA signature; false (with errSecVerifyFailed) when it does not match.
+/// `SecKeyVerifySignature`: checks a DER ECDSA signature of a message or of a SHA-256 digest (the algorithms
+/// `SecKeyCreateSignature` makes); false with errSecVerifyFailed when it does not match, errSecParam for a
+/// digest that is not 32 bytes.
 @discardableResult
 public func SecKeyVerifySignature(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ signedData: CFData, _ signature: CFData,
                                   _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> Bool {
-    guard algorithm == .ecdsaSignatureMessageX962SHA256 else { fail(errSecUnimplemented, error); return false }
+    let digest = algorithm == .ecdsaSignatureDigestX962SHA256
+    guard digest || algorithm == .ecdsaSignatureMessageX962SHA256 else { fail(errSecUnimplemented, error); return false }
+    let data = signedData as Data
+    guard !digest || data.count == SHA256.byteCount else { fail(errSecParam, error); return false }
     guard let sig = try? P256.Signing.ECDSASignature(derRepresentation: signature as Data),
-          key.publicKey.isValidSignature(sig, for: signedData as Data) else {
+          digest ? key.publicKey.isValidSignature(sig, forDigest: data) : key.publicKey.isValidSignature(sig, for: data)
+    else {
         fail(errSecVerifyFailed, error); return false
     }
     return true
