@@ -174,6 +174,38 @@ final class SecTrustTests: XCTestCase {
         XCTAssertNotEqual(SecKeyCopyExternalRepresentation(rootKey, &keyError) as Data?, pki.leafPublicKey)
     }
 
+    /// RSA server certificates (the common case) are pinned the same way, and compare with a stored key.
+    func testRSALeafKeyIsPinnable() throws {
+        let trust = try makeTrust([pki.rsaLeaf, pki.intermediate], policy: SecPolicyCreateSSL(true, "rsa.example.test" as CFString),
+                                  anchors: [pki.root])
+        XCTAssertNil(evaluationError(trust))
+        let key = try XCTUnwrap(SecTrustCopyKey(trust))
+        var error: Unmanaged<CFError>?
+        XCTAssertEqual(SecKeyCopyExternalRepresentation(key, &error) as Data?, pki.rsaLeafPublicKey)
+        let attributes = try XCTUnwrap(SecKeyCopyAttributes(key) as? [String: Any])
+        XCTAssertEqual(attributes[kSecAttrKeyType as String] as? String, kSecAttrKeyTypeRSA as String)
+        XCTAssertEqual(attributes[kSecAttrKeySizeInBits as String] as? Int, 2048)
+        XCTAssertEqual(attributes[kSecAttrKeyClass as String] as? String, kSecAttrKeyClassPublic as String)
+
+        let pinnedAttributes: [String: Any] = [
+            kSecAttrKeyType as String: kSecAttrKeyTypeRSA,
+            kSecAttrKeyClass as String: kSecAttrKeyClassPublic,
+        ]
+        let pinned = try XCTUnwrap(SecKeyCreateWithData(pki.rsaLeafPublicKey as CFData, pinnedAttributes as CFDictionary, &error))
+        XCTAssertEqual(pinned, key)
+        XCTAssertEqual(Set([pinned, key]).count, 1)
+        XCTAssertEqual(SecKeyCopyPublicKey(key), key)
+        XCTAssertNotEqual(pinned, SecTrustCopyKey(try makeTrust([pki.leaf])))
+        XCTAssertFalse(SecKeyIsAlgorithmSupported(key, .verify, .ecdsaSignatureMessageX962SHA256))
+
+        let privateAttributes: [String: Any] = [
+            kSecAttrKeyType as String: kSecAttrKeyTypeRSA,
+            kSecAttrKeyClass as String: kSecAttrKeyClassPrivate,
+        ]
+        XCTAssertNil(SecKeyCreateWithData(pki.rsaLeafPublicKey as CFData, privateAttributes as CFDictionary, &error))
+        XCTAssertEqual((try XCTUnwrap(error?.takeRetainedValue()) as Error as NSError).code, Int(errSecParam))
+    }
+
     func testCertificateAccessors() throws {
         let leaf = try certificate(pki.leaf)
         XCTAssertEqual(SecCertificateCopySubjectSummary(leaf) as String?, "leaf.example.test")

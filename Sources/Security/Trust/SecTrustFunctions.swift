@@ -146,7 +146,7 @@ public func SecTrustGetCertificateAtIndex(_ trust: SecTrust, _ ix: CFIndex) -> S
     return chain.indices.contains(ix) ? chain[ix] : nil
 }
 
-/// `SecTrustCopyKey`: the leaf certificate's public key (P-256 only; nil for other key types).
+/// `SecTrustCopyKey`: the leaf certificate's public key (P-256 or RSA; nil for other key types).
 public func SecTrustCopyKey(_ trust: SecTrust) -> SecKey? {
     trust.leaf?.publicKey
 }

@@ -12,6 +12,10 @@ struct TestPKI: Sendable {
     let expiredLeaf: Data
     /// CN client.example.test, clientAuth only.
     let clientLeaf: Data
+    /// CN and SAN rsa.example.test, an RSA-2048 key, serverAuth.
+    let rsaLeaf: Data
+    /// The RSA leaf's public key as PKCS#1 `RSAPublicKey` DER (`openssl rsa -RSAPublicKey_out`).
+    let rsaLeafPublicKey: Data
     /// A second, unrelated root CA.
     let otherRoot: Data
     /// The leaf's public key, 04‖x‖y, as `openssl ec -pubout` prints it.
@@ -32,6 +36,8 @@ struct TestPKI: Sendable {
         try write("basicConstraints=critical,CA:TRUE,pathlen:0\nkeyUsage=critical,keyCertSign,cRLSign\n", "int.ext", dir)
         try write("basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=serverAuth\n"
                   + "subjectAltName=DNS:leaf.example.test,IP:127.0.0.1\n", "leaf.ext", dir)
+        try write("basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\n"
+                  + "extendedKeyUsage=serverAuth\nsubjectAltName=DNS:rsa.example.test\n", "rsa.ext", dir)
         try write("basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=clientAuth\n",
                   "client.ext", dir)
         // `openssl ca` is the only 3.0 command that takes explicit start and end dates.
@@ -56,7 +62,12 @@ struct TestPKI: Sendable {
         try openssl(["req", "-new"] + ec + ["-keyout", "client.key", "-out", "client.csr", "-subj", "/CN=client.example.test"], in: dir)
         try openssl(["x509", "-req", "-in", "client.csr", "-CA", "int.pem", "-CAkey", "int.key", "-set_serial", "4",
                      "-days", "365", "-extfile", "client.ext", "-out", "client.pem"], in: dir)
-        for name in ["root", "other", "int", "leaf", "expired", "client"] {
+        try openssl(["req", "-new", "-newkey", "rsa:2048", "-nodes", "-keyout", "rsa.key", "-out", "rsa.csr",
+                     "-subj", "/CN=rsa.example.test"], in: dir)
+        try openssl(["x509", "-req", "-in", "rsa.csr", "-CA", "int.pem", "-CAkey", "int.key", "-set_serial", "5",
+                     "-days", "365", "-extfile", "rsa.ext", "-out", "rsa.pem"], in: dir)
+        try openssl(["rsa", "-in", "rsa.key", "-RSAPublicKey_out", "-outform", "DER", "-out", "rsa.pub.der"], in: dir)
+        for name in ["root", "other", "int", "leaf", "expired", "client", "rsa"] {
             try openssl(["x509", "-in", "\(name).pem", "-outform", "DER", "-out", "\(name).der"], in: dir)
         }
         try openssl(["ec", "-in", "leaf.key", "-pubout", "-outform", "DER", "-out", "leaf.pub.der"], in: dir)
@@ -76,6 +87,7 @@ struct TestPKI: Sendable {
         let spki = try der("leaf.pub.der")
         return TestPKI(root: try der("root.der"), intermediate: try der("int.der"), leaf: try der("leaf.der"),
                        expiredLeaf: try der("expired.der"), clientLeaf: try der("client.der"),
+                       rsaLeaf: try der("rsa.der"), rsaLeafPublicKey: try der("rsa.pub.der"),
                        otherRoot: try der("other.der"), leafPublicKey: spki.suffix(65), leafNotAfter: notAfter)
     }
 
