@@ -57,6 +57,11 @@ final class SecTrustTests: XCTestCase {
         XCTAssertEqual(SecTrustSetAnchorCertificates(t, [try certificate(pki.intermediate)] as CFArray), errSecSuccess)
         XCTAssertNil(evaluationError(t))
         XCTAssertEqual(SecTrustGetCertificateCount(t), 2)
+        // A Swift array passed as CFTypeRef, as some call sites do.
+        var boxed: SecTrust?
+        let certs: [SecCertificate] = [try certificate(pki.leaf), try certificate(pki.intermediate)]
+        XCTAssertEqual(SecTrustCreateWithCertificates(certs as CFTypeRef, SecPolicyCreateBasicX509(), &boxed), errSecSuccess)
+        XCTAssertEqual(boxed.map { SecTrustGetCertificateCount($0) }, 2)
         var copied: CFArray?
         XCTAssertEqual(SecTrustCopyPolicies(t, &copied), errSecSuccess)
         XCTAssertEqual((copied as? [SecPolicy])?.count, 2)
@@ -239,6 +244,16 @@ final class SecTrustTests: XCTestCase {
         XCTAssertEqual(error.code, Int(errSecCertificateExpired))
         XCTAssertTrue(error.localizedDescription.contains("만료"), error.localizedDescription)
         XCTAssertEqual(SecCopyErrorMessageString(errSecHostNameMismatch, nil) as String?, "A host name mismatch has occurred.")
+    }
+
+    func testOneTrustEvaluatedFromManyThreads() throws {
+        let trust = try makeTrust([pki.leaf, pki.intermediate], anchors: [pki.root])
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in XCTAssertTrue(SecTrustEvaluateWithError(trust, nil)) }
+        XCTAssertEqual(SecTrustGetCertificateCount(trust), 3)
+        DispatchQueue.concurrentPerform(iterations: 8) { i in
+            _ = SecTrustSetVerifyDate(trust, Date(timeIntervalSinceNow: Double(i)) as CFDate)
+            XCTAssertTrue(SecTrustEvaluateWithError(trust, nil))
+        }
     }
 
     func testAsyncEvaluationReportsOnTheQueue() throws {
