@@ -100,7 +100,7 @@ final class SecTrustTests: XCTestCase {
         XCTAssertEqual(error.code, Int(errSecHostNameMismatch))
         XCTAssertTrue(error.localizedDescription.contains("other.example.test"), error.localizedDescription)
         // Wildcards and parent domains do not match; the IP address in the subjectAltName does.
-        for host in ["example.test", "x.leaf.example.test", "127.0.0.2"] {
+        for host in ["example.test", "x.leaf.example.test", "127.0.0.2", "leaf.example.test\0.evil"] {
             let t = try makeTrust([pki.leaf, pki.intermediate], policy: SecPolicyCreateSSL(true, host as CFString), anchors: [pki.root])
             XCTAssertEqual(evaluationError(t)?.code, Int(errSecHostNameMismatch), host)
         }

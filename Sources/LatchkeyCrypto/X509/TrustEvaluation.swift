@@ -81,6 +81,8 @@ public struct TrustEvaluation: Sendable {
         case .tlsClient: _ = X509_STORE_CTX_set_purpose(ctx, X509_PURPOSE_SSL_CLIENT)
         }
         if let host = policy.hostname {
+            // A C string would end at an embedded NUL and match a shorter name.
+            guard !host.utf8.contains(0) else { return ([leaf], .hostnameMismatch(certificate: name, hostname: host)) }
             // An IP address literal is matched against iPAddress names, anything else against dNSName.
             if X509_VERIFY_PARAM_set1_ip_asc(param, host) != 1 {
                 ERR_clear_error()

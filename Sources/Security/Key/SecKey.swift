@@ -63,8 +63,8 @@ public final class SecKey: Hashable, @unchecked Sendable { // immutable
         return [QueryKeys.itemClass: "keys", "kcls": isPrivate ? "1" : "0", "type": "73", "bsiz": 256, "extr": exportable]
     }
 
-    /// A key from its external representation (nil when the bytes are not a P-256 key, or with `rsa`
-    /// an RSA public key in PKCS#1 or SubjectPublicKeyInfo DER).
+    /// A P-256 key from its external representation, or with `rsa` an RSA public key from PKCS#1 or
+    /// SubjectPublicKeyInfo DER; nil when the bytes are not such a key.
     static func fromExternal(_ data: Data, privateKey: Bool, exportable: Bool, rsa: Bool = false) -> SecKey? {
         if rsa {
             guard !privateKey, let k = try? RSA.Signing.PublicKey(derRepresentation: data) else { return nil }

@@ -63,7 +63,7 @@ public func SecKeyCopyPublicKey(_ key: SecKey) -> SecKey? {
     key.publicPart
 }
 
-/// `SecKeyCopyExternalRepresentation`: 04‖x‖y (public) or 04‖x‖y‖d (private); fails for
+/// `SecKeyCopyExternalRepresentation`: 04‖x‖y (public), 04‖x‖y‖d (private) or PKCS#1 (RSA public); fails for
 /// non-exportable (`kSecAttrTokenIDSecureEnclave`) private keys.
 @discardableResult
 public func SecKeyCopyExternalRepresentation(_ key: SecKey, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
