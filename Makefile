@@ -6,7 +6,7 @@ SWIFT ?= swift
 SWIFT_FLAGS ?=
 export LATCHKEY_LANG ?= en
 
-.PHONY: test demo deps build build-release bench clean
+.PHONY: test demo deps build build-release bench soak clean
 
 # Debian packages the build and the tests need. Installed only when missing; needs root (CI runs as root).
 DEBS := pkg-config libssl-dev libsodium-dev libsqlite3-dev libpq-dev libmicrohttpd-dev \
@@ -40,6 +40,11 @@ BENCH_DEBS := wrk nginx-light
 bench: deps
 	@scripts/install-deps.sh $(BENCH_DEBS)
 	$(SWIFT) run -c release latchkey-bench
+
+# The vault's fault-injection figures at full size (1,000 SIGKILLs, 500 damaged files per kind, disk full);
+# rewrites their table in docs/RELIABILITY.md. Short versions of the same tests run in `make test`.
+soak: build
+	scripts/soak.sh
 
 clean:
 	rm -rf .build
