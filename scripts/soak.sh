@@ -28,8 +28,12 @@ table="$(mktemp)"
     grep -E '^torn writes:' "$log" | sed -E 's/^torn writes: ([^:]*): (.*)$/| \1 | \2 |/'
     grep -E '^disk full' "$log" | sed -E 's/^disk full \(([^)]*)\): FULL acknowledged=([0-9]+) reread=([0-9]+) status=(-?[0-9]+).*\| (RECOVERED [a-z]+) \| (REOPENED [0-9]+)$/| disk full: \1 | \2 items written before the failure, \3 read back; the failing write answered OSStatus \4; \5; \6 items after restart |/'
     echo
-    echo 'A refused file is left byte-for-byte (checked on every refusal). "fewer items" cannot happen since'
-    echo 'the generation record (`<vault>.generation`) turns a rolled-back WAL into a refusal.'
+    echo 'A file refused at open is left byte-for-byte (checked on every refusal): it is validated through a'
+    echo 'read-only connection. A cut or damaged WAL is refused thanks to the generation record (`<vault>.generation`),'
+    echo 'where SQLite alone would silently serve older values. "refused at read": the vault opened and an item or the'
+    echo 'wrapped key failed authentication (errSecDecode / errSecAuthFailed). "fewer items": SQLite checks page'
+    echo 'structure, not row contents, so a flip inside a lookup MAC or class column hides that one item (it is not'
+    echo 'found; no other value is ever returned for it). "wrong" must stay 0.'
     echo '<!-- soak:end -->'
 } > "$table"
 python3 - "$doc" "$table" <<'PY'

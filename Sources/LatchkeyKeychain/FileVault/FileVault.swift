@@ -90,8 +90,10 @@ public final class FileVault: ItemStore {
             _ = try s.step(); return s.int(0)
         }
         guard tables > 0 else { return } // being created by another process: openSchema finishes it
-        let generation: Int64
-        do { generation = try db.generation() } catch { throw KeychainStoreError(.decode, .corruptVault("not a Latchkey vault")) }
+        let notAVault = KeychainStoreError(.decode, .corruptVault("not a Latchkey vault"))
+        guard (try? meta(db, "format")) == formatTag else { throw notAVault }
+        guard let id = try? meta(db, "vault_id"), id.count == 16 else { throw KeychainStoreError(.decode, .corruptVault("vault id")) }
+        guard let generation = try? db.generation() else { throw notAVault }
         if let recorded = generationFile.read(), generation < recorded {
             throw KeychainStoreError(.decode, .corruptVault(
                 "it lost writes it had acknowledged: generation \(generation) < \(recorded) recorded in \(generationFile.path); "
