@@ -12,7 +12,7 @@ export LATCHKEY_LANG ?= en
 DEBS := pkg-config libssl-dev libsodium-dev libsqlite3-dev libpq-dev libmicrohttpd-dev \
         libpam0g-dev libpam-wrapper libsecret-1-dev libkeyutils-dev \
         dbus dbus-bin gnome-keyring postgresql openssl strace tmux python3-venv chromium chromium-driver \
-        fprintd libpam-fprintd python3-dbusmock libargon2-1
+        fprintd libpam-fprintd python3-dbusmock libargon2-1 nginx-light
 
 deps:
 	@scripts/install-deps.sh $(DEBS)
