@@ -39,6 +39,7 @@ BENCH_DEBS := wrk nginx-light
 
 bench: deps
 	@scripts/install-deps.sh $(BENCH_DEBS)
+	$(SWIFT) build -c release $(SWIFT_FLAGS)
 	$(SWIFT) run -c release latchkey-bench
 
 # The vault's fault-injection figures at full size (1,000 SIGKILLs, 500 damaged files per kind, disk full);

@@ -37,6 +37,7 @@ if arguments.contains("--filter"), filter == nil {
 let benchmarks: [Benchmark] = CryptoBenchmarks.all + SigningBenchmarks.all + VaultBenchmarks.all + ServerBenchmarks.all
     + AuthBenchmarks.all
 let measurements: [Measurement] = ServerBenchmarks.measurements + AuthBenchmarks.measurements
+    + ClusterBenchmarks.measurements
 
 @MainActor func selected(_ name: String) -> Bool {
     guard let filter else { return true }
