@@ -37,7 +37,7 @@ start_instance() {
     local port=${!port_var}
     # shellcheck disable=SC2086
     "$(latchkey_bin)" serve --host 127.0.0.1 --port "$port" --database "$DATABASE_URL" --issuer "$ISSUER" \
-        --threads 4 --db-pool 8 --key-reload 2 --origin "http://localhost:$NGINX_PORT" --origin "$ISSUER" \
+        --threads 4 --db-pool 8 --key-reload 2 --trusted-proxy 127.0.0.1 --origin "http://localhost:$NGINX_PORT" --origin "$ISSUER" \
         ${LATCHKEY_CLUSTER_SERVE_ARGS:-} \
         >>"$DIR/instance-$i.log" 2>&1 &
     echo $! >"$DIR/instance-$i.pid"

@@ -8,6 +8,7 @@ enum ServeCommand {
         usage: latchkey serve [--host 127.0.0.1] [--port 8080] [--database sqlite:PATH|postgres://...]
                               [--threads 4] [--access-log] [--issuer URL] [--print-routes]
                               [--db-pool 8] [--db-timeout-ms 5000] [--refresh-grace SECONDS] [--key-reload SECONDS]
+                              [--trusted-proxy ADDRESS]...
                               [--rp-id localhost] [--rp-name NAME] [--origin URL]... [--user-verification required|preferred]
                               [--apple-client-id ID]... [--apple-base-url URL] [--apple-team-id ID --apple-key-id ID
                                --apple-key-file KEY.p8] [--apple-token-key-file FILE]
@@ -18,7 +19,8 @@ enum ServeCommand {
         this instance; a request that waits --db-timeout-ms for one is answered 503 with Retry-After. --refresh-grace
         (default 0: off) lets a refresh token presented again within SECONDS of its rotation return the same
         successor instead of revoking the family. --key-reload (default 30) bounds how long a signing key rotated
-        by another instance takes to be published by this one.
+        by another instance takes to be published by this one. --trusted-proxy (repeatable) names a load balancer
+        whose X-Forwarded-For gives the client address used for throttling and the access log.
         Passkeys: --rp-id is the WebAuthn relying party ID; --origin (repeatable) the accepted origins, by default
         http://localhost:PORT and http://127.0.0.1:PORT (the terminal client) when the RP ID is localhost.
         Sign in with Apple: --apple-client-id (repeatable) are the accepted audiences; team/key id and the .p8 key
@@ -49,6 +51,7 @@ enum ServeCommand {
         var databaseTimeoutMilliseconds = 5_000
         var refreshGraceSeconds: Int64 = 0
         var keyReloadSeconds: Int64 = 30
+        var trustedProxies: Set<String> = []
     }
 
     enum Parsed {
@@ -99,6 +102,9 @@ enum ServeCommand {
                     return .failure("--refresh-grace needs a number of seconds 0...300")
                 }
                 options.refreshGraceSeconds = seconds
+            case "--trusted-proxy":
+                guard let address = value(), !address.isEmpty else { return .failure("--trusted-proxy needs an address") }
+                options.trustedProxies.insert(address)
             case "--key-reload":
                 guard let text = value(), let seconds = Int64(text), (1...3600).contains(seconds) else {
                     return .failure("--key-reload needs a number of seconds 1...3600")
@@ -242,6 +248,7 @@ enum ServeCommand {
         var configuration = HTTPServerConfiguration(host: options.host, port: options.port, threads: options.threads,
                                                     accessLog: options.accessLog ? .standardError : nil)
         configuration.shutdownGracePeriod = .seconds(10)
+        configuration.trustedProxies = options.trustedProxies
         do {
             let server = HTTPServer(configuration: configuration)
             if !options.printRoutes { try server.bind() }
