@@ -1,16 +1,18 @@
 import Foundation
 
-// swift run -c release latchkey-bench [--filter NAME] [--list]
+// swift run -c release latchkey-bench [--filter NAME] [--list] [--instructions N]
 // Every figure is printed with a baseline measured in the same run and the ratio between them.
 
 let usage = """
-usage: swift run -c release latchkey-bench [--filter NAME] [--list] [--help]
+usage: swift run -c release latchkey-bench [--filter NAME] [--list] [--instructions N] [--help]
 
   Runs every benchmark (or those whose name contains NAME) and prints each figure next to a raw baseline
   measured in the same run (raw SQLite, raw OpenSSL, nginx) and the ratio between them.
 
-  --filter NAME   run only the figures whose name contains NAME (case-insensitive)
+  --filter NAME   run only the figures whose name contains NAME (case-insensitive; "=NAME" for an exact name)
   --list          print the names of every figure and exit
+  --instructions N  run each figure's baseline and subject N times for valgrind instruction counts
+                  (use scripts/bench-instructions.sh NAME, which runs callgrind and prints per-call counts)
   --help, -h      print this text and exit
 
   The HTTP figures need `wrk` and `nginx` (Debian: wrk nginx-light; `make bench` installs them).
@@ -22,9 +24,9 @@ if arguments.contains("--help") || arguments.contains("-h") {
     print(usage)
     exit(0)
 }
-let known: Set<String> = ["--filter", "--list"]
+let known: Set<String> = ["--filter", "--list", "--instructions"]
 for (index, argument) in arguments.enumerated() where !known.contains(argument) {
-    if index > 0, arguments[index - 1] == "--filter" { continue }
+    if index > 0, arguments[index - 1] == "--filter" || arguments[index - 1] == "--instructions" { continue }
     FileHandle.standardError.write(Data("latchkey-bench: unknown argument '\(argument)'\n\n\(usage)\n".utf8))
     exit(64)
 }
@@ -34,18 +36,32 @@ if arguments.contains("--filter"), filter == nil {
     exit(64)
 }
 
+let instructionRuns: Int? = arguments.firstIndex(of: "--instructions").flatMap {
+    $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil
+}
+if arguments.contains("--instructions"), (instructionRuns ?? 0) < 1 {
+    FileHandle.standardError.write(Data("latchkey-bench: --instructions needs a positive count\n\n\(usage)\n".utf8))
+    exit(64)
+}
+
 let benchmarks: [Benchmark] = CryptoBenchmarks.all + SigningBenchmarks.all + VaultBenchmarks.all + ServerBenchmarks.all
     + AuthBenchmarks.all
 let measurements: [Measurement] = ServerBenchmarks.measurements + AuthBenchmarks.measurements
 
 @MainActor func selected(_ name: String) -> Bool {
     guard let filter else { return true }
+    if filter.hasPrefix("=") { return name == filter.dropFirst() }
     return name.localizedCaseInsensitiveContains(filter)
 }
 
 if arguments.contains("--list") {
     for b in benchmarks { print(b.name) }
     for m in measurements { print(m.name) }
+    exit(0)
+}
+
+if let instructionRuns {
+    for bench in benchmarks where selected(bench.name) { InstructionCount.run(bench, iterations: instructionRuns) }
     exit(0)
 }
 
