@@ -24,11 +24,57 @@ public struct JWTClaims: Codable, Sendable, Hashable {
     static let registered: Set<String> = ["iss", "sub", "aud", "exp", "nbf", "iat", "jti"]
 
     /// Any claim by name, registered or not.
-    public subscript(claim name: String) -> JSONValue? { jsonObject[name] }
+    public subscript(claim name: String) -> JSONValue? {
+        switch name {
+        case "iss": iss.map(JSONValue.string)
+        case "sub": sub.map(JSONValue.string)
+        case "jti": jti.map(JSONValue.string)
+        case "aud", "exp", "nbf", "iat": jsonObject[name]
+        default: extra[name]
+        }
+    }
 
     /// Parses a claims set; registered claims of the wrong JSON type are malformed.
+    ///
+    /// The usual flat claims set (strings without escapes, integer dates, an array of strings for `aud`) is
+    /// read by `FlatJSONObject`; anything else, including every claims set that would be malformed, goes
+    /// through `JSONDecoder` as it always did.
     public init(json: Data) throws(CryptoError) {
+        if let fast = Self.fast(json) {
+            self = fast
+            return
+        }
         do { self = try JSONDecoder().decode(JWTClaims.self, from: json) } catch { throw .malformedInput("JWT claims") }
+    }
+
+    /// The claims of a flat object whose registered claims have their expected types, else nil.
+    private static func fast(_ json: Data) -> JWTClaims? {
+        guard let object = FlatJSONObject(json) else { return nil }
+        var claims = JWTClaims()
+        for (name, value) in object.members {
+            switch name {
+            case "iss": guard case let .string(v) = value else { return nil }; claims.iss = v
+            case "sub": guard case let .string(v) = value else { return nil }; claims.sub = v
+            case "jti": guard case let .string(v) = value else { return nil }; claims.jti = v
+            case "exp": guard case let .integer(v) = value else { return nil }; claims.exp = Date(timeIntervalSince1970: Double(v))
+            case "nbf": guard case let .integer(v) = value else { return nil }; claims.nbf = Date(timeIntervalSince1970: Double(v))
+            case "iat": guard case let .integer(v) = value else { return nil }; claims.iat = Date(timeIntervalSince1970: Double(v))
+            case "aud":
+                switch value {
+                case let .string(v): claims.aud = [v]
+                case let .array(elements):
+                    var audiences: [String] = []
+                    for element in elements {
+                        guard case let .string(v) = element else { return nil }
+                        audiences.append(v)
+                    }
+                    claims.aud = audiences
+                default: return nil
+                }
+            default: claims.extra[name] = value
+            }
+        }
+        return claims
     }
 
     /// All claims as one JSON object.
