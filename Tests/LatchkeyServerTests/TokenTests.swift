@@ -128,6 +128,15 @@ struct TokenTests {
         #expect(try f.test.database.auditEvents().contains { $0.event == "refresh_token_reuse" })
     }
 
+    /// The hand-built payload is byte for byte what the sorted-keys JSONEncoder writes, escapes included.
+    @Test(arguments: ["plain", "with \"quotes\" and \\ back/slash", "tab\tnew\nline\u{1}\u{1f}", "café ✓ 🔑", ""])
+    func accessTokenPayloadMatchesJSONEncoder(_ text: String) throws {
+        let claims = AccessTokenClaims(iss: "https://issuer/\(text)", sub: text, aud: "latchkey", exp: 1_700_000_900,
+                                       iat: -5, jti: text, clientID: "app", scope: text, sid: "s")
+        let expected = try AccessTokenCodec.encoder.encode(claims)
+        #expect(String(decoding: AccessTokenCodec.payload(claims), as: UTF8.self) == String(decoding: expected, as: UTF8.self))
+    }
+
     @Test func tokenEndpointErrorsFollowRFC6749() async throws {
         let f = try #require(try await ServiceFixture.make())
         defer { f.test.cleanup() }

@@ -71,8 +71,7 @@ extension Database {
             if let row = claimed.first {
                 let previous = try RefreshTokenRecord(row: row)
                 let successor = try insertSuccessor(of: previous, hash: successorHash, now: now,
-                                                    expiresAt: try cappedExpiry(successorExpiresAt, familyID: previous.familyID, on: conn),
-                                                    on: conn)
+                                                    expiresAt: successorExpiresAt, on: conn)
                 return .rotated(previous: previous, successor: successor)
             }
             guard let row = try conn.execute("SELECT \(RefreshTokenRecord.columns) FROM refresh_tokens WHERE token_hash = ?",
@@ -90,8 +89,7 @@ extension Database {
                     """, [.integer(now), .text(presentedHash)])
                 if !superseded.isEmpty {
                     let successor = try insertSuccessor(of: token, hash: successorHash, now: now,
-                                                        expiresAt: try cappedExpiry(successorExpiresAt, familyID: token.familyID, on: conn),
-                                                        on: conn)
+                                                        expiresAt: successorExpiresAt, on: conn)
                     try insertAudit(AuditEvent(at: now, accountID: token.accountID, event: "refresh_token_grace_reuse",
                                                ip: ip, detail: "family \(token.familyID)"), on: conn)
                     return .rotated(previous: token, successor: successor)
@@ -138,19 +136,22 @@ private func insertRefreshToken(_ token: RefreshTokenRecord, on conn: any SQLCon
                       .optional(token.usedAt), .optional(token.revokedAt)])
 }
 
+/// Stores the successor of `previous`, expiring at `expiresAt` or at its session's end, whichever is first
+/// (a successor never outlives its session's absolute lifetime). One statement: the session's expiry is read
+/// by a subquery inside the INSERT, and the stored expiry comes back through RETURNING.
 private func insertSuccessor(of previous: RefreshTokenRecord, hash: String, now: Int64, expiresAt: Int64,
                              on conn: any SQLConnection) throws -> RefreshTokenRecord {
-    let successor = RefreshTokenRecord(tokenHash: hash, familyID: previous.familyID, parentHash: previous.tokenHash,
-                                       accountID: previous.accountID, clientID: previous.clientID, scope: previous.scope,
-                                       createdAt: now, expiresAt: expiresAt)
-    try insertRefreshToken(successor, on: conn)
-    return successor
-}
-
-/// A successor never outlives its session (the session's absolute lifetime).
-private func cappedExpiry(_ expiresAt: Int64, familyID: String, on conn: any SQLConnection) throws -> Int64 {
-    let sessionExpiry = try conn.execute("SELECT expires_at FROM sessions WHERE id = ?", [.text(familyID)]).first?.integer(0)
-    return min(expiresAt, sessionExpiry ?? expiresAt)
+    let rows = try conn.execute("""
+        INSERT INTO refresh_tokens (\(RefreshTokenRecord.columns)) VALUES (?, ?, ?, ?, ?, ?, ?,
+            COALESCE((SELECT CASE WHEN expires_at < ? THEN expires_at ELSE ? END FROM sessions WHERE id = ?), ?), NULL, NULL)
+        RETURNING expires_at
+        """, [.text(hash), .text(previous.familyID), .text(previous.tokenHash), .text(previous.accountID),
+              .text(previous.clientID), .text(previous.scope), .integer(now),
+              .integer(expiresAt), .integer(expiresAt), .text(previous.familyID), .integer(expiresAt)])
+    let stored = try rows.first?.integer(0) ?? expiresAt
+    return RefreshTokenRecord(tokenHash: hash, familyID: previous.familyID, parentHash: previous.tokenHash,
+                              accountID: previous.accountID, clientID: previous.clientID, scope: previous.scope,
+                              createdAt: now, expiresAt: stored)
 }
 
 @discardableResult
