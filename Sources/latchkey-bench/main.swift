@@ -15,7 +15,10 @@ usage: swift run -c release latchkey-bench [--filter NAME] [--list] [--instructi
                   (use scripts/bench-instructions.sh NAME, which runs callgrind and prints per-call counts)
   --help, -h      print this text and exit
 
-  The HTTP figures need `wrk` and `nginx` (Debian: wrk nginx-light; `make bench` installs them).
+  Each figure prints its target and "ok" or "MISS"; a summary of misses ends the run. The HTTP figures
+  need `wrk` (and `nginx` for the static-file ceiling): Debian `apt-get install -y wrk nginx-light`, or
+  `make bench`, which installs them; without wrk they print NOT RUN and count as misses.
+  LATCHKEY_BENCH_POSTGRES=<conninfo> also measures the refresh endpoint on that PostgreSQL database.
   Wall-clock ratios on a small machine swing by tens of percent: compare repeated, interleaved runs.
 """
 
@@ -70,5 +73,9 @@ print("warning: debug build; run `swift run -c release latchkey-bench` for real 
 #endif
 for bench in benchmarks where selected(bench.name) { Harness.run(bench) }
 for m in measurements where selected(m.name) {
-    do { for line in try m.run() { print(line) } } catch { print("\(m.name): failed: \(error)") }
+    do { for line in try m.run() { print(line) } } catch {
+        Outcomes.miss("\(m.name): failed: \(error)")
+        print("\(m.name): failed: \(error)")
+    }
 }
+for line in Outcomes.summary() { print(line) }
