@@ -1,13 +1,15 @@
 import Foundation
 
 /// A small parser for the shape JOSE headers and JWT claims nearly always have: one JSON object whose members
-/// are strings without escapes, integers, booleans, null, or arrays of those. It exists so that verifying a
+/// are strings without escapes, numbers, booleans, null, or arrays of those. It exists so that verifying a
 /// token does not pay for `JSONDecoder` (most of a JWT verification's cost besides the signature).
 ///
 /// It never decides that a document is *invalid*: anything it does not handle — an escape sequence, a
 /// fraction or exponent, a nested object, a duplicate member, trailing bytes, a control character — makes
 /// it return nil, and the caller decodes the same bytes with `JSONDecoder` exactly as before. So the fast
-/// path can only accept what the full decoder accepts, with the same values.
+/// path can only accept what the full decoder accepts, with the same values. A number with a fraction or
+/// exponent comes back as `.number`; callers use it only where it is read as a Double (NumericDates) and
+/// defer to JSONDecoder elsewhere, where its integer-or-double classification is JSONDecoder's to make.
 struct FlatJSONObject {
     private(set) var members: [(name: String, value: JSONValue)] = []
 
@@ -91,32 +93,54 @@ struct FlatJSONObject {
             return nil
         }
 
-        /// An integer in JSON's grammar (no fraction, no exponent) that fits in 64 bits.
-        mutating func integer() -> Int64? {
+        /// A number in JSON's grammar: `.integer` when it has no fraction or exponent and fits in 64 bits,
+        /// else `.number` (Swift's `Double(String)` rounds correctly, as JSONDecoder does). Nil for anything
+        /// outside the grammar (a leading zero followed by digits, a bare "-", "1.", ...).
+        mutating func number() -> JSONValue? {
+            let start = index
             let negative = take(UInt8(ascii: "-"))
             guard index < bytes.count, isDigit(bytes[index]) else { return nil }
             var magnitude: UInt64 = 0
+            var overflow = false
             if bytes[index] == UInt8(ascii: "0") {
                 index += 1
+                if index < bytes.count, isDigit(bytes[index]) { return nil }
             } else {
                 while index < bytes.count, isDigit(bytes[index]) {
                     let (times, o1) = magnitude.multipliedReportingOverflow(by: 10)
                     let (sum, o2) = times.addingReportingOverflow(UInt64(bytes[index] - UInt8(ascii: "0")))
-                    guard !o1, !o2 else { return nil }
+                    overflow = overflow || o1 || o2
                     magnitude = sum
                     index += 1
                 }
             }
-            // A fraction or exponent (or a leading zero followed by digits): let JSONDecoder read it.
-            if index < bytes.count {
-                switch bytes[index] {
-                case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                    return nil
-                default: break
-                }
+            var integral = true
+            if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+                integral = false
+                index += 1
+                guard digits() else { return nil }
             }
-            if negative { return magnitude <= UInt64(Int64.max) + 1 ? Int64(truncatingIfNeeded: 0 &- magnitude) : nil }
-            return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
+            if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+                integral = false
+                index += 1
+                if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+                guard digits() else { return nil }
+            }
+            if integral {
+                guard !overflow else { return nil }
+                if negative { return magnitude <= UInt64(Int64.max) + 1 ? .integer(Int64(truncatingIfNeeded: 0 &- magnitude)) : nil }
+                return magnitude <= UInt64(Int64.max) ? .integer(Int64(magnitude)) : nil
+            }
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+            guard let value = Double(text), value.isFinite else { return nil }
+            return .number(value)
+        }
+
+        /// One or more digits.
+        mutating func digits() -> Bool {
+            let start = index
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+            return index > start
         }
 
         func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
@@ -128,7 +152,7 @@ struct FlatJSONObject {
             case UInt8(ascii: "t"): return take("true") ? .bool(true) : nil
             case UInt8(ascii: "f"): return take("false") ? .bool(false) : nil
             case UInt8(ascii: "n"): return take("null") ? .null : nil
-            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return integer().map(JSONValue.integer)
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return number()
             case UInt8(ascii: "[") where allowArray:
                 index += 1
                 var elements: [JSONValue] = []

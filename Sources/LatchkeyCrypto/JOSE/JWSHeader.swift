@@ -75,7 +75,12 @@ public struct JWSHeader: Sendable, Hashable {
                     case "typ": typ = v
                     default: cty = v
                     }
-                default: additional[name] = value
+                default:
+                    if case .number = value { return nil } // integer or double: JSONDecoder's call
+                    if case let .array(elements) = value, elements.contains(where: { if case .number = $0 { true } else { false } }) {
+                        return nil
+                    }
+                    additional[name] = value
                 }
             }
         }

@@ -36,7 +36,7 @@ public struct JWTClaims: Codable, Sendable, Hashable {
 
     /// Parses a claims set; registered claims of the wrong JSON type are malformed.
     ///
-    /// The usual flat claims set (strings without escapes, integer dates, an array of strings for `aud`) is
+    /// The usual flat claims set (strings without escapes, numeric dates, an array of strings for `aud`) is
     /// read by `FlatJSONObject`; anything else, including every claims set that would be malformed, goes
     /// through `JSONDecoder` as it always did.
     public init(json: Data) throws(CryptoError) {
@@ -56,9 +56,9 @@ public struct JWTClaims: Codable, Sendable, Hashable {
             case "iss": guard case let .string(v) = value else { return nil }; claims.iss = v
             case "sub": guard case let .string(v) = value else { return nil }; claims.sub = v
             case "jti": guard case let .string(v) = value else { return nil }; claims.jti = v
-            case "exp": guard case let .integer(v) = value else { return nil }; claims.exp = Date(timeIntervalSince1970: Double(v))
-            case "nbf": guard case let .integer(v) = value else { return nil }; claims.nbf = Date(timeIntervalSince1970: Double(v))
-            case "iat": guard case let .integer(v) = value else { return nil }; claims.iat = Date(timeIntervalSince1970: Double(v))
+            case "exp": guard let v = numericDate(value) else { return nil }; claims.exp = v
+            case "nbf": guard let v = numericDate(value) else { return nil }; claims.nbf = v
+            case "iat": guard let v = numericDate(value) else { return nil }; claims.iat = v
             case "aud":
                 switch value {
                 case let .string(v): claims.aud = [v]
@@ -71,10 +71,24 @@ public struct JWTClaims: Codable, Sendable, Hashable {
                     claims.aud = audiences
                 default: return nil
                 }
-            default: claims.extra[name] = value
+            default:
+                if case .number = value { return nil } // integer or double: JSONDecoder's call
+                if case let .array(elements) = value, elements.contains(where: { if case .number = $0 { true } else { false } }) {
+                    return nil
+                }
+                claims.extra[name] = value
             }
         }
         return claims
+    }
+
+    /// A NumericDate as JSONDecoder reads it (`Double`), from an integer or any other finite number.
+    private static func numericDate(_ value: JSONValue) -> Date? {
+        switch value {
+        case let .integer(v): Date(timeIntervalSince1970: Double(v))
+        case let .number(v): Date(timeIntervalSince1970: v)
+        default: nil
+        }
     }
 
     /// All claims as one JSON object.
