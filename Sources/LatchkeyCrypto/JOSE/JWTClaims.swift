@@ -29,7 +29,10 @@ public struct JWTClaims: Codable, Sendable, Hashable {
         case "iss": iss.map(JSONValue.string)
         case "sub": sub.map(JSONValue.string)
         case "jti": jti.map(JSONValue.string)
-        case "aud", "exp", "nbf", "iat": jsonObject[name]
+        case "exp": exp.map(Self.numeric)
+        case "nbf": nbf.map(Self.numeric)
+        case "iat": iat.map(Self.numeric)
+        case "aud": aud.map { $0.count == 1 ? .string($0[0]) : .array($0.map(JSONValue.string)) }
         default: extra[name]
         }
     }
@@ -91,13 +94,16 @@ public struct JWTClaims: Codable, Sendable, Hashable {
         }
     }
 
+    /// A NumericDate as JSON: an integer when whole.
+    static func numeric(_ date: Date) -> JSONValue {
+        let t = date.timeIntervalSince1970
+        return t.rounded() == t && abs(t) < 9e15 ? .integer(Int64(t)) : .number(t)
+    }
+
     /// All claims as one JSON object.
     public var jsonObject: [String: JSONValue] {
         var object = extra
-        func numeric(_ date: Date) -> JSONValue {
-            let t = date.timeIntervalSince1970
-            return t.rounded() == t && abs(t) < 9e15 ? .integer(Int64(t)) : .number(t)
-        }
+        let numeric = Self.numeric
         if let iss { object["iss"] = .string(iss) }
         if let sub { object["sub"] = .string(sub) }
         if let aud { object["aud"] = aud.count == 1 ? .string(aud[0]) : .array(aud.map(JSONValue.string)) }
