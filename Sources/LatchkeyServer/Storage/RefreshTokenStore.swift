@@ -66,12 +66,15 @@ extension Database {
             let claimed = try conn.execute("""
                 UPDATE refresh_tokens SET used_at = ?
                 WHERE token_hash = ? AND used_at IS NULL AND revoked_at IS NULL AND expires_at > ?
-                RETURNING \(RefreshTokenRecord.columns)
+                RETURNING \(RefreshTokenRecord.columns),
+                    (SELECT expires_at FROM sessions WHERE sessions.id = refresh_tokens.family_id)
                 """, [.integer(now), .text(presentedHash), .integer(now)])
             if let row = claimed.first {
+                // The claim also returned the session's end, so the successor is capped without another read.
                 let previous = try RefreshTokenRecord(row: row)
                 let successor = try insertSuccessor(of: previous, hash: successorHash, now: now,
-                                                    expiresAt: successorExpiresAt, on: conn)
+                                                    expiresAt: min(successorExpiresAt, row.optionalInteger(10) ?? successorExpiresAt),
+                                                    on: conn)
                 return .rotated(previous: previous, successor: successor)
             }
             guard let row = try conn.execute("SELECT \(RefreshTokenRecord.columns) FROM refresh_tokens WHERE token_hash = ?",
@@ -89,7 +92,8 @@ extension Database {
                     """, [.integer(now), .text(presentedHash)])
                 if !superseded.isEmpty {
                     let successor = try insertSuccessor(of: token, hash: successorHash, now: now,
-                                                        expiresAt: successorExpiresAt, on: conn)
+                                                        expiresAt: try cappedExpiry(successorExpiresAt, familyID: token.familyID, on: conn),
+                                                        on: conn)
                     try insertAudit(AuditEvent(at: now, accountID: token.accountID, event: "refresh_token_grace_reuse",
                                                ip: ip, detail: "family \(token.familyID)"), on: conn)
                     return .rotated(previous: token, successor: successor)
@@ -136,22 +140,20 @@ private func insertRefreshToken(_ token: RefreshTokenRecord, on conn: any SQLCon
                       .optional(token.usedAt), .optional(token.revokedAt)])
 }
 
-/// Stores the successor of `previous`, expiring at `expiresAt` or at its session's end, whichever is first
-/// (a successor never outlives its session's absolute lifetime). One statement: the session's expiry is read
-/// by a subquery inside the INSERT, and the stored expiry comes back through RETURNING.
 private func insertSuccessor(of previous: RefreshTokenRecord, hash: String, now: Int64, expiresAt: Int64,
                              on conn: any SQLConnection) throws -> RefreshTokenRecord {
-    let rows = try conn.execute("""
-        INSERT INTO refresh_tokens (\(RefreshTokenRecord.columns)) VALUES (?, ?, ?, ?, ?, ?, ?,
-            COALESCE((SELECT CASE WHEN expires_at < ? THEN expires_at ELSE ? END FROM sessions WHERE id = ?), ?), NULL, NULL)
-        RETURNING expires_at
-        """, [.text(hash), .text(previous.familyID), .text(previous.tokenHash), .text(previous.accountID),
-              .text(previous.clientID), .text(previous.scope), .integer(now),
-              .integer(expiresAt), .integer(expiresAt), .text(previous.familyID), .integer(expiresAt)])
-    let stored = try rows.first?.integer(0) ?? expiresAt
-    return RefreshTokenRecord(tokenHash: hash, familyID: previous.familyID, parentHash: previous.tokenHash,
-                              accountID: previous.accountID, clientID: previous.clientID, scope: previous.scope,
-                              createdAt: now, expiresAt: stored)
+    let successor = RefreshTokenRecord(tokenHash: hash, familyID: previous.familyID, parentHash: previous.tokenHash,
+                                       accountID: previous.accountID, clientID: previous.clientID, scope: previous.scope,
+                                       createdAt: now, expiresAt: expiresAt)
+    try insertRefreshToken(successor, on: conn)
+    return successor
+}
+
+/// A successor never outlives its session (the session's absolute lifetime). Used on the rare grace path;
+/// the normal rotation reads the session's end in its claiming UPDATE.
+private func cappedExpiry(_ expiresAt: Int64, familyID: String, on conn: any SQLConnection) throws -> Int64 {
+    let sessionExpiry = try conn.execute("SELECT expires_at FROM sessions WHERE id = ?", [.text(familyID)]).first?.integer(0)
+    return min(expiresAt, sessionExpiry ?? expiresAt)
 }
 
 @discardableResult
