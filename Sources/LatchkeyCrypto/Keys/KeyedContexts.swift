@@ -22,9 +22,9 @@ struct KeyedContextSlots: ~Copyable {
     deinit {
         if let seal { EVP_CIPHER_CTX_free(seal.context) }
         if let open { EVP_CIPHER_CTX_free(open.context) }
-        EVP_MAC_CTX_free(hmac.0?.context)
-        EVP_MAC_CTX_free(hmac.1?.context)
-        EVP_MAC_CTX_free(hmac.2?.context)
+        if let mac = hmac.0 { EVP_MAC_CTX_free(mac.context) }
+        if let mac = hmac.1 { EVP_MAC_CTX_free(mac.context) }
+        if let mac = hmac.2 { EVP_MAC_CTX_free(mac.context) }
     }
 }
 
