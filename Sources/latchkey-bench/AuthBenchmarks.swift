@@ -163,20 +163,8 @@ enum AuthBenchmarks {
         // Pre-issued sessions: every request presents a different, unused refresh token.
         let count = 60_000
         let tokens = try fixture.issueSessions(count)
-        let list = tokens.map { "\"\($0)\"" }.joined(separator: ",")
         let threads = 2
-        let script = """
-            local tokens = {\(list)}
-            local counter = 0
-            function setup(thread) thread:set("first", counter); counter = counter + 1 end
-            function init(args) nextIndex = first end
-            function request()
-              local t = tokens[(nextIndex % #tokens) + 1]
-              nextIndex = nextIndex + \(threads)
-              return wrk.format("POST", "/v1/token", {["Content-Type"] = "application/x-www-form-urlencoded"},
-                                "grant_type=refresh_token&refresh_token=" .. t)
-            end
-            """
+        let script = refreshScript(tokens: tokens, threads: threads)
         let bareResult = try LoadGenerator.run(url: "http://127.0.0.1:\(bare.port)/v1/token", connections: connections,
                                                seconds: seconds, threads: threads, method: "POST", body: "grant_type=refresh_token")
         let refresh = try LoadGenerator.run(url: fixture.server.baseURL + "/v1/token", connections: connections,
@@ -193,6 +181,25 @@ enum AuthBenchmarks {
             lines.append("  note: more requests than pre-issued tokens; later ones were replays (errors expected)")
         }
         return lines
+    }
+}
+
+extension AuthBenchmarks {
+    /// A wrk Lua script in which every request presents a different, unused refresh token of `tokens`.
+    static func refreshScript(tokens: [String], threads: Int) -> String {
+        let list = tokens.map { "\"\($0)\"" }.joined(separator: ",")
+        return """
+            local tokens = {\(list)}
+            local counter = 0
+            function setup(thread) thread:set("first", counter); counter = counter + 1 end
+            function init(args) nextIndex = first end
+            function request()
+              local t = tokens[(nextIndex % #tokens) + 1]
+              nextIndex = nextIndex + \(threads)
+              return wrk.format("POST", "/v1/token", {["Content-Type"] = "application/x-www-form-urlencoded"},
+                                "grant_type=refresh_token&refresh_token=" .. t)
+            end
+            """
     }
 }
 
@@ -221,7 +228,10 @@ struct AuthBenchServer {
     }
 
     /// Inserts `count` sessions directly (no password hashing) and returns their refresh tokens.
-    func issueSessions(_ count: Int) throws -> [String] {
+    func issueSessions(_ count: Int) throws -> [String] { try Self.issueSessions(count, in: database) }
+
+    /// Inserts `count` sessions of one account into `database` and returns their refresh tokens.
+    static func issueSessions(_ count: Int, in database: any Database) throws -> [String] {
         let now = Int64(Date().timeIntervalSince1970)
         let account = AccountRecord(id: "bench-account-\(runID)", username: "bench-refresh-\(runID)",
                                     usernameKey: "bench-refresh-\(runID)",

@@ -50,6 +50,7 @@ if arguments.contains("--instructions"), (instructionRuns ?? 0) < 1 {
 let benchmarks: [Benchmark] = CryptoBenchmarks.all + SigningBenchmarks.all + VaultBenchmarks.all + ServerBenchmarks.all
     + AuthBenchmarks.all
 let measurements: [Measurement] = ServerBenchmarks.measurements + AuthBenchmarks.measurements
+    + ClusterBenchmarks.measurements
 
 @MainActor func selected(_ name: String) -> Bool {
     guard let filter else { return true }

@@ -11,10 +11,15 @@ final class SQLiteDatabase {
     private var cache: [String: SQLiteStatement] = [:]
     private var shapeCache: [Int: SQLiteStatement] = [:]
 
-    /// Opens (never creates) an existing file.
-    init(path: String, busyTimeoutMilliseconds: Int32) throws(KeychainStoreError) {
+    /// When set, every transaction that changed a row also increments the meta row `generation` and, after
+    /// COMMIT, passes the new value here (FileVault records it outside the file to detect a rollback).
+    var generationObserver: ((Int64) -> Void)?
+
+    /// Opens (never creates) an existing file; `readOnly` connections never write or checkpoint it.
+    init(path: String, busyTimeoutMilliseconds: Int32, readOnly: Bool = false) throws(KeychainStoreError) {
         var db: OpaquePointer?
-        let rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil)
+        let mode = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
+        let rc = sqlite3_open_v2(path, &db, mode | SQLITE_OPEN_NOMUTEX, nil)
         guard rc == SQLITE_OK, let db else {
             if let db { sqlite3_close_v2(db) }
             throw SQLiteDatabase.error(rc)
@@ -104,13 +109,19 @@ final class SQLiteDatabase {
             }
             guard rc == SQLITE_OK else { throw SQLiteDatabase.error(rc) }
             do throws(KeychainStoreError) {
+                let changesBefore = sqlite3_total_changes64(handle)
                 let result = try body()
+                var generation: Int64?
+                if generationObserver != nil, sqlite3_total_changes64(handle) != changesBefore {
+                    generation = try nextGeneration()
+                }
                 let commit = control("COMMIT")
                 guard commit == SQLITE_OK else {
                     _ = control("ROLLBACK")
                     if (commit & 0xff == SQLITE_BUSY) && attempt < 50 { usleep(1000); continue }
                     throw SQLiteDatabase.error(commit)
                 }
+                if let generation { generationObserver?(generation) }
                 return result
             } catch {
                 _ = control("ROLLBACK")
@@ -120,6 +131,24 @@ final class SQLiteDatabase {
     }
 
     var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// Increments the meta row `generation` inside the current transaction and returns the new value.
+    private func nextGeneration() throws(KeychainStoreError) -> Int64 {
+        try using("""
+            INSERT INTO meta (name, value) VALUES ('generation', 1)
+            ON CONFLICT (name) DO UPDATE SET value = value + 1 RETURNING value
+            """) { s throws(KeychainStoreError) in
+            guard try s.step() else { throw KeychainStoreError(.decode, .corruptVault("generation")) }
+            return s.int(0)
+        }
+    }
+
+    /// The meta row `generation` (0 when the file has none yet).
+    func generation() throws(KeychainStoreError) -> Int64 {
+        try using("SELECT value FROM meta WHERE name = 'generation'") { s throws(KeychainStoreError) in
+            try s.step() ? s.int(0) : 0
+        }
+    }
 }
 
 /// One prepared statement: bind by 1-based index, step, read columns.
