@@ -210,9 +210,6 @@ struct AuthBenchServer {
     let service: AuthService
     let server: HTTPServer
 
-    /// Rows this run inserts are named with it, so runs on a shared PostgreSQL database do not collide.
-    let runID = UUID().uuidString.prefix(8).lowercased()
-
     /// On a temporary SQLite file, or on `location` (a PostgreSQL conninfo) when given.
     init(hashingWidth: Int, location: String? = nil) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-bench-auth-\(UUID().uuidString)")
@@ -233,6 +230,8 @@ struct AuthBenchServer {
     /// Inserts `count` sessions of one account into `database` and returns their refresh tokens.
     static func issueSessions(_ count: Int, in database: any Database) throws -> [String] {
         let now = Int64(Date().timeIntervalSince1970)
+        // Rows are named with a run id, so runs on a shared PostgreSQL database do not collide.
+        let runID = UUID().uuidString.prefix(8).lowercased()
         let account = AccountRecord(id: "bench-account-\(runID)", username: "bench-refresh-\(runID)",
                                     usernameKey: "bench-refresh-\(runID)",
                                     passwordHash: "unused", createdAt: now)
