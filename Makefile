@@ -34,8 +34,9 @@ demo: deps
 	$(SWIFT) build $(SWIFT_FLAGS) --product latchkey
 	scripts/demo.sh "$$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)/latchkey"
 
-# The load generator and the nginx ceiling the HTTP figures are measured against.
-BENCH_DEBS := wrk nginx-light
+# The load generator and the nginx ceiling the HTTP figures are measured against; valgrind for the
+# instruction counts of scripts/bench-instructions.sh.
+BENCH_DEBS := wrk nginx-light valgrind
 
 bench: deps
 	@scripts/install-deps.sh $(BENCH_DEBS)

@@ -17,15 +17,17 @@ enum ClusterBenchmarks {
 
     static func run() throws -> [String] {
         guard LoadGenerator.isAvailable else {
-            return ["cluster: skipped (wrk not installed: apt-get install -y wrk, or run `make bench`)"]
+            return [LoadGenerator.notRun("cluster")]
         }
         let latchkey = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
             .deletingLastPathComponent().appendingPathComponent("latchkey").path
         guard FileManager.default.isExecutableFile(atPath: latchkey) else {
-            return ["cluster: skipped (\(latchkey) missing: `swift build -c release` first, as `make bench` does)"]
+            Outcomes.miss("cluster: not run, \(latchkey) missing")
+            return ["cluster: NOT RUN (\(latchkey) missing: `swift build -c release` first, as `make bench` does)"]
         }
         guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx") else {
-            return ["cluster: skipped (nginx missing: apt-get install -y nginx-light, or run `make bench`)"]
+            Outcomes.miss("cluster: not run, nginx missing")
+            return ["cluster: NOT RUN (nginx missing: apt-get install -y nginx-light, or run `make bench`)"]
         }
         var refresh: [Int: LoadResult] = [:]
         var login: [Int: LoadResult] = [:]

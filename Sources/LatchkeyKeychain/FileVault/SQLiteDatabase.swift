@@ -87,13 +87,22 @@ final class SQLiteDatabase {
         return s
     }
 
+    /// Runs one cached statement that returns no rows (BEGIN, COMMIT, ROLLBACK: prepared once, not parsed
+    /// on every transaction as `sqlite3_exec` would). Returns SQLITE_OK or the error code.
+    private func control(_ sql: String) -> Int32 {
+        guard let s = try? statement(sql) else { return sqlite3_exec(handle, sql, nil, nil, nil) }
+        let rc = sqlite3_step(s.handle)
+        sqlite3_reset(s.handle)
+        return rc == SQLITE_DONE || rc == SQLITE_ROW ? SQLITE_OK : rc
+    }
+
     /// Runs `body` inside BEGIN IMMEDIATE … COMMIT, retrying the whole transaction when another process
     /// holds the write lock past the busy timeout. Rolls back on any error.
     func immediateTransaction<R>(_ body: () throws(KeychainStoreError) -> R) throws(KeychainStoreError) -> R {
         var attempt = 0
         while true {
             attempt += 1
-            let rc = sqlite3_exec(handle, "BEGIN IMMEDIATE", nil, nil, nil)
+            let rc = control("BEGIN IMMEDIATE")
             if rc & 0xff == SQLITE_BUSY || rc & 0xff == SQLITE_LOCKED {
                 if attempt < 50 { usleep(UInt32(1000 * min(attempt, 20))); continue }
                 throw SQLiteDatabase.error(rc)
@@ -106,16 +115,16 @@ final class SQLiteDatabase {
                 if generationObserver != nil, sqlite3_total_changes64(handle) != changesBefore {
                     generation = try nextGeneration()
                 }
-                let commit = sqlite3_exec(handle, "COMMIT", nil, nil, nil)
+                let commit = control("COMMIT")
                 guard commit == SQLITE_OK else {
-                    sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+                    _ = control("ROLLBACK")
                     if (commit & 0xff == SQLITE_BUSY) && attempt < 50 { usleep(1000); continue }
                     throw SQLiteDatabase.error(commit)
                 }
                 if let generation { generationObserver?(generation) }
                 return result
             } catch {
-                sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+                _ = control("ROLLBACK")
                 throw error
             }
         }
