@@ -61,6 +61,12 @@ public final class FileVault: ItemStore {
         try Self.validate(url, generationFile: generationFile, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         let db = try SQLiteDatabase(path: url.path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         vaultID = try Self.openSchema(db)
+        if try Self.meta(db, "generation") == nil {
+            // Files made before the generation record: start the count (one write, once).
+            try db.immediateTransaction { () throws(KeychainStoreError) in
+                try db.execute("INSERT OR IGNORE INTO meta (name, value) VALUES ('generation', 0)")
+            }
+        }
         let generation = try db.generation()
         if generation > (generationFile.read() ?? -1) { generationFile.record(generation) }
         db.generationObserver = { generationFile.record($0) }
