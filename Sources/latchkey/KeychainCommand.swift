@@ -17,12 +17,15 @@ enum KeychainCommand {
       dump                  list every item's attributes (never secrets)
       lock                  forget the unlocked vault key cached by `unlock`
       unlock                ask for the passphrase and keep the vault open for 15 minutes
+      status                which store and which key protection are in use, and why (opens nothing)
 
       -w without a value (as the last option) prompts for the password without echoing it; on a pipe it
       reads one line. -U updates an existing item in place instead of failing with exit code 45.
-      The vault (default $XDG_DATA_HOME/latchkey/default.vault, or $LATCHKEY_VAULT) opens with the login
-      keyring when one runs; otherwise with a passphrase, prompted for, or read from --passphrase-fd N.
-      Secrets are never taken from the environment.
+      The vault (default $XDG_DATA_HOME/latchkey/default.vault, or $LATCHKEY_VAULT) keeps the protection it
+      was created with. A new one is protected by the login keyring when one runs, otherwise by the device
+      key file ($XDG_DATA_HOME/latchkey/device.key, 0600). LATCHKEY_KEYCHAIN=keyring|file|passphrase chooses
+      instead; a passphrase is prompted for, or read from --passphrase-fd N. Secrets are never taken from
+      the environment.
     """
 
     static let globalOptions: [String: KeychainArguments.Arity] = [
@@ -94,6 +97,7 @@ enum KeychainSubcommand: String {
     case dump
     case lock
     case unlock
+    case status
 
     var itemClass: ItemClass {
         switch self {
@@ -114,7 +118,7 @@ enum KeychainSubcommand: String {
             return identity.merging(["w": .flag, "g": .flag]) { a, _ in a }
         case .deleteGenericPassword, .deleteInternetPassword:
             return identity
-        case .dump, .lock, .unlock:
+        case .dump, .lock, .unlock, .status:
             return [:]
         }
     }
@@ -137,6 +141,9 @@ enum KeychainSubcommand: String {
             return 0
         case .unlock:
             FileHandle.standardError.write(Data((try access.unlockSession() + "\n").utf8))
+            return 0
+        case .status:
+            print(try access.status())
             return 0
         }
     }

@@ -7,9 +7,11 @@ import Synchronization
 ///
 /// The vault's key is never taken from the environment or the command line. In order:
 /// 1. `--passphrase-fd N`: the passphrase is one line read from file descriptor N (for scripts);
-/// 2. the login keyring (Secret Service, cached in the kernel keyring) when a keyring daemon is running —
-///    a new vault is then wrapped by a random key kept there, and opens without a prompt;
-/// 3. otherwise a passphrase, typed at a hidden prompt (or one line on a non-terminal stdin). `unlock`
+/// 2. otherwise the store `DefaultKeychain` chooses (`LATCHKEY_KEYCHAIN`, shared with the library): an
+///    existing vault keeps its protection; a new vault is wrapped by the login keyring (Secret Service,
+///    cached in the kernel keyring) when a keyring daemon runs, and otherwise by the per-user device key
+///    file — so the commands work with no setup on a server or in CI;
+/// 3. a passphrase vault asks at a hidden prompt (or reads one line on a non-terminal stdin). `unlock`
 ///    caches the opened vault for a while in the kernel's user keyring (like `security unlock-keychain`);
 ///    `lock` forgets it.
 struct KeychainVaultAccess {
@@ -32,7 +34,9 @@ struct KeychainVaultAccess {
         case "secret-service": backend = .secretService
         case let other: throw KeychainArguments.UsageError(message: "unknown backend '\(other)' (vault, secret-service)")
         }
-        if let path = arguments.value("vault") ?? environment["LATCHKEY_VAULT"].flatMap({ $0.isEmpty ? nil : $0 }) {
+        if let path = arguments.value("vault")
+            ?? environment["LATCHKEY_VAULT"].flatMap({ $0.isEmpty ? nil : $0 })
+            ?? environment["LATCHKEY_KEYCHAIN_PATH"].flatMap({ $0.isEmpty ? nil : $0 }) {
             vaultURL = URL(fileURLWithPath: path)
         } else {
             vaultURL = VaultFile.defaultURL()
@@ -69,6 +73,24 @@ struct KeychainVaultAccess {
         return CachedOSKeyProvider.platformDefault().flatMap { $0 as? any VaultKeyProvider }
     }
 
+    /// The library's default-keychain configuration, with this command's vault.
+    func configuration() throws -> DefaultKeychainConfiguration {
+        var configuration = try DefaultKeychainConfiguration()
+        configuration.vaultURL = vaultURL
+        if passphraseFD != nil { configuration.choice = .passphrase }
+        return configuration
+    }
+
+    /// Which store the commands use, without opening or creating anything.
+    func resolve() throws -> KeychainStoreDescription {
+        let resolved = try DefaultKeychain.resolve(try configuration())
+        if resolved.store == .memory {
+            throw KeychainArguments.UsageError(message: "LATCHKEY_KEYCHAIN=memory keeps nothing from one command to the next; "
+                + "use keyring, file or passphrase with `latchkey keychain`")
+        }
+        return resolved
+    }
+
     func openVault() throws -> FileVault {
         if let passphraseFD {
             let vault = try FileVault(url: vaultURL)
@@ -76,22 +98,51 @@ struct KeychainVaultAccess {
             try vault.unlock(passphrase: passphrase)
             return vault
         }
-        if let osProvider {
+        let resolved = try resolve()
+        switch resolved.store {
+        case .keyring:
+            guard let osProvider else { throw KeychainStoreError(.notAvailable, .keyringNotRunning) }
             let vault = try FileVault(url: vaultURL, keyProvider: osProvider)
             // Creates a new vault wrapped by the login keyring; a passphrase vault asks for its passphrase.
             guard let error = Self.failure(of: vault.unlock) else { return vault }
-            guard error.reason == .noVaultKey, vault.hasPassphrase else { throw error }
+            guard vault.hasPassphrase else { throw error }
             try unlockWithPrompt(vault)
             return vault
+        case .file:
+            let vault = try FileVault(url: vaultURL, keyProvider: DeviceKeyFileProvider(url: try configuration().deviceKeyURL))
+            try vault.unlock()
+            return vault
+        case .passphrase, .memory, .automatic:
+            let vault = try FileVault(url: vaultURL, keyProvider: SessionKeyProvider())
+            // Opens when an `unlock` session is live; otherwise asks (a new vault: for a new passphrase).
+            if let error = Self.failure(of: vault.unlock) {
+                guard vault.hasPassphrase || error.status == .notAvailable else { throw error }
+                try unlockWithPrompt(vault, isNew: !vault.hasPassphrase)
+            }
+            return vault
         }
-        let session = SessionKeyProvider()
-        let vault = try FileVault(url: vaultURL, keyProvider: session)
-        // Opens when an `unlock` session is live; otherwise asks (a new vault: for a new passphrase).
-        if let error = Self.failure(of: vault.unlock) {
-            guard error.reason == .noVaultKey else { throw error }
-            try unlockWithPrompt(vault, isNew: error.status == .notAvailable)
+    }
+
+    /// `status`: which store, which key protection, and why — opens and changes nothing.
+    func status() throws -> String {
+        if backend == .secretService {
+            return "store: secret-service (the login keyring's default collection)\n"
+                + "login keyring: \(OSKeyProviders.secretService() != nil ? "running" : "not running")"
         }
-        return vault
+        let resolved = try resolve()
+        let exists = FileManager.default.fileExists(atPath: vaultURL.path)
+        var lines = [
+            "store: \(resolved.store.rawValue)",
+            "vault: \(vaultURL.path)\(exists ? "" : " (created on first use)")",
+            "protection: \(resolved.protection())",
+        ]
+        if let deviceKey = resolved.deviceKeyURL {
+            let present = FileManager.default.fileExists(atPath: deviceKey.path)
+            lines.append("device key file: \(deviceKey.path)\(present ? "" : " (created on first use)")")
+        }
+        lines.append("login keyring: \(OSKeyProviders.secretService() != nil ? "running" : "not running")")
+        lines.append("chosen because: \(passphraseFD != nil ? "--passphrase-fd was given" : resolved.reason)")
+        return lines.joined(separator: "\n")
     }
 
     /// Runs `body`, returning its error instead of throwing it.
@@ -107,9 +158,17 @@ struct KeychainVaultAccess {
     /// `unlock`: opens the vault and, in passphrase mode, keeps it open for ``sessionTimeout`` seconds.
     func unlockSession() throws -> String {
         if backend == .secretService { return "The Secret Service is unlocked by the desktop session." }
-        if passphraseFD == nil, osProvider != nil {
-            _ = try openVault()
-            return "The vault opens with the login keyring."
+        if passphraseFD == nil {
+            switch try resolve().store {
+            case .keyring:
+                _ = try openVault()
+                return "The vault opens with the login keyring."
+            case .file:
+                _ = try openVault()
+                return "The vault opens with the device key file; it needs no unlock."
+            case .passphrase, .memory, .automatic:
+                break
+            }
         }
         let session = SessionKeyProvider()
         let vault = try FileVault(url: vaultURL, keyProvider: session)
@@ -117,8 +176,8 @@ struct KeychainVaultAccess {
             try vault.unlock(passphrase: try readPassphrase(fd: passphraseFD))
         } else {
             guard let error = Self.failure(of: vault.unlock) else { return "The vault is already unlocked." }
-            guard error.reason == .noVaultKey else { throw error }
-            try unlockWithPrompt(vault, isNew: error.status == .notAvailable)
+            guard vault.hasPassphrase || error.status == .notAvailable else { throw error }
+            try unlockWithPrompt(vault, isNew: !vault.hasPassphrase)
         }
         session.allowCreation()
         try vault.enableKeyProvider()
@@ -134,13 +193,28 @@ struct KeychainVaultAccess {
         if let cache = OSKeyProviders.kernelKeyring(timeout: nil, descriptionPrefix: "latchkey:vault:") {
             try? cache.deleteKey(id: vault.vaultID.map { String(format: "%02x", $0) }.joined())
         }
-        if passphraseFD == nil, osProvider != nil, !vault.hasPassphrase {
-            return "The vault's key is kept by the login keyring; it opens again while that keyring is unlocked."
+        if passphraseFD == nil, !vault.hasPassphrase {
+            if vault.protections.contains(.deviceKey) {
+                return "The vault's key is wrapped by the device key file: it cannot be locked. "
+                    + "For a vault that locks, create one with LATCHKEY_KEYCHAIN=passphrase."
+            }
+            if vault.protections.contains(.keyring) {
+                return "The vault's key is kept by the login keyring; it opens again while that keyring is unlocked."
+            }
         }
         return "The vault is locked."
     }
 
+    /// Asks for the passphrase; with no terminal and nothing on stdin, says why and what to do instead.
     private func unlockWithPrompt(_ vault: FileVault, isNew: Bool = false) throws {
+        do {
+            try promptAndUnlock(vault, isNew: isNew)
+        } catch TerminalInput.Failure.endOfInput {
+            throw KeychainCLIError.passphraseUnavailable(vault: vaultURL.path, isNew: isNew)
+        }
+    }
+
+    private func promptAndUnlock(_ vault: FileVault, isNew: Bool) throws {
         if isNew {
             let first = try TerminalInput.readSecret(prompt: "New passphrase for \(vaultURL.path): ")
             if isatty(STDIN_FILENO) == 1 {
@@ -180,6 +254,7 @@ final class SessionKeyProvider: VaultKeyProvider {
     private let creationAllowed = Mutex(false)
 
     var name: String { "session" }
+    var protection: VaultProtection { .session }
 
     func allowCreation() { creationAllowed.withLock { $0 = true } }
 

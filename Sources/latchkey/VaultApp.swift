@@ -38,7 +38,10 @@ final class VaultApp {
         switch environment["LATCHKEY_VAULT_DEVICE_KEY"] ?? "file" {
         case "secret-service": provider = SecretServiceKeyProvider()
         case "kernel-keyring": provider = KernelKeyringProvider()
-        default: provider = VaultDeviceKeyFile(url: options.vaultURL.appendingPathExtension("device-key"))
+        // The app's stand-in for the key an iPhone keeps for its data-protection classes: a device key file
+        // next to the vault (`<vault>.device-key`, 0600). The app lock sits on top of it, as an iOS app's
+        // lock screen sits on top of the keychain.
+        default: provider = DeviceKeyFileProvider(url: options.vaultURL.appendingPathExtension("device-key"))
         }
         do {
             store = try FileVault(url: options.vaultURL, keyProvider: provider)

@@ -7,7 +7,12 @@ final class KeychainManagerTests: XCTestCase {
 
     override func setUp() {
         super.setUp()
-        TestEnvironment.useMemoryKeychain()
+        if HeadlessChild.isActive {
+            // Run by HeadlessDefaultKeychainTests in a shell with no keyring and no configuration.
+            HeadlessChild.useDefaultKeychainEmptied()
+        } else {
+            TestEnvironment.useMemoryKeychain()
+        }
         keychain = KeychainManager(service: "com.example.tests")
     }
 

@@ -26,12 +26,16 @@ struct LatchkeyCLI {
     }()
 
     let home: URL
-    /// Without a session bus the CLI cannot use the login keyring: the vault then needs a passphrase.
+    /// Without a session bus the CLI cannot use the login keyring: a new vault then uses the device key file.
     let loginKeyring: Bool
 
-    init(loginKeyring: Bool = true) {
+    /// `LATCHKEY_KEYCHAIN` for every command (nil: automatic).
+    let keychain: String?
+
+    init(loginKeyring: Bool = true, keychain: String? = nil) {
         home = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-cli-\(UUID().uuidString)")
         self.loginKeyring = loginKeyring
+        self.keychain = keychain
         try? FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
     }
 
@@ -51,6 +55,9 @@ struct LatchkeyCLI {
         environment["LATCHKEY_LANG"] = "en"
         environment["LATCHKEY_VAULT"] = nil
         environment["LATCHKEY_BACKEND"] = nil
+        environment["LATCHKEY_KEYCHAIN_PATH"] = nil
+        environment["LATCHKEY_DEVICE_KEY_PATH"] = nil
+        environment["LATCHKEY_KEYCHAIN"] = keychain
         if !loginKeyring {
             environment["DBUS_SESSION_BUS_ADDRESS"] = nil
             environment["XDG_RUNTIME_DIR"] = nil
@@ -154,10 +161,10 @@ struct LatchkeyCLI {
     }
 }
 
-/// The passphrase path, forced by hiding the session bus from the CLI.
+/// LATCHKEY_KEYCHAIN=passphrase: the vault opens with a passphrase (prompted, piped, or --passphrase-fd).
 @Suite struct CLIKeychainPassphraseTests {
     @Test func newVaultTakesAPassphraseAndRefusesAWrongOne() throws {
-        let cli = LatchkeyCLI(loginKeyring: false)
+        let cli = LatchkeyCLI(loginKeyring: false, keychain: "passphrase")
         defer { cli.cleanUp() }
         #expect(try cli.run(["add-generic-password", "-s", "bank", "-a", "me", "-w", "s3cr3t-value"],
                             input: "first passphrase\n").status == 0)
@@ -181,7 +188,7 @@ struct LatchkeyCLI {
     }
 
     @Test func passwordPromptReadsALineFromAPipe() throws {
-        let cli = LatchkeyCLI(loginKeyring: false)
+        let cli = LatchkeyCLI(loginKeyring: false, keychain: "passphrase")
         defer { cli.cleanUp() }
         // -w without a value: after the new vault's passphrase, the password is the next line.
         let add = try cli.run(["add-generic-password", "-s", "piped", "-a", "me", "-w"], input: "vault pass\nfrom-stdin 🔑\n")
@@ -194,7 +201,7 @@ struct LatchkeyCLI {
     }
 
     @Test func unlockKeepsTheVaultOpenUntilLock() throws {
-        let cli = LatchkeyCLI(loginKeyring: false)
+        let cli = LatchkeyCLI(loginKeyring: false, keychain: "passphrase")
         defer { cli.cleanUp() }
         #expect(try cli.run(["add-generic-password", "-s", "s", "-a", "a", "-w", "v"], input: "pp\n").status == 0)
         #expect(try cli.run(["find-generic-password", "-s", "s", "-a", "a", "-w"]).status == 77, "locked: needs the passphrase")
@@ -209,7 +216,7 @@ struct LatchkeyCLI {
     }
 
     @Test func vaultOptionAndEnvironmentChooseTheFile() throws {
-        let cli = LatchkeyCLI(loginKeyring: false)
+        let cli = LatchkeyCLI(loginKeyring: false, keychain: "passphrase")
         defer { cli.cleanUp() }
         let custom = cli.home.appendingPathComponent("custom/my.vault").path
         #expect(try cli.run(["--vault", custom, "add-generic-password", "-s", "s", "-a", "a", "-w", "v"],

@@ -16,21 +16,28 @@ extension Keychain {
     }
 
     /// The process-wide default store: on Apple platforms the system keychain (`AppleKeychainStore`); on
-    /// Linux the `FileVault` at `VaultFile.defaultURL()` (`$XDG_DATA_HOME/latchkey/default.vault`), its key
-    /// wrapped by the login keyring (Secret Service, cached in the kernel keyring) and unlocked on first use.
-    /// Without a Secret Service the vault stays locked (errSecInteractionNotAllowed) until the app unlocks it
-    /// with a passphrase: open your own `FileVault` and pass it as `store:` for that.
+    /// Linux the store `DefaultKeychain` chooses from the environment (`LATCHKEY_KEYCHAIN`,
+    /// `LATCHKEY_KEYCHAIN_PATH`): a `FileVault` at `$XDG_DATA_HOME/latchkey/default.vault` whose key is kept
+    /// by the login keyring where one runs, and otherwise wrapped by the per-user device key file — it works
+    /// with no setup on CI runners, containers and servers. Opened on first use; the choice is logged once
+    /// through `LatchkeyLog` and readable as ``defaultStoreDescription()``.
     public static var defaultStore: any ItemStore { DefaultStore.shared }
+
+    /// Which store ``defaultStore`` uses and how its key is protected (opening it if needed); nil on Apple
+    /// platforms, where it is always the system keychain. Throws why when it cannot be opened.
+    public static func defaultStoreDescription() throws(KeychainStoreError) -> KeychainStoreDescription? {
+        try DefaultStore.shared.description()
+    }
 }
 
 /// Opens the platform's default store on first use and keeps it for the life of the process.
 final class DefaultStore: ItemStore {
     static let shared = DefaultStore()
 
-    private let opened = Mutex<Result<any ItemStore, KeychainStoreError>?>(nil)
+    private let opened = Mutex<Result<(store: any ItemStore, description: KeychainStoreDescription?), KeychainStoreError>?>(nil)
 
-    private func store() throws(KeychainStoreError) -> any ItemStore {
-        let result = opened.withLock { state -> Result<any ItemStore, KeychainStoreError> in
+    private func open() throws(KeychainStoreError) -> (store: any ItemStore, description: KeychainStoreDescription?) {
+        let result = opened.withLock { state in
             if let state, case .success = state { return state }
             let fresh = Self.open()
             state = fresh
@@ -39,15 +46,17 @@ final class DefaultStore: ItemStore {
         return try result.get()
     }
 
-    private static func open() -> Result<any ItemStore, KeychainStoreError> {
+    private func store() throws(KeychainStoreError) -> any ItemStore { try open().store }
+
+    func description() throws(KeychainStoreError) -> KeychainStoreDescription? { try open().description }
+
+    private static func open() -> Result<(store: any ItemStore, description: KeychainStoreDescription?), KeychainStoreError> {
         #if canImport(Security) && canImport(Darwin)
-        return .success(AppleKeychainStore())
+        return .success((AppleKeychainStore(), nil))
         #else
         do throws(KeychainStoreError) {
-            let provider = CachedOSKeyProvider.platformDefault().flatMap { $0.isAvailable ? $0 : nil }
-            let vault = try FileVault(url: VaultFile.defaultURL(), keyProvider: provider as? any VaultKeyProvider)
-            if vault.keyProvider != nil { try vault.unlock() }
-            return .success(vault)
+            let opened = try DefaultKeychain.open(try DefaultKeychainConfiguration())
+            return .success((opened.store, opened.description))
         } catch {
             return .failure(error)
         }

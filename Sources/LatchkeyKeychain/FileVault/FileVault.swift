@@ -57,9 +57,54 @@ public final class FileVault: ItemStore {
         self.defaultAccessGroup = defaultAccessGroup
         self.kdf = kdf
         try VaultFile.prepare(url)
+        let generationFile = VaultGenerationFile(vaultPath: url.path)
+        try Self.validate(url, generationFile: generationFile, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         let db = try SQLiteDatabase(path: url.path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         vaultID = try Self.openSchema(db)
+        if try Self.meta(db, "generation") == nil {
+            // Files made before the generation record: start the count (one write, once).
+            try db.immediateTransaction { () throws(KeychainStoreError) in
+                try db.execute("INSERT OR IGNORE INTO meta (name, value) VALUES ('generation', 0)")
+            }
+        }
+        let generation = try db.generation()
+        if generation > (generationFile.read() ?? -1) { generationFile.record(generation) }
+        db.generationObserver = { generationFile.record($0) }
         state = Locked(State(db: db))
+    }
+
+    /// Checks an existing file through a read-only connection, so a damaged one is refused without a byte
+    /// of it (or of its WAL) being written — not even the checkpoint SQLite makes when a writer closes:
+    /// SQLite's integrity check, and the generation against `<vault>.generation` (a rolled-back file).
+    static func validate(_ url: URL, generationFile: VaultGenerationFile,
+                         busyTimeoutMilliseconds: Int32) throws(KeychainStoreError) {
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber
+        guard let size, size.intValue > 0 else { return }
+        let db = try SQLiteDatabase(path: url.path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, readOnly: true)
+        let check: String?
+        do {
+            check = try db.using("PRAGMA quick_check") { s throws(KeychainStoreError) in
+                _ = try s.step(); return s.text(0)
+            }
+        } catch where error.status == .decode {
+            throw error
+        } catch {
+            throw KeychainStoreError(.decode, .corruptVault("unreadable (\(error.reason.map { "\($0)" } ?? "\(error.status.rawValue)"))"))
+        }
+        guard check == "ok" else { throw KeychainStoreError(.decode, .corruptVault("integrity check failed")) }
+        let tables: Int64 = try db.using("SELECT count(*) FROM sqlite_master") { s throws(KeychainStoreError) in
+            _ = try s.step(); return s.int(0)
+        }
+        guard tables > 0 else { return } // being created by another process: openSchema finishes it
+        let notAVault = KeychainStoreError(.decode, .corruptVault("not a Latchkey vault"))
+        guard (try? meta(db, "format")) == formatTag else { throw notAVault }
+        guard let id = try? meta(db, "vault_id"), id.count == 16 else { throw KeychainStoreError(.decode, .corruptVault("vault id")) }
+        guard let generation = try? db.generation() else { throw notAVault }
+        if let recorded = generationFile.read(), generation < recorded {
+            throw KeychainStoreError(.decode, .corruptVault(
+                "it lost writes it had acknowledged: generation \(generation) < \(recorded) recorded in \(generationFile.path); "
+                + "if you restored an older copy on purpose, delete that file"))
+        }
     }
 
     static func openSchema(_ db: SQLiteDatabase) throws(KeychainStoreError) -> Data {
@@ -90,11 +135,6 @@ public final class FileVault: ItemStore {
                 try setMeta(db, "format", formatTag)
                 try setMeta(db, "vault_id", SecureRandom.bytes(count: 16))
             }
-        } else {
-            let check: String? = try db.using("PRAGMA quick_check") { s throws(KeychainStoreError) in
-                _ = try s.step(); return s.text(0)
-            }
-            guard check == "ok" else { throw KeychainStoreError(.decode, .corruptVault("integrity check failed")) }
         }
         let format: Data?
         do { format = try meta(db, "format") } catch { throw KeychainStoreError(.decode, .corruptVault("not a Latchkey vault")) }
@@ -127,7 +167,26 @@ public final class FileVault: ItemStore {
     }
 
     /// True when a passphrase wraps the vault key.
-    public var hasPassphrase: Bool { (try? state.withLock { (s: inout State) throws(KeychainStoreError) in try Self.meta(s.db, "wrap.passphrase") != nil }) ?? false }
+    public var hasPassphrase: Bool { protections.contains(.passphrase) }
+
+    /// What protects the vault key (empty for a new vault that was never unlocked).
+    public var protections: [VaultProtection] {
+        (try? state.withLock { (s: inout State) throws(KeychainStoreError) in try Self.protections(s.db) }) ?? []
+    }
+
+    static func protections(_ db: SQLiteDatabase) throws(KeychainStoreError) -> [VaultProtection] {
+        var found: [VaultProtection] = []
+        for protection in VaultProtection.allCases where try meta(db, protection.metaName) != nil {
+            found.append(protection)
+        }
+        return found
+    }
+
+    /// Refuses to create a new vault key when some other protection already wraps one.
+    private static func requireNoOtherProtection(_ db: SQLiteDatabase) throws(KeychainStoreError) {
+        let existing = try protections(db)
+        if !existing.isEmpty { throw KeychainStoreError(.authFailed, .protectedElsewhere(existing)) }
+    }
 
     /// Locks: forgets the vault key and the whenUnlocked class key. afterFirstUnlock items stay readable.
     public func lock() {
@@ -142,12 +201,12 @@ public final class FileVault: ItemStore {
     public func unlock(passphrase: String) throws(KeychainStoreError) {
         try state.withLock { (s: inout State) throws(KeychainStoreError) in
             let vaultKey: SymmetricKey = try s.db.immediateTransaction { () throws(KeychainStoreError) -> SymmetricKey in
-                if let wrapped = try Self.meta(s.db, "wrap.passphrase") {
+                if let wrapped = try Self.meta(s.db, VaultProtection.passphrase.metaName) {
                     return try KeyWrap.unwrapPassphrase(wrapped, passphrase: passphrase, vaultID: vaultID)
                 }
-                if try Self.meta(s.db, "wrap.provider") != nil { throw KeychainStoreError(.authFailed, .noVaultKey) }
+                try Self.requireNoOtherProtection(s.db)
                 let key = SymmetricKey(size: .bits256)
-                try Self.setMeta(s.db, "wrap.passphrase", try KeyWrap.wrapPassphrase(key, passphrase: passphrase, kdf: kdf, vaultID: vaultID))
+                try Self.setMeta(s.db, VaultProtection.passphrase.metaName, try KeyWrap.wrapPassphrase(key, passphrase: passphrase, kdf: kdf, vaultID: vaultID))
                 return key
             }
             try Self.install(vaultKey, in: &s, vaultID: vaultID)
@@ -155,23 +214,27 @@ public final class FileVault: ItemStore {
     }
 
     /// Unlocks with the key provider's wrapping key. On a new vault this creates the vault key and the
-    /// OS wrapping key. Throws errSecAuthFailed (`.noVaultKey`) when the provider has no key for this vault.
+    /// provider's wrapping key. Throws errSecAuthFailed: `.noVaultKey` when the provider has no key for this
+    /// vault, `.protectedElsewhere` when only other protections (a passphrase, another provider) wrap it —
+    /// the vault is then left as it was.
     public func unlock() throws(KeychainStoreError) {
         guard let keyProvider else { throw KeychainStoreError(.param, .noVaultKey) }
+        let protection = keyProvider.protection
         try state.withLock { (s: inout State) throws(KeychainStoreError) in
             let vaultKey: SymmetricKey = try s.db.immediateTransaction { () throws(KeychainStoreError) -> SymmetricKey in
-                if let wrapped = try Self.meta(s.db, "wrap.provider") {
+                if let wrapped = try Self.meta(s.db, protection.metaName) {
                     guard let wrapping = try keyProvider.wrappingKey(for: vaultID, create: false) else {
                         throw KeychainStoreError(.authFailed, .noVaultKey)
                     }
-                    return try KeyWrap.unwrap(wrapped, with: wrapping, vaultID: vaultID, label: "provider")
+                    return try KeyWrap.unwrap(wrapped, with: wrapping, vaultID: vaultID, label: protection.rawValue)
                 }
-                if try Self.meta(s.db, "wrap.passphrase") != nil { throw KeychainStoreError(.authFailed, .noVaultKey) }
+                try Self.requireNoOtherProtection(s.db)
                 guard let wrapping = try keyProvider.wrappingKey(for: vaultID, create: true) else {
                     throw KeychainStoreError(.notAvailable, .noVaultKey)
                 }
                 let key = SymmetricKey(size: .bits256)
-                try Self.setMeta(s.db, "wrap.provider", try KeyWrap.wrap(key, with: wrapping, vaultID: vaultID, label: "provider"))
+                try Self.setMeta(s.db, protection.metaName,
+                                 try KeyWrap.wrap(key, with: wrapping, vaultID: vaultID, label: protection.rawValue))
                 return key
             }
             try Self.install(vaultKey, in: &s, vaultID: vaultID)
@@ -183,7 +246,9 @@ public final class FileVault: ItemStore {
         try state.withLock { (s: inout State) throws(KeychainStoreError) in
             guard let key = s.vaultKey else { throw KeychainStoreError(.interactionNotAllowed, .locked) }
             let wrapped = try KeyWrap.wrapPassphrase(key, passphrase: passphrase, kdf: kdf, vaultID: vaultID)
-            try s.db.immediateTransaction { () throws(KeychainStoreError) in try Self.setMeta(s.db, "wrap.passphrase", wrapped) }
+            try s.db.immediateTransaction { () throws(KeychainStoreError) in
+                try Self.setMeta(s.db, VaultProtection.passphrase.metaName, wrapped)
+            }
         }
     }
 
@@ -196,8 +261,9 @@ public final class FileVault: ItemStore {
             guard let wrapping = try keyProvider.wrappingKey(for: vaultID, create: true) else {
                 throw KeychainStoreError(.notAvailable, .noVaultKey)
             }
-            let wrapped = try KeyWrap.wrap(key, with: wrapping, vaultID: vaultID, label: "provider")
-            try s.db.immediateTransaction { () throws(KeychainStoreError) in try Self.setMeta(s.db, "wrap.provider", wrapped) }
+            let protection = keyProvider.protection
+            let wrapped = try KeyWrap.wrap(key, with: wrapping, vaultID: vaultID, label: protection.rawValue)
+            try s.db.immediateTransaction { () throws(KeychainStoreError) in try Self.setMeta(s.db, protection.metaName, wrapped) }
         }
     }
 

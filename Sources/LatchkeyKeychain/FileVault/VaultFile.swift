@@ -18,7 +18,19 @@ public enum VaultFile {
     /// Makes sure the directory exists (created 0700) and the file exists (created empty, 0600).
     /// An existing file is never truncated or replaced; its mode is tightened to 0600.
     static func prepare(_ url: URL) throws(KeychainStoreError) {
-        let dir = url.deletingLastPathComponent().path
+        try prepareDirectory(url.deletingLastPathComponent().path)
+        let fd = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw KeychainStoreError(.notAvailable, .system(errno: errno)) }
+        var st = stat()
+        if fstat(fd, &st) == 0 {
+            if (st.st_mode & S_IFMT) != S_IFREG { close(fd); throw KeychainStoreError(.notAvailable, .system(errno: EINVAL)) }
+            if st.st_mode & 0o077 != 0 { fchmod(fd, 0o600) }
+        }
+        close(fd)
+    }
+
+    /// Makes sure the directory `dir` exists, creating it (and missing parents) with mode 0700.
+    static func prepareDirectory(_ dir: String) throws(KeychainStoreError) {
         var isDir: ObjCBool = false
         if !FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) {
             do {
@@ -31,13 +43,5 @@ public enum VaultFile {
         } else if !isDir.boolValue {
             throw KeychainStoreError(.notAvailable, .system(errno: ENOTDIR))
         }
-        let fd = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw KeychainStoreError(.notAvailable, .system(errno: errno)) }
-        var st = stat()
-        if fstat(fd, &st) == 0 {
-            if (st.st_mode & S_IFMT) != S_IFREG { close(fd); throw KeychainStoreError(.notAvailable, .system(errno: EINVAL)) }
-            if st.st_mode & 0o077 != 0 { fchmod(fd, 0o600) }
-        }
-        close(fd)
     }
 }

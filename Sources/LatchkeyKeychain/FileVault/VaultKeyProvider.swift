@@ -6,11 +6,19 @@ import LatchkeyCrypto
 public protocol VaultKeyProvider: Sendable {
     /// A short name for messages and `latchkey keychain` output (never a secret).
     var name: String { get }
+    /// How the wrapping this provider makes is protected; it names the vault's meta row (`wrap.<slot>`),
+    /// so a vault records which kind of key opens it. Default: ``VaultProtection/keyring``.
+    var protection: VaultProtection { get }
     /// The 32-byte wrapping key for the vault `vaultID`. When none exists: with `create` true, makes,
     /// stores and returns a new random one; with `create` false, returns nil.
     func wrappingKey(for vaultID: Data, create: Bool) throws(KeychainStoreError) -> SymmetricKey?
     /// Forgets the wrapping key of `vaultID` (after the vault is deleted or re-keyed).
     func deleteWrappingKey(for vaultID: Data) throws(KeychainStoreError)
+}
+
+extension VaultKeyProvider {
+    /// OS key stores (login keyring, kernel keyring) by default.
+    public var protection: VaultProtection { .keyring }
 }
 
 /// A provider that keeps wrapping keys in process memory: for tests, and for a vault that should be

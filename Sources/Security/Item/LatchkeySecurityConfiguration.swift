@@ -6,15 +6,19 @@ import LatchkeyKeychain
 
 /// Linux-only settings of the `Security` facade (no Apple counterpart).
 ///
-/// The `SecItem…` functions act on `store`. By default that is a `FileVault` at `LATCHKEY_KEYCHAIN_PATH`
-/// (or `VaultFile.defaultURL()`), unlocked with the platform's OS key provider (Secret Service cached in
-/// the kernel keyring); a new vault gets a random vault key wrapped by that provider. When no OS key
-/// provider exists or the vault cannot be opened, `SecItem…` answer errSecNotAvailable.
+/// The `SecItem…` functions act on `store`. By default that is the store `DefaultKeychain` chooses from
+/// the environment (`LATCHKEY_KEYCHAIN`, `LATCHKEY_KEYCHAIN_PATH`): a `FileVault` protected by the login
+/// keyring where one runs, otherwise by the per-user device key file — so code written against Apple's
+/// keychain works with no setup on CI runners and containers. The choice is logged once through
+/// `LatchkeyLog` and readable as `defaultStoreDescription`. When no store can be opened, `SecItem…`
+/// answer with the reason's status (errSecNotAvailable, or errSecAuthFailed for a vault only another
+/// protection opens).
 /// Items added without `kSecAttrAccessGroup` get `LATCHKEY_APPLICATION_IDENTIFIER` as their access group
 /// (the stand-in for the bundle identifier / application-identifier entitlement); without it, the process name.
 public enum LatchkeySecurityConfiguration {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var current: (any ItemStore)?  // guarded by `lock`
+    nonisolated(unsafe) private static var opened: Result<KeychainStoreDescription, KeychainStoreError>?  // guarded by `lock`
 
     /// The store the `SecItem…` functions use. Set it (e.g. to `MemoryStore()` or a temp `FileVault`)
     /// before the first call, typically in a test's `setUp`.
@@ -23,7 +27,9 @@ public enum LatchkeySecurityConfiguration {
             lock.lock()
             defer { lock.unlock() }
             if let current { return current }
-            let made = makeDefaultStore()
+            let result = openDefaultStore()
+            opened = result.map(\.description)
+            let made: any ItemStore = (try? result.get().store) ?? UnavailableStore(error: result.failure)
             current = made
             return made
         }
@@ -31,47 +37,63 @@ public enum LatchkeySecurityConfiguration {
             lock.lock()
             defer { lock.unlock() }
             current = newValue
+            opened = nil
         }
     }
 
-    /// The default store described above.
+    /// Which default store `store` opened and how its key is protected; nil before first use or when
+    /// `store` was set in code. Throws the reason when no default store could be opened.
+    public static func defaultStoreDescription() throws(KeychainStoreError) -> KeychainStoreDescription? {
+        lock.lock()
+        defer { lock.unlock() }
+        return try opened?.get()
+    }
+
+    /// Unlocks the default store when it is a passphrase vault (`LATCHKEY_KEYCHAIN=passphrase`, or an
+    /// existing vault protected only by a passphrase). A wrong passphrase throws errSecAuthFailed.
+    public static func unlock(passphrase: String) throws(KeychainStoreError) {
+        guard let vault = store as? FileVault else { throw KeychainStoreError(.param) }
+        try vault.unlock(passphrase: passphrase)
+    }
+
+    /// The default store described above, for `environment` (the process's by default).
     public static func makeDefaultStore(environment: [String: String] = ProcessInfo.processInfo.environment) -> any ItemStore {
-        let url = environment["LATCHKEY_KEYCHAIN_PATH"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-            ?? VaultFile.defaultURL(environment: environment)
+        let result = openDefaultStore(environment: environment)
+        return (try? result.get().store) ?? UnavailableStore(error: result.failure)
+    }
+
+    private static func openDefaultStore(environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> Result<(store: any ItemStore, description: KeychainStoreDescription), KeychainStoreError> {
         let group = environment["LATCHKEY_APPLICATION_IDENTIFIER"].flatMap { $0.isEmpty ? nil : $0 }
             ?? ProcessInfo.processInfo.processName
-        guard let os = CachedOSKeyProvider.platformDefault() else { return UnavailableStore() }
-        do {
-            let vault = try FileVault(url: url, keyProvider: OSVaultKeyProvider(os: os), defaultAccessGroup: group)
-            try vault.unlock()
-            return vault
+        do throws(KeychainStoreError) {
+            let configuration = try DefaultKeychainConfiguration(environment: environment, defaultAccessGroup: group)
+            return .success(try DefaultKeychain.open(configuration))
         } catch {
-            return UnavailableStore()
+            return .failure(error)
         }
     }
 }
 
-/// Adapts an `OSKeyProvider` to the vault's key-provider protocol (the methods exist on every OS provider).
-struct OSVaultKeyProvider: VaultKeyProvider {
-    let os: any OSKeyProvider
-    var name: String { os.name }
-    func wrappingKey(for vaultID: Data, create: Bool) throws(KeychainStoreError) -> SymmetricKey? {
-        try os.wrappingKey(for: vaultID, create: create)
-    }
-    func deleteWrappingKey(for vaultID: Data) throws(KeychainStoreError) {
-        try os.deleteWrappingKey(for: vaultID)
+extension Result {
+    fileprivate var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
     }
 }
 
-/// The store used when no keychain can be opened: every operation answers errSecNotAvailable.
+/// The store used when no keychain can be opened: every operation throws why (errSecNotAvailable when
+/// the reason is unknown).
 struct UnavailableStore: ItemStore {
-    func add(_ item: Item, authenticationContext: (any AuthenticationContext)?) throws(KeychainStoreError) {
-        throw KeychainStoreError(.notAvailable)
+    let error: KeychainStoreError
+
+    init(error: KeychainStoreError? = nil) {
+        self.error = error ?? KeychainStoreError(.notAvailable)
     }
-    func copyMatching(_ query: ItemQuery) throws(KeychainStoreError) -> [QueryResult] { throw KeychainStoreError(.notAvailable) }
-    func update(_ query: ItemQuery, with changes: AttributeChanges) throws(KeychainStoreError) {
-        throw KeychainStoreError(.notAvailable)
-    }
-    func delete(_ query: ItemQuery) throws(KeychainStoreError) { throw KeychainStoreError(.notAvailable) }
+
+    func add(_ item: Item, authenticationContext: (any AuthenticationContext)?) throws(KeychainStoreError) { throw error }
+    func copyMatching(_ query: ItemQuery) throws(KeychainStoreError) -> [QueryResult] { throw error }
+    func update(_ query: ItemQuery, with changes: AttributeChanges) throws(KeychainStoreError) { throw error }
+    func delete(_ query: ItemQuery) throws(KeychainStoreError) { throw error }
 }
 #endif
