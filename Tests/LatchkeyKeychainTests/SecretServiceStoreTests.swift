@@ -25,6 +25,19 @@ struct SecretServiceStoreTests {
                                     synchronizable: .any))
     }
 
+    @Test func dataAccountKeepsItsTypeAndMatchesItsString() throws {
+        let store = try makeStore()
+        defer { cleanUp(store) }
+        var item = password("placeholder")
+        item.attributes.values[.account] = .data(Data("bytes".utf8))
+        try store.add(item)
+        #expect(status { try store.add(password("bytes")) } == .duplicateItem, "the same bytes as a string are the same account")
+        var query = ItemQuery.genericPassword(service: service, account: "bytes")
+        query.returnAttributes = true
+        let found = try #require(try store.copyMatching(query).first)
+        #expect(found.attributes?.values[.account] == .data(Data("bytes".utf8)), "read back as data, as added")
+    }
+
     @Test func addFindUpdateDelete() throws {
         let store = try makeStore()
         defer { cleanUp(store) }

@@ -210,6 +210,28 @@ import Testing
         #expect(status { try s.add(unsupported) } == .unimplemented)
     }
 
+    @Test(arguments: StoreKind.allCases) func blobAttributesKeepTheirType(kind: StoreKind) throws {
+        let s = try StoreUnderTest.make(kind).store
+        var item = genp("svc", "x", "v")
+        item.attributes.values[.account] = .data(Data("bytes".utf8))
+        item.attributes.values[.label] = .data(Data([0xff, 0xfe]))
+        try s.add(item)
+        #expect(status { try s.add(genp("svc", "bytes", "w")) } == .duplicateItem, "same bytes, same account")
+        var q = ItemQuery.genericPassword(service: "svc", account: "bytes")
+        q.returnAttributes = true
+        q.returnData = true
+        let found = try #require(try s.copyMatching(q).first)
+        #expect(found.attributes?.values[.account] == .data(Data("bytes".utf8)))
+        #expect(found.attributes?.account == "bytes", "the typed getter reads UTF-8 bytes as text")
+        #expect(found.attributes?.values[.label] == .data(Data([0xff, 0xfe])))
+        #expect(found.data == Data("v".utf8))
+        var byData = ItemQuery(itemClass: .genericPassword, filters: [.service: .data(Data("svc".utf8))])
+        byData.returnData = true
+        #expect(try s.copyMatching(byData).first?.data == Data("v".utf8))
+        #expect(status { _ = try s.copyMatching(ItemQuery(itemClass: .genericPassword, filters: [.creator: .data(Data())])) } == .param,
+                "only blob attributes take bytes")
+    }
+
     @Test(arguments: StoreKind.allCases) func accessibilityAcrossLockAndUnlock(kind: StoreKind) throws {
         let t = try StoreUnderTest.make(kind)
         let s = t.store
