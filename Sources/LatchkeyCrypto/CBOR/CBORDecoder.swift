@@ -170,19 +170,18 @@ private struct Reader {
             guard v >= 32 else { throw .malformed("simple value \(v) in two-byte form") }
             return .simple(v)
         case 25:
-            let value = Double(Float16(bitPattern: UInt16(try uint(2))))
+            let bits = UInt16(try uint(2))
+            let value = Double(Float16(bitPattern: bits))
+            // The one canonical NaN is the half-precision quiet NaN 0xf97e00 (what the encoder writes).
+            if value.isNaN, bits != 0x7e00 { try nonCanonical("NaN not in canonical form") }
             return .float(value)
         case 26:
             let value = Double(Float(bitPattern: UInt32(try uint(4))))
-            if decoder.requireCanonical, !value.isNaN, Float16(exactly: value) != nil {
-                try nonCanonical("float not in shortest form")
-            }
+            if value.isNaN || Float16(exactly: value) != nil { try nonCanonical("float not in shortest form") }
             return .float(value)
         case 27:
             let value = Double(bitPattern: try uint(8))
-            if decoder.requireCanonical, !value.isNaN, Float(exactly: value) != nil {
-                try nonCanonical("float not in shortest form")
-            }
+            if value.isNaN || Float(exactly: value) != nil { try nonCanonical("float not in shortest form") }
             return .float(value)
         case 31: throw .malformed("unexpected break")
         default: throw .malformed("reserved additional information \(info)")

@@ -1,0 +1,119 @@
+import Foundation
+import LatchkeyCrypto
+import LatchkeyKeychain
+
+/// `FileVault` opening a damaged vault file: the input is the whole SQLite file (seeds are real vaults),
+/// opened with a fixed wrapping key, unlocked, read in full and written to. Every item the seeds hold has
+/// the value `FileVaultFuzzing.value(for:)`, so the property is the vault's promise: whatever a damaged
+/// vault answers, an item it returns has its own value (never a silently wrong one), and an item it
+/// accepts reads back unchanged. Refusals are `KeychainStoreError`s (typed by the API).
+enum FileVaultFuzzing {
+    /// A provider with one fixed wrapping key for every vault (the fuzzer cannot know a random one).
+    final class FixedKeyProvider: VaultKeyProvider {
+        let key = SymmetricKey(data: Data(repeating: 0x5a, count: 32))
+        var name: String { "fuzz" }
+        func wrappingKey(for vaultID: Data, create: Bool) throws(KeychainStoreError) -> SymmetricKey? { key }
+        func deleteWrappingKey(for vaultID: Data) throws(KeychainStoreError) {}
+    }
+
+    static let provider = FixedKeyProvider()
+
+    /// A private directory for the vault files (tmpfs when there is one: no disk writes per input).
+    static let directory: URL = {
+        let base = FileManager.default.isWritableFile(atPath: "/dev/shm") ? URL(fileURLWithPath: "/dev/shm")
+            : FileManager.default.temporaryDirectory
+        let dir = base.appendingPathComponent("latchkey-fuzz-\(getpid())", isDirectory: true)
+        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true,
+                                                 attributes: [.posixPermissions: 0o700])
+        return dir
+    }()
+
+    /// The value every item a seed holds has, derived from its names.
+    static func value(for attributes: ItemAttributes) -> Data {
+        let host = attributes.service ?? attributes.server ?? attributes.values[.applicationTag].map { "\($0)" } ?? "-"
+        return Data("value of \(attributes.itemClass.rawValue)/\(host)/\(attributes.account ?? "-")".utf8)
+    }
+
+    static func run(_ data: Data) throws(FuzzPropertyViolation) {
+        let url = directory.appendingPathComponent("fuzz.vault")
+        remove(url)
+        defer { remove(url) }
+        guard FileManager.default.createFile(atPath: url.path, contents: data) else { return }
+        try exercise(url)
+    }
+
+    static func remove(_ url: URL) {
+        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(url.path + suffix) }
+    }
+
+    static func exercise(_ url: URL) throws(FuzzPropertyViolation) {
+        guard let vault = try? FileVault(url: url, keyProvider: provider, kdf: .testing) else { return }
+        _ = vault.protections
+        guard (try? vault.unlock()) != nil else { return }
+        for itemClass in ItemClass.allCases {
+            var query = ItemQuery(itemClass: itemClass, synchronizable: .any, matchLimit: .all)
+            query.returnAttributes = true
+            query.returnData = true
+            query.authenticationUI = .skip
+            guard let results = try? vault.copyMatching(query) else { continue }
+            for result in results {
+                guard let attributes = result.attributes, let value = result.data else {
+                    throw FuzzPropertyViolation(.fileVault, "a result without the attributes or data asked for")
+                }
+                try require(value == Self.value(for: attributes), .fileVault, "a damaged vault returned a wrong value")
+            }
+        }
+        // Writes on the damaged file: an accepted item reads back as written.
+        let item = Item.genericPassword(service: "fuzz", account: "written", value: Data("written".utf8))
+        guard (try? vault.add(item, authenticationContext: nil)) != nil else { return }
+        var query = ItemQuery(itemClass: .genericPassword, filters: [.service: .string("fuzz"), .account: .string("written")])
+        query.returnData = true
+        if let read = try? vault.copyMatching(query) {
+            try require(read.first?.data == item.value, .fileVault, "an item added to a damaged vault reads back wrong")
+        }
+        _ = try? vault.delete(query)
+    }
+
+    /// Real vaults: generic and internet passwords in several accessibility classes, a key and a certificate.
+    static func seeds() -> [Data] {
+        var seeds: [Data] = []
+        for variant in 0..<3 {
+            let url = directory.appendingPathComponent("seed-\(variant).vault")
+            remove(url)
+            defer { remove(url) }
+            do {
+                let vault = try FileVault(url: url, keyProvider: provider, kdf: .testing)
+                try vault.unlock()
+                var items: [Item] = []
+                for index in 0..<(1 + variant * 3) {
+                    var a = ItemAttributes(itemClass: .genericPassword,
+                                           accessibility: index % 2 == 0 ? .whenUnlocked : .afterFirstUnlockThisDeviceOnly)
+                    a.service = "service-\(index % 3)"
+                    a.account = "account-\(index)"
+                    a.values[.label] = .string("label \(index)")
+                    items.append(Item(attributes: a, value: value(for: a)))
+                }
+                if variant > 0 {
+                    var a = ItemAttributes(itemClass: .internetPassword)
+                    a.server = "example.com"
+                    a.account = "alice"
+                    a.values[.port] = .int(443)
+                    items.append(Item(attributes: a, value: value(for: a)))
+                    var k = ItemAttributes(itemClass: .key)
+                    k.values[.applicationTag] = .data(Data("tag".utf8))
+                    items.append(Item(attributes: k, value: value(for: k)))
+                }
+                try vault.addAll(items)
+                if variant == 2 {
+                    var query = ItemQuery(itemClass: .genericPassword, filters: [.account: .string("account-1")])
+                    query.matchLimit = .all
+                    try vault.delete(query)
+                }
+            } catch {
+                continue
+            }
+            if let bytes = FileManager.default.contents(atPath: url.path) { seeds.append(bytes) }
+        }
+        return seeds
+    }
+}
