@@ -32,6 +32,7 @@ LATCHKEY_FUZZ=1 $SWIFT build -c release --scratch-path "$SCRATCH" --product latc
 # No Swift backtracer (it would race AddressSanitizer on a crash); leaks are reported at exit.
 export SWIFT_BACKTRACE=enable=no
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/Tests/Fuzz/lsan.supp:print_suppressions=0}
 
 # Seeds: the driver writes the ones that are missing (never overwrites); X.509 seeds from openssl.
 LATCHKEY_FUZZ_SEEDS=Tests/Fuzz/Corpus "$BIN" >/dev/null 2>&1 || true

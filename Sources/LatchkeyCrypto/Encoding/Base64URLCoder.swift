@@ -1,6 +1,7 @@
 import Foundation
 
-/// base64url (RFC 4648 §5, unpadded) on bytes: the alphabet only, no padding, no impossible lengths.
+/// base64url (RFC 4648 §5, unpadded) on bytes: the alphabet only, no padding, no impossible lengths, and only
+/// the canonical spelling (zero bits after the last byte).
 /// The one implementation behind `Data(base64URLEncoded:)` and the JWS parser (no String rewriting).
 enum Base64URLCoder {
     static func decode(_ text: some Collection<UInt8>) -> Data? {
@@ -16,8 +17,25 @@ enum Base64URLCoder {
             default: return nil
             }
         }
+        // RFC 4648 §3.5: the bits of the last symbol past the final byte must be zero, so that each byte string
+        // has one spelling (otherwise a JWS signature or a WebAuthn challenge could be re-spelled and still match).
+        if standard.count % 4 != 0, let last = standard.last {
+            let mask: UInt8 = standard.count % 4 == 2 ? 0x0f : 0x03
+            guard sextet(last) & mask == 0 else { return nil }
+        }
         while standard.count % 4 != 0 { standard.append(UInt8(ascii: "=")) }
         return Data(base64Encoded: Data(standard))
+    }
+
+    /// The 6-bit value of a standard base64 symbol (the alphabet was checked by the caller).
+    private static func sextet(_ symbol: UInt8) -> UInt8 {
+        switch symbol {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): symbol - UInt8(ascii: "A")
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): symbol - UInt8(ascii: "a") + 26
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): symbol - UInt8(ascii: "0") + 52
+        case UInt8(ascii: "+"): 62
+        default: 63
+        }
     }
 
     static func encode(_ data: Data) -> String {
