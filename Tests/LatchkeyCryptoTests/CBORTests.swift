@@ -56,6 +56,15 @@ import LatchkeyCrypto
         }
     }
 
+    @Test func twoNaNKeysAreDuplicates() throws {
+        // NaN != NaN, so a map with two NaN keys passed the duplicate check and encoded to a map with one key
+        // twice, which the strict decoder refused (the cbor fuzz target's round-trip property).
+        for hex in ["a2f97e0001f97e0002", "a2f97e0001f97e0102"] {
+            let data = try #require(Data(hexString: hex))
+            #expect(throws: CBORError.duplicateMapKey, "\(hex)") { try CBORDecoder(requireCanonical: false).decode(data) }
+        }
+    }
+
     @Test func sortsMapKeysCanonically() {
         // CTAP2: major type first, then shorter encodings, then bytewise.
         let map = CBOR.map([

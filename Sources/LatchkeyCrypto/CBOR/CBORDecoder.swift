@@ -137,12 +137,14 @@ private struct Reader {
             let n = try count(try argument(info))
             var entries: [CBOR.MapEntry] = []
             var previousKey: ArraySlice<UInt8>?
-            var seen = Set<CBOR>()
+            // Keys are compared by their canonical encoding, not `==`: a NaN is not equal to itself, so two NaN
+            // keys would both pass (and encode to one repeated key).
+            var seen = Set<Data>()
             for _ in 0..<n {
                 let keyStart = position
                 let key = try item(depth: depth + 1)
                 let keyBytes = bytes[keyStart..<position]
-                guard seen.insert(key).inserted else { throw .duplicateMapKey }
+                guard seen.insert(key.encoded).inserted else { throw .duplicateMapKey }
                 if let previous = previousKey, !CBOREncoder.canonicalOrder(Data(previous), Data(keyBytes)) {
                     try nonCanonical("map keys out of canonical order")
                 }
