@@ -109,7 +109,7 @@ targets += [
 // with -sanitize=fuzzer,address into .build/fuzz), so `swift build` and `swift test` never build it.
 targets += [
     .target(name: "LatchkeyFuzzTargets",
-            dependencies: ["LatchkeyCrypto", "LatchkeyWebAuthn", "LatchkeyKeychain", "LatchkeyServer"],
+            dependencies: ["LatchkeyCrypto", "LatchkeyWebAuthn", "LatchkeyKeychain", "LatchkeyServer", "CSQLite"],
             path: "Tests/Fuzz/Targets", swiftSettings: strict),
 ]
 if Context.environment["LATCHKEY_FUZZ"] == "1" {

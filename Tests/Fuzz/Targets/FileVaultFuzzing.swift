@@ -2,8 +2,9 @@ import Foundation
 import LatchkeyCrypto
 import LatchkeyKeychain
 
-/// `FileVault` opening a damaged vault file: the input is the whole SQLite file (seeds are real vaults),
-/// opened with a fixed wrapping key, unlocked, read in full and written to. Every item the seeds hold has
+/// `FileVault` opening a damaged vault file, opened with a fixed wrapping key, unlocked, read in full and
+/// written to. An input that starts like an SQLite file (or is empty) is the whole file (seeds are real vaults);
+/// any other input is a list of column and meta-row overwrites `VaultFileEditor` applies to a real vault. Every item the seeds hold has
 /// the value `FileVaultFuzzing.value(for:)`, so the property is the vault's promise: whatever a damaged
 /// vault answers, an item it returns has its own value (never a silently wrong one), and an item it
 /// accepts reads back unchanged. Refusals are `KeychainStoreError`s (typed by the API).
@@ -38,9 +39,20 @@ enum FileVaultFuzzing {
         let url = directory.appendingPathComponent("fuzz.vault")
         remove(url)
         defer { remove(url) }
-        guard FileManager.default.createFile(atPath: url.path, contents: data) else { return }
+        if data.isEmpty || data.starts(with: sqliteHeader.prefix(data.count)) {
+            guard FileManager.default.createFile(atPath: url.path, contents: data) else { return }
+        } else {
+            guard let base = baseVault, FileManager.default.createFile(atPath: url.path, contents: base) else { return }
+            var input = FuzzInput(data)
+            guard VaultFileEditor.apply(&input, to: url.path) else { return }
+        }
         try exercise(url)
     }
+
+    static let sqliteHeader = Data("SQLite format 3\u{0}".utf8)
+
+    /// The largest seed vault, the starting point of the edit inputs (made once per process).
+    static let baseVault: Data? = vaultSeeds().max { $0.count < $1.count }
 
     static func remove(_ url: URL) {
         for suffix in ["", "-wal", "-shm", "-journal"] { unlink(url.path + suffix) }
@@ -74,8 +86,33 @@ enum FileVaultFuzzing {
         _ = try? vault.delete(query)
     }
 
-    /// Real vaults: generic and internet passwords in several accessibility classes, a key and a certificate.
+    /// The real vaults, then edit lists: a wrong accessibility class, an integer class, a short uid, a kdf blob
+    /// under the passphrase slot, a deleted format row, swapped lookup columns.
     static func seeds() -> [Data] {
+        var seeds = vaultSeeds()
+        func edits(_ build: (inout FuzzInputWriter) -> Void) -> Data {
+            var w = FuzzInputWriter()
+            build(&w)
+            return w.data
+        }
+        func column(_ name: String) -> UInt8 { UInt8(VaultFileEditor.itemColumns.firstIndex(of: name) ?? 0) }
+        seeds.append(edits { w in w.byte(0); w.byte(0); w.byte(column("pdmn")); w.byte(0); w.byte(1); w.string("zz") })
+        seeds.append(edits { w in w.byte(0); w.byte(0); w.byte(column("class")); w.byte(1); w.byte(2); w.uint64(7) })
+        seeds.append(edits { w in w.byte(0); w.byte(0); w.byte(column("uid")); w.byte(2); w.byte(0); w.data(Data([1, 2, 3])) })
+        seeds.append(edits { w in
+            w.byte(0); w.byte(2); w.byte(3); w.byte(0)
+            w.data(Data([1] + [UInt8](repeating: 0, count: 7) + [8] + [UInt8](repeating: 0, count: 7) + [1, 0, 0, 0, 16]))
+        })
+        seeds.append(edits { w in w.byte(0); w.byte(3); w.byte(0) })
+        seeds.append(edits { w in
+            w.byte(1); w.byte(0); w.byte(column("svce")); w.byte(0); w.byte(0); w.data(Data(count: 32))
+            w.byte(0); w.byte(column("sync")); w.byte(1); w.byte(0); w.data(Data("x".utf8))
+        })
+        return seeds
+    }
+
+    /// Real vaults: generic and internet passwords in several accessibility classes, and a key.
+    static func vaultSeeds() -> [Data] {
         var seeds: [Data] = []
         for variant in 0..<3 {
             let url = directory.appendingPathComponent("seed-\(variant).vault")

@@ -4,9 +4,11 @@ import LatchkeyCrypto
 /// JWS compact parse and JWT validation. The first byte chooses:
 /// - even: the rest is a token, parsed and verified against fixed keys. Property: the signing input of a
 ///   parsed token is the canonical base64url of its header and payload bytes.
-/// - odd: the rest is `header members ‖ 0x00 ‖ claims` JSON; the target signs it with a fixed Ed25519 key and
-///   verifies the token. Properties: a token that verifies re-serializes to the same signing input, and one
-///   flipped signature bit makes it fail.
+/// - 1 (mod 4): the rest is `header members ‖ 0x00 ‖ claims` JSON; the target signs it with a fixed Ed25519 key
+///   and verifies the token. Properties: a token that verifies re-serializes to the same signing input, and one
+///   changed signature symbol makes it fail.
+/// - 3 (mod 4): the rest is `header JSON ‖ 0x00 ‖ payload ‖ 0x00 ‖ signature`, base64url-encoded by the target
+///   into a token (so header parsing, algorithm selection and key choice see arbitrary JSON), then as for even.
 enum JWTFuzzing {
     static let key: Ed25519.Signing.PrivateKey? = try? Ed25519.Signing.PrivateKey(rawRepresentation: Data(repeating: 0x4c, count: 32))
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
@@ -17,10 +19,13 @@ enum JWTFuzzing {
     static func run(_ data: Data) throws(FuzzPropertyViolation) {
         guard let mode = data.first, let key else { return }
         let body = Data(data.dropFirst())
-        if mode & 1 == 0 {
-            try parseAndVerify(String(decoding: body, as: UTF8.self), key: key)
-        } else {
-            try signAndVerify(body, key: key)
+        switch mode & 3 {
+        case 1: try signAndVerify(body, key: key)
+        case 3:
+            let parts = body.split(separator: 0, maxSplits: 2, omittingEmptySubsequences: false).map { Data($0) }
+            let token = parts.map { $0.base64URLEncodedString() }.joined(separator: ".")
+            try parseAndVerify(token, key: key)
+        default: try parseAndVerify(String(decoding: body, as: UTF8.self), key: key)
         }
     }
 
@@ -30,10 +35,22 @@ enum JWTFuzzing {
             let expected = Data((header.base64URLEncodedString() + "." + jws.payload.base64URLEncodedString()).utf8)
             try require(jws.signingInput == expected, .jwt, "signing input is not the canonical base64url of header and payload")
         }
-        let keys = JWKSet(keys: [JWK(ed25519: key.publicKey, kid: "ed")])
+        var jwks = [JWK(ed25519: key.publicKey, kid: "ed")]
+        if let p256 = otherKeys.p256 { jwks.append(JWK(p256: p256, kid: "p256")) }
+        if let rsa = otherKeys.rsa {
+            var jwk = JWK(rsa: rsa, kid: "rsa")
+            jwk.alg = "RS256"
+            jwks.append(jwk)
+        }
+        let keys = JWKSet(keys: jwks)
         _ = try? JWT.verify(token, keys: keys, options: options)
         _ = try? JWT.verify(token, key: .ed25519(key.publicKey), options: options)
     }
+
+    /// Verification keys of the other types, so that `kid` and `alg` choose among several (fixed for the run).
+    static let otherKeys: (p256: P256.Signing.PublicKey?, rsa: RSA.Signing.PublicKey?) = (
+        (try? P256.Signing.PrivateKey())?.publicKey, (try? RSA.Signing.PrivateKey(keySize: 2048))?.publicKey
+    )
 
     static func signAndVerify(_ body: Data, key: Ed25519.Signing.PrivateKey) throws(FuzzPropertyViolation) {
         let parts = body.split(separator: 0, maxSplits: 1, omittingEmptySubsequences: false)
@@ -83,6 +100,10 @@ enum JWTFuzzing {
             seeds.append(Data([0]) + Data(token.utf8))
         }
         seeds.append(Data([0]) + Data("eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.".utf8))
+        for header in [#"{"alg":"EdDSA","kid":"ed"}"#, #"{"alg":"ES256","kid":"p256","typ":"at+jwt"}"#,
+                       #"{"alg":"RS256","kid":"rsa","jku":"https://evil.example/jwks"}"#, #"{"alg":"HS256","kid":"rsa"}"#] {
+            seeds.append(Data([3]) + Data(header.utf8) + Data([0]) + Data(claims[0].utf8) + Data([0]) + Data(repeating: 1, count: 64))
+        }
         return seeds
     }
 }
