@@ -2,15 +2,18 @@ import Foundation
 import LatchkeyCrypto
 import LatchkeyWebAuthn
 
-/// Attestation object and authenticator data. The first byte chooses: even → the rest is an attestation
-/// object, odd → raw authenticator data (what an assertion carries). Properties: the parsed parts account for
-/// every byte of the authenticator data; an attestation object re-encodes to one that parses the same; the
-/// credential public key bytes decode to the parsed key.
+/// Attestation object and authenticator data. The first byte chooses (mod 4): 0 → the rest is an attestation
+/// object, 1 and 3 → raw authenticator data (what an assertion carries), 2 → an attestation object verified by
+/// the relying party (`RelyingPartyHarness`). Properties: the parsed parts account for every byte of the
+/// authenticator data; an attestation object re-encodes to one that parses the same; the credential public key
+/// bytes decode to the parsed key; without trust anchors no registration comes out trusted.
 enum AttestationFuzzing {
     static func run(_ data: Data) throws(FuzzPropertyViolation) {
         guard let mode = data.first else { return }
         let body = Data(data.dropFirst())
-        if mode & 1 == 0 {
+        if mode & 3 == 2 {
+            try RelyingPartyHarness.verify(body)
+        } else if mode & 1 == 0 {
             guard let object = try? AttestationObject(body) else { return }
             try check(object.authenticatorData)
             let again: AttestationObject
@@ -60,6 +63,10 @@ enum AttestationFuzzing {
                 challenge: Data(repeating: 9, count: 32), pubKeyCredParams: [PublicKeyCredentialParameters(alg: alg)])
             guard let registration = try? authenticator.register(options, origin: "https://example.com") else { continue }
             seeds.append(Data([0]) + registration.response.attestationObject.data)
+            seeds.append(Data([2]) + registration.response.attestationObject.data)
+            if alg == .es256, let object = try? AttestationObject(registration.response.attestationObject.data) {
+                seeds += RelyingPartyHarness.seeds(authenticatorData: object.authenticatorData.raw).map { Data([2]) + $0 }
+            }
             let request = PublicKeyCredentialRequestOptions(challenge: Data(repeating: 5, count: 32), rpId: "example.com")
             if let assertion = try? authenticator.authenticate(request, origin: "https://example.com") {
                 seeds.append(Data([1]) + assertion.response.authenticatorData.data)
