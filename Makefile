@@ -6,13 +6,13 @@ SWIFT ?= swift
 SWIFT_FLAGS ?=
 export LATCHKEY_LANG ?= en
 
-.PHONY: test demo deps build build-release bench fuzz clean
+.PHONY: test demo deps build build-release bench soak fuzz clean
 
 # Debian packages the build and the tests need. Installed only when missing; needs root (CI runs as root).
 DEBS := pkg-config libssl-dev libsodium-dev libsqlite3-dev libpq-dev libmicrohttpd-dev \
         libpam0g-dev libpam-wrapper libsecret-1-dev libkeyutils-dev \
         dbus dbus-bin gnome-keyring postgresql openssl strace tmux python3-venv chromium chromium-driver \
-        fprintd libpam-fprintd python3-dbusmock libargon2-1
+        fprintd libpam-fprintd python3-dbusmock libargon2-1 nginx-light
 
 deps:
 	@scripts/install-deps.sh $(DEBS)
@@ -34,12 +34,19 @@ demo: deps
 	$(SWIFT) build $(SWIFT_FLAGS) --product latchkey
 	scripts/demo.sh "$$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)/latchkey"
 
-# The load generator and the nginx ceiling the HTTP figures are measured against.
-BENCH_DEBS := wrk nginx-light
+# The load generator and the nginx ceiling the HTTP figures are measured against; valgrind for the
+# instruction counts of scripts/bench-instructions.sh.
+BENCH_DEBS := wrk nginx-light valgrind
 
 bench: deps
 	@scripts/install-deps.sh $(BENCH_DEBS)
+	$(SWIFT) build -c release $(SWIFT_FLAGS)
 	$(SWIFT) run -c release latchkey-bench
+
+# The vault's fault-injection figures at full size (1,000 SIGKILLs, 500 damaged files per kind, disk full);
+# rewrites their table in docs/RELIABILITY.md. Short versions of the same tests run in `make test`.
+soak: build
+	scripts/soak.sh
 
 # Coverage-guided fuzzing of every parser with libFuzzer + AddressSanitizer (not part of `make test`):
 # FUZZ_SECONDS per target (default 60), FUZZ_TARGETS to pick some. Crashers go to Tests/Fuzz/Regressions/

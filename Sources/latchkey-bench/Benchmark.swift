@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// One figure: a subject measured against a baseline in the same run, printed with their ratio.
 ///
@@ -10,7 +11,15 @@ struct Benchmark: Sendable {
     let unit: Unit
     /// Ratio above which the figure is flagged (for example 1.05 = the wrapper may cost 5 %).
     let target: Double?
+    /// Time per operation above which the figure is flagged too (nanoseconds), if any.
+    var absoluteLimit: Double? = nil
     let setUp: @Sendable () throws -> Pair
+
+    init(name: String, baselineName: String, unit: Unit, target: Double?, absoluteLimit: Double? = nil,
+         setUp: @escaping @Sendable () throws -> Pair) {
+        self.name = name; self.baselineName = baselineName; self.unit = unit; self.target = target
+        self.absoluteLimit = absoluteLimit; self.setUp = setUp
+    }
 
     enum Unit: Sendable { case timePerOperation, operationsPerSecond }
 
@@ -29,6 +38,26 @@ struct Benchmark: Sendable {
 struct Measurement: Sendable {
     let name: String
     let run: @Sendable () throws -> [String]
+}
+
+/// Figures that missed their target or could not run, for the summary printed at the end.
+enum Outcomes {
+    private static let misses = Mutex<[String]>([])
+
+    static func miss(_ line: String) { misses.withLock { $0.append(line) } }
+
+    /// "all figures at target", or one line per miss.
+    static func summary() -> [String] {
+        let all = misses.withLock { $0 }
+        guard !all.isEmpty else { return ["summary: every figure run is at its target"] }
+        return ["summary: \(all.count) figure(s) missed their target or did not run:"] + all.map { "  - \($0)" }
+    }
+}
+
+/// "ok (target ≤ 1.1x)" or "MISS (target ≤ 1.1x)", recording a miss.
+func verdict(_ name: String, _ ok: Bool, _ target: String) -> String {
+    if !ok { Outcomes.miss("\(name) (target \(target))") }
+    return ok ? "ok (target \(target))" : "MISS (target \(target))"
 }
 
 enum Clock {

@@ -20,7 +20,7 @@ enum ServerBenchmarks {
 
     /// GET /healthz on our server (synchronous fast path and an async route) vs a bare responder and nginx.
     static func healthz() throws -> [String] {
-        guard LoadGenerator.isAvailable else { return ["http GET /healthz: skipped (wrk not installed: apt-get install -y wrk)"] }
+        guard LoadGenerator.isAvailable else { return [LoadGenerator.notRun("http GET /healthz")] }
         let bare = try BareResponder(threads: 4)
         defer { bare.stop() }
         // The async route returns the same prepared response as /healthz: the difference is the suspend/resume hop.
@@ -74,7 +74,7 @@ enum ServerBenchmarks {
     /// POST /v1/echo with a JSON body (decoded and re-encoded with Codable, async route) vs the bare responder
     /// answering the same POST.
     static func jsonEcho() throws -> [String] {
-        guard LoadGenerator.isAvailable else { return ["http POST JSON echo: skipped (wrk not installed)"] }
+        guard LoadGenerator.isAvailable else { return [LoadGenerator.notRun("http POST JSON echo")] }
         struct Echo: Codable, Sendable { var name: String; var count: Int }
         let bare = try BareResponder(threads: 4)
         defer { bare.stop() }
@@ -147,6 +147,13 @@ enum LoadGeneratorError: Error, CustomStringConvertible {
 enum LoadGenerator {
     static let executable = ["/usr/bin/wrk", "/usr/local/bin/wrk"].first { FileManager.default.isExecutableFile(atPath: $0) }
     static var isAvailable: Bool { executable != nil }
+
+    /// The line printed (and the miss recorded) for an HTTP figure that cannot run: never skipped silently.
+    static func notRun(_ figure: String) -> String {
+        Outcomes.miss("\(figure): not run, wrk is missing")
+        return "\(figure): NOT RUN — wrk is not installed. Install it with `apt-get install -y wrk` (Debian), "
+            + "or run `make bench`, which installs wrk and nginx-light before running every figure."
+    }
 
     static func run(url: String, connections: Int = 32, seconds: Int = 3, threads: Int = 2, method: String = "GET",
                     body: String? = nil, contentType: String = "application/json", script: String? = nil) throws -> LoadResult {

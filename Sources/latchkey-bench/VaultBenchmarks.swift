@@ -5,7 +5,7 @@ import LatchkeyKeychain
 
 /// FileVault against what it is built from, in the same run: a raw SQLite prepared statement (same pragmas:
 /// WAL, synchronous=FULL, so add/update are fsync-bound on both sides) plus one AES-256-GCM seal/open of
-/// the same size. Target: within 1.5x. The read figure is also the absolute µs per read (goal < 50 µs).
+/// the same size. Targets (issue 12): add and update ≤ 1.15x, a read ≤ 1.3x and under 10 µs.
 /// A FileVault read also computes the HMAC of each lookup value (service, account) unless it is in the
 /// vault's lookup-MAC cache; the reads here cycle through 10,000 accounts, so the first pass is cold.
 enum VaultBenchmarks {
@@ -14,7 +14,7 @@ enum VaultBenchmarks {
     static let itemCount = 10_000
 
     static let add = Benchmark(name: "FileVault add", baselineName: "SQLite insert + AES-GCM seal",
-                               unit: .timePerOperation, target: 1.5) {
+                               unit: .timePerOperation, target: 1.15) {
         let fixture = try Fixture(items: 0)
         let counter = Counter()
         return Benchmark.Pair(
@@ -31,7 +31,7 @@ enum VaultBenchmarks {
 
     static let copyMatching = Benchmark(name: "FileVault copyMatching (1 of 10,000)",
                                         baselineName: "SQLite select + AES-GCM open",
-                                        unit: .timePerOperation, target: 1.5) {
+                                        unit: .timePerOperation, target: 1.3, absoluteLimit: 10_000) {
         let fixture = try Fixture(items: itemCount)
         let counter = Counter()
         let box = try fixture.seal()
@@ -52,7 +52,7 @@ enum VaultBenchmarks {
     }
 
     static let update = Benchmark(name: "FileVault update", baselineName: "SQLite update + AES-GCM seal",
-                                  unit: .timePerOperation, target: 1.5) {
+                                  unit: .timePerOperation, target: 1.15) {
         let fixture = try Fixture(items: 100)
         let counter = Counter()
         return Benchmark.Pair(

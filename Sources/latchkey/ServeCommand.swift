@@ -7,11 +7,20 @@ enum ServeCommand {
     static let usage = """
         usage: latchkey serve [--host 127.0.0.1] [--port 8080] [--database sqlite:PATH|postgres://...]
                               [--threads 4] [--access-log] [--issuer URL] [--print-routes]
+                              [--db-pool 8] [--db-timeout-ms 5000] [--refresh-grace SECONDS] [--key-reload SECONDS]
+                              [--trusted-proxy ADDRESS]...
                               [--rp-id localhost] [--rp-name NAME] [--origin URL]... [--user-verification required|preferred]
                               [--apple-client-id ID]... [--apple-base-url URL] [--apple-team-id ID --apple-key-id ID
                                --apple-key-file KEY.p8] [--apple-token-key-file FILE]
         Prints `listening on http://HOST:PORT` once bound (port 0 picks a free port); SIGTERM/SIGINT shut it down
         gracefully. --print-routes lists the route table ("METHOD /path" lines) and exits.
+        Several instances on one PostgreSQL (docs/ARCHITECTURE.md, "Running more than one instance"): give them the
+        same --issuer (the URL clients use, e.g. the load balancer's). --db-pool bounds the PostgreSQL connections of
+        this instance; a request that waits --db-timeout-ms for one is answered 503 with Retry-After. --refresh-grace
+        (default 0: off) lets a refresh token presented again within SECONDS of its rotation return the same
+        successor instead of revoking the family. --key-reload (default 30) bounds how long a signing key rotated
+        by another instance takes to be published by this one. --trusted-proxy (repeatable) names a load balancer
+        whose X-Forwarded-For gives the client address used for throttling and the access log.
         Passkeys: --rp-id is the WebAuthn relying party ID; --origin (repeatable) the accepted origins, by default
         http://localhost:PORT and http://127.0.0.1:PORT (the terminal client) when the RP ID is localhost.
         Sign in with Apple: --apple-client-id (repeatable) are the accepted audiences; team/key id and the .p8 key
@@ -38,6 +47,11 @@ enum ServeCommand {
         var appleKeyID: String?
         var appleKeyFile: String?
         var appleTokenKeyFile: String?
+        var databasePoolSize = 8
+        var databaseTimeoutMilliseconds = 5_000
+        var refreshGraceSeconds: Int64 = 0
+        var keyReloadSeconds: Int64 = 30
+        var trustedProxies: Set<String> = []
     }
 
     enum Parsed {
@@ -73,6 +87,29 @@ enum ServeCommand {
                 options.threads = threads
             case "--access-log":
                 options.accessLog = true
+            case "--db-pool":
+                guard let text = value(), let size = Int(text), (1...256).contains(size) else {
+                    return .failure("--db-pool needs a number 1...256")
+                }
+                options.databasePoolSize = size
+            case "--db-timeout-ms":
+                guard let text = value(), let ms = Int(text), (1...600_000).contains(ms) else {
+                    return .failure("--db-timeout-ms needs a number of milliseconds 1...600000")
+                }
+                options.databaseTimeoutMilliseconds = ms
+            case "--refresh-grace":
+                guard let text = value(), let seconds = Int64(text), (0...300).contains(seconds) else {
+                    return .failure("--refresh-grace needs a number of seconds 0...300")
+                }
+                options.refreshGraceSeconds = seconds
+            case "--trusted-proxy":
+                guard let address = value(), !address.isEmpty else { return .failure("--trusted-proxy needs an address") }
+                options.trustedProxies.insert(address)
+            case "--key-reload":
+                guard let text = value(), let seconds = Int64(text), (1...3600).contains(seconds) else {
+                    return .failure("--key-reload needs a number of seconds 1...3600")
+                }
+                options.keyReloadSeconds = seconds
             case "--issuer":
                 guard let issuer = value(), issuer.hasPrefix("http://") || issuer.hasPrefix("https://") else {
                     return .failure("--issuer needs an http(s) URL")
@@ -132,8 +169,11 @@ enum ServeCommand {
     /// The auth service behind `latchkey serve`: the database from `--database` (migrated at start) and tokens
     /// issued by `--issuer` or the bound address.
     static func service(_ options: Options, baseURL: String) throws -> AuthService {
-        let database = try DatabaseLocation.open(options.database)
-        return try AuthService(database: database, configuration: AuthConfiguration(issuer: options.issuer ?? baseURL))
+        let database = try DatabaseLocation.open(options.database, poolSize: options.databasePoolSize,
+                                                 acquireTimeoutMilliseconds: options.databaseTimeoutMilliseconds)
+        var configuration = AuthConfiguration(issuer: options.issuer ?? baseURL, refreshGraceSeconds: options.refreshGraceSeconds)
+        configuration.signingKeyReloadInterval = options.keyReloadSeconds
+        return try AuthService(database: database, configuration: configuration)
     }
 
     /// The relying party of the passkey endpoints (origins default to the bound port on localhost).
@@ -208,6 +248,7 @@ enum ServeCommand {
         var configuration = HTTPServerConfiguration(host: options.host, port: options.port, threads: options.threads,
                                                     accessLog: options.accessLog ? .standardError : nil)
         configuration.shutdownGracePeriod = .seconds(10)
+        configuration.trustedProxies = options.trustedProxies
         do {
             let server = HTTPServer(configuration: configuration)
             if !options.printRoutes { try server.bind() }

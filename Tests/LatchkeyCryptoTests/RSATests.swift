@@ -41,6 +41,7 @@ import Testing
         // PKCS#1 RSAPublicKey is the BIT STRING payload of a 2048-bit SPKI (after a 24-byte prefix).
         let pkcs1 = pub.derRepresentation.dropFirst(24)
         #expect(try RSA.Signing.PublicKey(derRepresentation: Data(pkcs1)) == pub)
+        #expect(try pub.pkcs1DERRepresentation == Data(pkcs1))
         let pkcs1PEM = "-----BEGIN RSA PUBLIC KEY-----\n" + Data(pkcs1).base64EncodedString(options: .lineLength64Characters)
             + "\n-----END RSA PUBLIC KEY-----\n"
         #expect(try RSA.Signing.PublicKey(pemRepresentation: pkcs1PEM) == pub)

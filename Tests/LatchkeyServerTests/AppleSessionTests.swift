@@ -27,7 +27,10 @@ struct AppleSessionTests {
             let configuration = AppleSignInConfiguration(clientIDs: [clientID], baseURL: apple.baseURL,
                                                          teamID: apple.team.teamID, keyID: apple.team.keyID,
                                                          privateKey: apple.team.key)
-            let service = AppleSessionService(auth: auth, configuration: configuration, refreshTokenKey: SymmetricKey(size: .bits256))
+            // A generous timeout: on a loaded 2-core CI runner the loopback exchange has taken over 10 s, and a failed
+            // exchange is (by design) only audited, which made the test flaky.
+            let service = AppleSessionService(auth: auth, configuration: configuration,
+                                              http: URLSessionAppleHTTPClient(timeout: 60), refreshTokenKey: SymmetricKey(size: .bits256))
             return Fixture(test: test, clock: clock, auth: auth, apple: apple, service: service,
                            router: Router(auth.routes() + service.routes()))
         }

@@ -130,3 +130,30 @@ struct HTTPLimitsTests {
         }
     }
 }
+
+/// X-Forwarded-For is believed only from a configured proxy, and only its rightmost entry.
+@Suite struct TrustedProxyTests {
+    static let routes = [Route("GET", "/ip") { request in .json(["ip": request.remoteAddress]) }]
+
+    func ip(_ port: UInt16, forwardedFor: String?) async throws -> String {
+        var text = "GET /ip HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+        if let forwardedFor { text += "X-Forwarded-For: \(forwardedFor)\r\n" }
+        let response = try await rawRequest(port: port, text + "\r\n")
+        return (try JSONDecoder().decode([String: String].self, from: response.body))["ip"] ?? ""
+    }
+
+    @Test func forwardedForIsIgnoredUnlessThePeerIsTrusted() async throws {
+        try await withTestServer(routes: Self.routes) { server in
+            let seen = try await ip(server.port, forwardedFor: "203.0.113.9")
+            #expect(seen == "127.0.0.1")
+        }
+        try await withTestServer({ $0.trustedProxies = ["127.0.0.1"] }, routes: Self.routes) { server in
+            let cases: [(String?, String)] = [("203.0.113.9", "203.0.113.9"), ("10.9.9.9, 198.51.100.7", "198.51.100.7"),
+                                              ("2001:db8::1", "2001:db8::1"), ("<script>", "127.0.0.1"), (nil, "127.0.0.1")]
+            for (header, expected) in cases {
+                let seen = try await ip(server.port, forwardedFor: header)
+                #expect(seen == expected, "X-Forwarded-For: \(header ?? "none")")
+            }
+        }
+    }
+}

@@ -174,6 +174,27 @@ struct StorageTests {
                                           graceSeconds: 10) == .reused(familyID: "fam-1", accountID: alice.id))
     }
 
+    /// A successor never outlives its session: the rotation caps its expiry at the session's end.
+    @Test(arguments: StorageEngine.allCases)
+    func successorIsCappedAtTheSessionEnd(engine: StorageEngine) throws {
+        guard let test = try makeTestDatabase(engine) else { return }
+        defer { test.cleanup() }
+        let db = test.database
+        let alice = try account(db)
+        try session(db, accountID: alice.id, expiresAt: Self.t0 + 100)
+        let outcome = try db.rotateRefreshToken(presentedHash: "h0", successorHash: "h1", now: Self.t0 + 1,
+                                                successorExpiresAt: Self.t0 + 86_400)
+        guard case let .rotated(_, successor) = outcome else { Issue.record("not rotated: \(outcome)"); return }
+        #expect(successor.expiresAt == Self.t0 + 100)
+        #expect(try db.refreshToken(hash: "h1")?.expiresAt == Self.t0 + 100)
+        // Under the session's end, the requested expiry stands.
+        try session(db, accountID: alice.id, id: "fam-2", token: "k0", expiresAt: Self.t0 + 86_400)
+        let second = try db.rotateRefreshToken(presentedHash: "k0", successorHash: "k1", now: Self.t0 + 1,
+                                               successorExpiresAt: Self.t0 + 900)
+        guard case let .rotated(_, next) = second else { Issue.record("not rotated: \(second)"); return }
+        #expect(next.expiresAt == Self.t0 + 900)
+    }
+
     @Test(arguments: StorageEngine.allCases)
     func concurrentRotationHasExactlyOneWinner(engine: StorageEngine) throws {
         guard let test = try makeTestDatabase(engine) else { return }

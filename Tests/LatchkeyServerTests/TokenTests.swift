@@ -109,6 +109,34 @@ struct TokenTests {
         #expect(try f.test.database.auditEvents().contains { $0.event == "refresh_token_reuse" })
     }
 
+    /// 32 clients present the same refresh token at once: exactly one gets new tokens, every other one is
+    /// refused, and the reuse revokes the whole family (the winner's new refresh token dies too).
+    @Test(arguments: StorageEngine.allCases)
+    func thirtyTwoConcurrentRefreshersOfOneTokenHaveOneWinner(engine: StorageEngine) async throws {
+        guard let f = try await ServiceFixture.make(engine) else { return }
+        defer { f.test.cleanup() }
+        let first = try await loggedIn(f)
+        let token = try #require(first.refreshToken)
+        let service = f.service
+        let outcomes = onThreads(32) { _ -> String? in
+            do { return try service.refresh(refreshToken: token).refreshToken } catch { return nil }
+        }
+        let winners = outcomes.compactMap { $0 }
+        #expect(outcomes.count == 32)
+        #expect(winners.count == 1)
+        #expect(await refresh(f, winners.first).errorCode == "invalid_grant", "the winner's successor is revoked with the family")
+        #expect(try f.test.database.auditEvents().contains { $0.event == "refresh_token_reuse" })
+    }
+
+    /// The hand-built payload is byte for byte what the sorted-keys JSONEncoder writes, escapes included.
+    @Test(arguments: ["plain", "with \"quotes\" and \\ back/slash", "tab\tnew\nline\u{1}\u{1f}", "café ✓ 🔑", ""])
+    func accessTokenPayloadMatchesJSONEncoder(_ text: String) throws {
+        let claims = AccessTokenClaims(iss: "https://issuer/\(text)", sub: text, aud: "latchkey", exp: 1_700_000_900,
+                                       iat: -5, jti: text, clientID: "app", scope: text, sid: "s")
+        let expected = try AccessTokenCodec.encoder.encode(claims)
+        #expect(String(decoding: AccessTokenCodec.payload(claims), as: UTF8.self) == String(decoding: expected, as: UTF8.self))
+    }
+
     @Test func tokenEndpointErrorsFollowRFC6749() async throws {
         let f = try #require(try await ServiceFixture.make())
         defer { f.test.cleanup() }

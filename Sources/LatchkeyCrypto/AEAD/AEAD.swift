@@ -42,10 +42,14 @@ public enum AEAD {
 
     /// Nonce, ciphertext and tag of one sealed message, held as one `nonce || ciphertext || tag` buffer.
     public struct SealedBox<Cipher: AEADCipher>: Sendable, Hashable {
-        /// The nonce used to seal.
-        public let nonce: Nonce<Cipher>
         /// `nonce || ciphertext || tag`, the usual wire form (no copy is made to return it).
         public let combined: Data
+
+        /// The nonce used to seal (the first 12 bytes of `combined`).
+        public var nonce: Nonce<Cipher> {
+            let start = combined.startIndex
+            return Nonce<Cipher>(unchecked: Data(combined[start..<(start + AEADEngine.nonceByteCount)]))
+        }
 
         /// The ciphertext (as long as the plaintext).
         public var ciphertext: Data {
@@ -73,54 +77,13 @@ public enum AEAD {
             combined.append(nonce.data)
             combined.append(ciphertext)
             combined.append(tag)
-            self.nonce = nonce
             self.combined = combined
         }
 
-        /// `combined` was just sealed with `nonce`.
-        init(nonce: Nonce<Cipher>, uncheckedCombined combined: Data) {
-            self.nonce = nonce
-            self.combined = combined
-        }
-
-        /// `combined` has at least `AEADEngine.overhead` bytes.
+        /// `combined` has at least `AEADEngine.overhead` bytes (for example it was just sealed).
+        @usableFromInline
         init(unchecked combined: Data) {
-            let start = combined.startIndex
-            nonce = Nonce<Cipher>(unchecked: Data(combined[start..<(start + AEADEngine.nonceByteCount)]))
             self.combined = combined
-        }
-    }
-
-    /// Encrypts and authenticates `input` and authenticates `aad` under `Cipher`.
-    static func seal<Cipher: AEADCipher>(
-        _ input: UnsafeRawBufferPointer, using key: SymmetricKey, nonce: Nonce<Cipher>, authenticating aad: Data
-    ) throws(CryptoError) -> SealedBox<Cipher> {
-        let parameters = Cipher.parameters
-        let cipher = try parameters.cipher(key.byteCount)
-        let combined = try key.withBytes { (keyBytes) throws(CryptoError) in
-            try ContiguousInput.with(nonce.data) { (nonceBytes) throws(CryptoError) in
-                try ContiguousInput.with(aad) { (aadBytes) throws(CryptoError) in
-                    try AEADEngine.seal(cipher: cipher, name: parameters.name, key: keyBytes, nonce: nonceBytes,
-                                        plaintext: input, aad: aadBytes)
-                }
-            }
-        }
-        return SealedBox(nonce: nonce, uncheckedCombined: combined)
-    }
-
-    /// Authenticates and decrypts `box`: any change, or a wrong key, throws `.authenticationFailure`.
-    static func open<Cipher: AEADCipher>(
-        _ box: SealedBox<Cipher>, using key: SymmetricKey, authenticating aad: Data
-    ) throws(CryptoError) -> Data {
-        let parameters = Cipher.parameters
-        let cipher = try parameters.cipher(key.byteCount)
-        return try key.withBytes { (keyBytes) throws(CryptoError) in
-            try ContiguousInput.with(box.combined) { (combined) throws(CryptoError) in
-                try ContiguousInput.with(aad) { (aadBytes) throws(CryptoError) in
-                    try AEADEngine.open(cipher: cipher, name: parameters.name, key: keyBytes, combined: combined,
-                                        aad: aadBytes)
-                }
-            }
         }
     }
 }
@@ -132,26 +95,31 @@ extension AEADCipher {
         _ plaintext: some DataProtocol, using key: SymmetricKey, nonce: AEAD.Nonce<Self> = AEAD.Nonce<Self>(),
         authenticating aad: Data = Data()
     ) throws(CryptoError) -> AEAD.SealedBox<Self> {
-        try ContiguousInput.with(plaintext) { (input) throws(CryptoError) in
-            try AEAD.seal(input, using: key, nonce: nonce, authenticating: aad)
+        let combined = try ContiguousInput.with(plaintext) { (input) throws(CryptoError) in
+            try AEADEngine.seal(input, key: key, nonce: nonce.data, aad: aad, parameters: parameters)
         }
+        return AEAD.SealedBox(unchecked: combined)
     }
 
+    // The `Data` forms are inlinable so that callers specialize them for their cipher: no generic
+    // metadata lookups per call, straight into the non-generic `AEADEngine`.
+
     /// Encrypts and authenticates `plaintext` and authenticates `aad` (fast path for `Data`).
+    @inlinable
     public static func seal(
         _ plaintext: Data, using key: SymmetricKey, nonce: AEAD.Nonce<Self> = AEAD.Nonce<Self>(),
         authenticating aad: Data = Data()
     ) throws(CryptoError) -> AEAD.SealedBox<Self> {
-        try ContiguousInput.with(plaintext) { (input) throws(CryptoError) in
-            try AEAD.seal(input, using: key, nonce: nonce, authenticating: aad)
-        }
+        AEAD.SealedBox(unchecked: try AEADEngine.seal(plaintext, key: key, nonce: nonce.data, aad: aad,
+                                                       parameters: parameters))
     }
 
     /// Authenticates and decrypts `box`. Any change to nonce, ciphertext, tag or `aad`, or a wrong key,
     /// throws `.authenticationFailure` and returns no plaintext.
+    @inlinable
     public static func open(
         _ box: AEAD.SealedBox<Self>, using key: SymmetricKey, authenticating aad: Data = Data()
     ) throws(CryptoError) -> Data {
-        try AEAD.open(box, using: key, authenticating: aad)
+        try AEADEngine.open(box.combined, key: key, aad: aad, parameters: parameters)
     }
 }

@@ -1,18 +1,71 @@
 import COpenSSL
 import Foundation
 
-/// The one-shot EVP AEAD calls shared by AES-GCM and ChaCha20-Poly1305 (12-byte nonce, 16-byte tag).
-/// Every call makes and frees its own `EVP_CIPHER_CTX`; only the immutable fetched cipher is shared.
+/// The EVP AEAD calls shared by AES-GCM and ChaCha20-Poly1305 (12-byte nonce, 16-byte tag).
+///
+/// A key sealing or opening again reuses its own keyed `EVP_CIPHER_CTX` (see `KeyedContextSlots`): only the
+/// nonce is set, no context is allocated and the key schedule is not recomputed. When that context is busy
+/// on another thread, the call makes and frees a one-shot context instead. The output is written in place
+/// into the one buffer that becomes the result (`nonce || ciphertext || tag`, or the plaintext).
+@usableFromInline
 enum AEADEngine {
     static let nonceByteCount = 12
     static let tagByteCount = 16
     static let overhead = nonceByteCount + tagByteCount
     static let maximumInputByteCount = Int(Int32.max) - overhead
 
-    /// Seals into one new buffer laid out `nonce || ciphertext || tag` (the sealed box's storage).
-    static func seal(
-        cipher: OpaquePointer?, name: StaticString, key: UnsafeRawBufferPointer, nonce: UnsafeRawBufferPointer,
-        plaintext: UnsafeRawBufferPointer, aad: UnsafeRawBufferPointer
+    /// Seals `plaintext` into one new buffer laid out `nonce || ciphertext || tag`.
+    @usableFromInline
+    static func seal(_ plaintext: Data, key: SymmetricKey, nonce: Data, aad: Data,
+                     parameters: AEADCipherParameters) throws(CryptoError) -> Data {
+        try ContiguousInput.with(plaintext) { (input) throws(CryptoError) in
+            try seal(input, key: key, nonce: nonce, aad: aad, parameters: parameters)
+        }
+    }
+
+    static func seal(_ plaintext: UnsafeRawBufferPointer, key: SymmetricKey, nonce: Data, aad: Data,
+                     parameters: AEADCipherParameters) throws(CryptoError) -> Data {
+        let cipher = try parameters.cipher(key.byteCount)
+        guard let cipher else { throw .libraryFailure("EVP_CIPHER_fetch(\(parameters.name))") }
+        return try ContiguousInput.with(nonce) { (nonceBytes) throws(CryptoError) in
+            try ContiguousInput.with(aad) { (aadBytes) throws(CryptoError) in
+                let keyed = try key.withCipherContext(cipher: cipher, encrypt: true) { (ctx) throws(CryptoError) in
+                    try seal(ctx, cipher: nil, key: nil, name: parameters.name, nonce: nonceBytes, plaintext: plaintext,
+                             aad: aadBytes)
+                }
+                if let keyed { return keyed }
+                guard let ctx = EVP_CIPHER_CTX_new() else { throw .libraryFailure("EVP_CIPHER_CTX_new") }
+                defer { EVP_CIPHER_CTX_free(ctx) }
+                return try seal(ctx, cipher: cipher, key: key.keyBytes, name: parameters.name, nonce: nonceBytes,
+                                plaintext: plaintext, aad: aadBytes)
+            }
+        }
+    }
+
+    /// Opens a `nonce || ciphertext || tag` buffer. Throws `.authenticationFailure` (and releases no plaintext)
+    /// on any mismatch.
+    @usableFromInline
+    static func open(_ combined: Data, key: SymmetricKey, aad: Data,
+                     parameters: AEADCipherParameters) throws(CryptoError) -> Data {
+        let cipher = try parameters.cipher(key.byteCount)
+        guard let cipher else { throw .libraryFailure("EVP_CIPHER_fetch(\(parameters.name))") }
+        return try ContiguousInput.with(combined) { (box) throws(CryptoError) in
+            try ContiguousInput.with(aad) { (aadBytes) throws(CryptoError) in
+                let keyed = try key.withCipherContext(cipher: cipher, encrypt: false) { (ctx) throws(CryptoError) in
+                    try open(ctx, cipher: nil, key: nil, name: parameters.name, combined: box, aad: aadBytes)
+                }
+                if let keyed { return keyed }
+                guard let ctx = EVP_CIPHER_CTX_new() else { throw .libraryFailure("EVP_CIPHER_CTX_new") }
+                defer { EVP_CIPHER_CTX_free(ctx) }
+                return try open(ctx, cipher: cipher, key: key.keyBytes, name: parameters.name, combined: box, aad: aadBytes)
+            }
+        }
+    }
+
+    /// One seal on `ctx`: with `cipher` and `key` for a fresh context, or both nil for a context already keyed.
+    private static func seal(
+        _ ctx: OpaquePointer, cipher: OpaquePointer?, key: UnsafeRawBufferPointer?, name: StaticString,
+        nonce: UnsafeRawBufferPointer, plaintext: UnsafeRawBufferPointer, aad: UnsafeRawBufferPointer
     ) throws(CryptoError) -> Data {
         guard plaintext.count <= maximumInputByteCount, aad.count <= maximumInputByteCount else {
             throw .inputTooLarge(limit: maximumInputByteCount)
@@ -20,9 +73,7 @@ enum AEADEngine {
         guard nonce.count == nonceByteCount, let nonceBase = nonce.baseAddress else {
             throw .invalidNonceSize(expected: nonceByteCount, actual: nonce.count)
         }
-        guard let ctx = EVP_CIPHER_CTX_new() else { throw .libraryFailure("EVP_CIPHER_CTX_new") }
-        defer { EVP_CIPHER_CTX_free(ctx) }
-        guard EVP_EncryptInit_ex2(ctx, cipher, key.baseAddress?.assumingMemoryBound(to: UInt8.self),
+        guard EVP_EncryptInit_ex2(ctx, cipher, key?.baseAddress?.assumingMemoryBound(to: UInt8.self),
                                   nonceBase.assumingMemoryBound(to: UInt8.self), nil) == 1
         else { throw .libraryFailure("EVP_EncryptInit_ex2(\(name))") }
         var written: Int32 = 0
@@ -53,11 +104,10 @@ enum AEADEngine {
         }
     }
 
-    /// Opens a `nonce || ciphertext || tag` buffer. Throws `.authenticationFailure` (and releases no plaintext)
-    /// on any mismatch.
-    static func open(
-        cipher: OpaquePointer?, name: StaticString, key: UnsafeRawBufferPointer, combined: UnsafeRawBufferPointer,
-        aad: UnsafeRawBufferPointer
+    /// One open on `ctx` (fresh with `cipher` and `key`, or already keyed with both nil).
+    private static func open(
+        _ ctx: OpaquePointer, cipher: OpaquePointer?, key: UnsafeRawBufferPointer?, name: StaticString,
+        combined: UnsafeRawBufferPointer, aad: UnsafeRawBufferPointer
     ) throws(CryptoError) -> Data {
         guard combined.count >= overhead, let base = combined.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
             throw .malformedInput("sealed box shorter than \(overhead) bytes")
@@ -68,9 +118,7 @@ enum AEADEngine {
         let count = combined.count - overhead
         let body = base + nonceByteCount
         let tag = body + count
-        guard let ctx = EVP_CIPHER_CTX_new() else { throw .libraryFailure("EVP_CIPHER_CTX_new") }
-        defer { EVP_CIPHER_CTX_free(ctx) }
-        guard EVP_DecryptInit_ex2(ctx, cipher, key.baseAddress?.assumingMemoryBound(to: UInt8.self), base, nil) == 1
+        guard EVP_DecryptInit_ex2(ctx, cipher, key?.baseAddress?.assumingMemoryBound(to: UInt8.self), base, nil) == 1
         else { throw .libraryFailure("EVP_DecryptInit_ex2(\(name))") }
         var written: Int32 = 0
         if aad.count > 0 {

@@ -1,9 +1,29 @@
+import CSodium
 import Foundation
 
 /// base64url (RFC 4648 §5, unpadded) on bytes: the alphabet only, no padding, no impossible lengths, and only
 /// the canonical spelling (zero bits after the last byte).
 /// The one implementation behind `Data(base64URLEncoded:)` and the JWS parser (no String rewriting).
 enum Base64URLCoder {
+    /// Decodes a contiguous buffer with libsodium's `sodium_base642bin` (one pass, into the result's own
+    /// storage). Text it refuses (also canonical-form checks libsodium makes) is decoded by the general path
+    /// below, so what is accepted does not change.
+    static func decode(buffer text: UnsafeBufferPointer<UInt8>) -> Data? {
+        guard text.count % 4 != 1 else { return nil }
+        let capacity = text.count / 4 * 3 + 2
+        var decoded = 0
+        var ok = false
+        let data = DataOutput.make(count: capacity) { out in
+            guard let base = out.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+            ok = text.withMemoryRebound(to: CChar.self) { chars in
+                sodium_base642bin(base, capacity, chars.baseAddress,
+                                  chars.count, nil, &decoded, nil, sodium_base64_VARIANT_URLSAFE_NO_PADDING) == 0
+            }
+        }
+        if ok { return decoded == capacity ? data : data.prefix(decoded) }
+        return decode(Array(text))
+    }
+
     static func decode(_ text: some Collection<UInt8>) -> Data? {
         guard text.count % 4 != 1 else { return nil }
         var standard = [UInt8]()

@@ -17,22 +17,40 @@ public struct JWS: Sendable {
     /// Parses a compact JWS: exactly three base64url parts, a JSON-object header with a supported
     /// `alg` (`none` and HS* throw `.unsupportedAlgorithm`), and at most `maximumSize` bytes.
     public init(compactSerialization token: String, maximumSize: Int = JWS.defaultMaximumSize) throws(CryptoError) {
-        let bytes = token.utf8
-        guard bytes.count <= maximumSize else { throw .inputTooLarge(limit: maximumSize) }
-        let parts = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        guard parts.count == 3 else { throw .malformedInput("a compact JWS has 3 parts, found \(parts.count)") }
-        guard !parts[0].isEmpty, let headerJSON = Base64URLCoder.decode(parts[0]) else {
+        guard token.utf8.count <= maximumSize else { throw .inputTooLarge(limit: maximumSize) }
+        var token = token
+        let parsed: Result<JWS, CryptoError> = token.withUTF8 { bytes in
+            do throws(CryptoError) { return .success(try JWS(bytes: bytes)) } catch { return .failure(error) }
+        }
+        self = try parsed.get()
+    }
+
+    /// One pass over the token's UTF-8: the two dots, then each part decoded straight from the buffer.
+    private init(bytes: UnsafeBufferPointer<UInt8>) throws(CryptoError) {
+        var dots: [Int] = []
+        for (i, byte) in bytes.enumerated() where byte == UInt8(ascii: ".") {
+            dots.append(i)
+            if dots.count > 2 { break }
+        }
+        guard dots.count == 2 else {
+            let parts = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).count
+            throw .malformedInput("a compact JWS has 3 parts, found \(parts)")
+        }
+        let header = UnsafeBufferPointer(rebasing: bytes[0..<dots[0]])
+        let payload = UnsafeBufferPointer(rebasing: bytes[(dots[0] + 1)..<dots[1]])
+        let signature = UnsafeBufferPointer(rebasing: bytes[(dots[1] + 1)...])
+        guard !header.isEmpty, let headerJSON = Base64URLCoder.decode(buffer: header) else {
             throw .malformedInput("JWS header base64url")
         }
         // The header first, so that `alg: none` is reported as such even with its empty signature.
         self.header = try JWSHeader(json: headerJSON)
-        guard !parts[2].isEmpty,
-              let payload = Base64URLCoder.decode(parts[1]),
-              let signature = Base64URLCoder.decode(parts[2])
+        guard !signature.isEmpty,
+              let payloadBytes = Base64URLCoder.decode(buffer: payload),
+              let signatureBytes = Base64URLCoder.decode(buffer: signature)
         else { throw .malformedInput("JWS base64url") }
-        self.payload = payload
-        self.signature = signature
-        self.signingInput = Data(bytes[bytes.startIndex..<parts[1].endIndex])
+        self.payload = payloadBytes
+        self.signature = signatureBytes
+        self.signingInput = Data(UnsafeBufferPointer(rebasing: bytes[0..<dots[1]]))
     }
 
     /// Signs `payload` and returns the compact serialization. `header.alg` must suit `key`.

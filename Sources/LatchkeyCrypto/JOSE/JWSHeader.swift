@@ -40,7 +40,11 @@ public struct JWSHeader: Sendable, Hashable {
     /// (no extension is understood, so RFC 7515 §4.1.11 requires rejecting any).
     init(json: Data) throws(CryptoError) {
         let parsed: Parsed
-        do { parsed = try JSONDecoder().decode(Parsed.self, from: json) } catch { throw .malformedInput("JWS header") }
+        if let fast = Parsed(flat: json) {
+            parsed = fast
+        } else {
+            do { parsed = try JSONDecoder().decode(Parsed.self, from: json) } catch { throw .malformedInput("JWS header") }
+        }
         guard let name = parsed.alg else { throw .malformedInput("JWS header without alg") }
         guard let alg = JWSAlgorithm(rawValue: name) else { throw .unsupportedAlgorithm(name) }
         if parsed.additional["crit"] != nil { throw .unsupportedAlgorithm("crit") }
@@ -56,6 +60,30 @@ public struct JWSHeader: Sendable, Hashable {
     private struct Parsed: Decodable {
         var alg, kid, typ, cty: String?
         var additional: [String: JSONValue] = [:]
+
+        /// The usual flat header through `FlatJSONObject`; nil (use JSONDecoder) for anything else or a
+        /// registered member that is not a string.
+        init?(flat json: Data) {
+            guard let object = FlatJSONObject(json) else { return nil }
+            for (name, value) in object.members {
+                switch name {
+                case "alg", "kid", "typ", "cty":
+                    guard case let .string(v) = value else { return nil }
+                    switch name {
+                    case "alg": alg = v
+                    case "kid": kid = v
+                    case "typ": typ = v
+                    default: cty = v
+                    }
+                default:
+                    if case .number = value { return nil } // integer or double: JSONDecoder's call
+                    if case let .array(elements) = value, elements.contains(where: { if case .number = $0 { true } else { false } }) {
+                        return nil
+                    }
+                    additional[name] = value
+                }
+            }
+        }
 
         init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: AnyCodingKey.self)

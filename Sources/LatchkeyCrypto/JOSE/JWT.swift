@@ -113,8 +113,9 @@ public enum JWT {
         } else if claims.aud != nil {
             throw .wrongAudience
         }
-        for name in options.requiredClaims.sorted() where claims[claim: name] == nil {
-            throw .missingClaim(name)
+        if options.requiredClaims.contains(where: { claims[claim: $0] == nil }) {
+            // The first missing claim in name order, so the error does not depend on set order.
+            for name in options.requiredClaims.sorted() where claims[claim: name] == nil { throw .missingClaim(name) }
         }
         return VerifiedJWT(header: jws.header, claims: claims, payload: jws.payload)
     }

@@ -31,24 +31,25 @@ public enum HKDF {
     ) throws(CryptoError) {
         guard let ctx = EVP_KDF_CTX_new(kdf) else { throw .libraryFailure("EVP_KDF_CTX_new") }
         defer { EVP_KDF_CTX_free(ctx) }
-        var params: [OSSL_PARAM] = []
-        params.reserveCapacity(5)
-        params.append(OSSL_PARAM_construct_utf8_string(StaticCString.pointer("digest"), algorithm.openSSLName, 0))
-        params.append(OSSL_PARAM_construct_octet_string(
-            StaticCString.pointer("key"), UnsafeMutableRawPointer(mutating: ContiguousInput.pointer(ikm)), ikm.count))
-        if salt.count > 0 {
-            params.append(OSSL_PARAM_construct_octet_string(
-                StaticCString.pointer("salt"), UnsafeMutableRawPointer(mutating: ContiguousInput.pointer(salt)),
-                salt.count))
-        }
-        if info.count > 0 {
-            params.append(OSSL_PARAM_construct_octet_string(
-                StaticCString.pointer("info"), UnsafeMutableRawPointer(mutating: ContiguousInput.pointer(info)),
-                info.count))
-        }
-        params.append(OSSL_PARAM_construct_end())
-        let result = params.withUnsafeBufferPointer { p in
-            EVP_KDF_derive(ctx, out.baseAddress?.assumingMemoryBound(to: UInt8.self), out.count, p.baseAddress)
+        // At most five parameters, on the stack (no array allocation per derivation).
+        let result = withUnsafeTemporaryAllocation(of: OSSL_PARAM.self, capacity: 5) { params in
+            var count = 0
+            func add(_ param: OSSL_PARAM) { params[count] = param; count += 1 }
+            add(OSSL_PARAM_construct_utf8_string(StaticCString.pointer("digest"), algorithm.openSSLName, 0))
+            add(OSSL_PARAM_construct_octet_string(
+                StaticCString.pointer("key"), UnsafeMutableRawPointer(mutating: ContiguousInput.pointer(ikm)), ikm.count))
+            if salt.count > 0 {
+                add(OSSL_PARAM_construct_octet_string(
+                    StaticCString.pointer("salt"), UnsafeMutableRawPointer(mutating: ContiguousInput.pointer(salt)),
+                    salt.count))
+            }
+            if info.count > 0 {
+                add(OSSL_PARAM_construct_octet_string(
+                    StaticCString.pointer("info"), UnsafeMutableRawPointer(mutating: ContiguousInput.pointer(info)),
+                    info.count))
+            }
+            add(OSSL_PARAM_construct_end())
+            return EVP_KDF_derive(ctx, out.baseAddress?.assumingMemoryBound(to: UInt8.self), out.count, params.baseAddress)
         }
         guard result == 1 else { throw .libraryFailure("EVP_KDF_derive(HKDF)") }
     }

@@ -23,6 +23,11 @@ enum DERKeys {
         try encode("i2d_PUBKEY") { pp in i2d_PUBKEY(key.pointer, pp) }
     }
 
+    /// The key's PKCS#1 `RSAPublicKey` (RSA keys only).
+    static func rsaPKCS1(of key: EVPKey) throws(CryptoError) -> Data {
+        try encode("i2d_PublicKey") { pp in i2d_PublicKey(key.pointer, pp) }
+    }
+
     /// A separate public-only key: public key values never hold the private half, and a decoded
     /// point is affine, which keeps verification as fast as a key read from SPKI.
     static func publicOnly(_ key: EVPKey) throws(CryptoError) -> EVPKey {

@@ -1,5 +1,6 @@
 import CSodium
 import Foundation
+import Synchronization
 
 /// Secret key bytes in their own allocation, zeroed when the key is released.
 ///
@@ -11,6 +12,8 @@ public final class SymmetricKey: @unchecked Sendable, Equatable, CustomStringCon
     private let storage: UnsafeMutableRawPointer
     /// The key length in bytes.
     public let byteCount: Int
+    /// OpenSSL contexts keyed with these bytes, made on first use and freed (cleansed) with the key.
+    let contexts = Mutex(KeyedContextSlots())
 
     /// A new random key (libsodium CSPRNG) of `size`.
     public convenience init(size: SymmetricKeySize = .bits256) {
@@ -60,6 +63,9 @@ public final class SymmetricKey: @unchecked Sendable, Equatable, CustomStringCon
     public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try body(UnsafeRawBufferPointer(start: storage, count: byteCount))
     }
+
+    /// The key bytes for OpenSSL calls inside the module (valid while the key is alive).
+    var keyBytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: storage, count: byteCount) }
 
     /// Typed-throws form used inside the module.
     @inline(__always)

@@ -7,22 +7,22 @@ public enum HMAC {
     public static func authenticationCode(
         for data: some DataProtocol, using key: SymmetricKey, algorithm: HashAlgorithm = .sha256
     ) -> Data {
-        ContiguousInput.with(data) { input in
-            key.withBytes { keyBytes in
-                compute(input, key: keyBytes, algorithm: algorithm)
-            }
-        }
+        ContiguousInput.with(data) { input in compute(input, key: key, algorithm: algorithm) }
     }
 
     /// The full-length authentication code of `data` under `key` (fast path for `Data`).
     public static func authenticationCode(
         for data: Data, using key: SymmetricKey, algorithm: HashAlgorithm = .sha256
     ) -> Data {
-        data.withUnsafeBytes { input in
-            key.withBytes { keyBytes in
-                compute(input, key: keyBytes, algorithm: algorithm)
-            }
-        }
+        data.withUnsafeBytes { input in compute(input, key: key, algorithm: algorithm) }
+    }
+
+    /// The full-length authentication code of raw `bytes` under `key` (for callers that build the message in
+    /// their own buffer).
+    public static func authenticationCode(
+        bytes: UnsafeRawBufferPointer, using key: SymmetricKey, algorithm: HashAlgorithm = .sha256
+    ) -> Data {
+        compute(bytes, key: key, algorithm: algorithm)
     }
 
     /// True when `code` is the full-length authentication code of `data` under `key` (constant-time comparison).
@@ -45,35 +45,57 @@ public enum HMAC {
         return ConstantTime.equals(expected, code)
     }
 
-    /// One HMAC over raw buffers. Returns an empty value only if OpenSSL fails (out of memory).
-    static func compute(_ input: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, algorithm: HashAlgorithm) -> Data {
+    /// One HMAC over a raw buffer, with the key's own keyed context (see `KeyedContextSlots`) or, when
+    /// that is busy on another thread, a one-shot context. Returns an empty value only if OpenSSL fails.
+    static func compute(_ input: UnsafeRawBufferPointer, key: SymmetricKey, algorithm: HashAlgorithm) -> Data {
         let size = algorithm.outputByteCount
         var ok = false
         let out = DataOutput.make(count: size) { outBuffer in
             guard let outBase = outBuffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
-            if let mac = EVPHandles.hmac.pointer, let ctx = EVP_MAC_CTX_new(mac) {
-                defer { EVP_MAC_CTX_free(ctx) }
-                var params = (
-                    OSSL_PARAM_construct_utf8_string(StaticCString.pointer("digest"), algorithm.openSSLName, 0),
-                    OSSL_PARAM_construct_end())
-                let initialized = withUnsafeMutableBytes(of: &params) { raw in
-                    EVP_MAC_init(ctx, ContiguousInput.pointer(key).assumingMemoryBound(to: UInt8.self), key.count,
-                                 raw.baseAddress?.assumingMemoryBound(to: OSSL_PARAM.self))
-                }
+            let keyed = key.withHMACContext(algorithm: algorithm) { ctx in
                 var written = 0
-                ok = initialized == 1
-                    && EVP_MAC_update(ctx, input.baseAddress?.assumingMemoryBound(to: UInt8.self), input.count) == 1
+                return EVP_MAC_update(ctx, input.baseAddress?.assumingMemoryBound(to: UInt8.self), input.count) == 1
                     && EVP_MAC_final(ctx, outBase, &written, size) == 1
                     && written == size
-                return
             }
-            // Fallback when the fetched EVP_MAC is unavailable: OpenSSL's one-shot HMAC().
-            var length: UInt32 = 0
-            let result = COpenSSL.HMAC(algorithm.evpMD, ContiguousInput.pointer(key), Int32(clamping: key.count),
-                                       input.baseAddress?.assumingMemoryBound(to: UInt8.self), input.count,
-                                       outBase, &length)
-            ok = result != nil && Int(length) == size
+            ok = keyed ?? oneShot(input, key: key.keyBytes, algorithm: algorithm, into: outBase)
         }
         return ok ? out : Data()
+    }
+
+    /// HMAC with a context made and freed for this one call.
+    static func oneShot(_ input: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, algorithm: HashAlgorithm,
+                        into outBase: UnsafeMutablePointer<UInt8>) -> Bool {
+        let size = algorithm.outputByteCount
+        if let ctx = newContext(key: key, algorithm: algorithm) {
+            defer { EVP_MAC_CTX_free(ctx) }
+            var written = 0
+            return EVP_MAC_update(ctx, input.baseAddress?.assumingMemoryBound(to: UInt8.self), input.count) == 1
+                && EVP_MAC_final(ctx, outBase, &written, size) == 1
+                && written == size
+        }
+        // Fallback when the fetched EVP_MAC is unavailable: OpenSSL's one-shot HMAC().
+        var length: UInt32 = 0
+        let result = COpenSSL.HMAC(algorithm.evpMD, ContiguousInput.pointer(key), Int32(clamping: key.count),
+                                   input.baseAddress?.assumingMemoryBound(to: UInt8.self), input.count,
+                                   outBase, &length)
+        return result != nil && Int(length) == size
+    }
+
+    /// A new `EVP_MAC_CTX` initialized with `key` and `algorithm`'s digest (nil if OpenSSL fails).
+    static func newContext(key: UnsafeRawBufferPointer, algorithm: HashAlgorithm) -> OpaquePointer? {
+        guard let mac = EVPHandles.hmac.pointer, let ctx = EVP_MAC_CTX_new(mac) else { return nil }
+        var params = (
+            OSSL_PARAM_construct_utf8_string(StaticCString.pointer("digest"), algorithm.openSSLName, 0),
+            OSSL_PARAM_construct_end())
+        let initialized = withUnsafeMutableBytes(of: &params) { raw in
+            EVP_MAC_init(ctx, ContiguousInput.pointer(key).assumingMemoryBound(to: UInt8.self), key.count,
+                         raw.baseAddress?.assumingMemoryBound(to: OSSL_PARAM.self))
+        }
+        guard initialized == 1 else {
+            EVP_MAC_CTX_free(ctx)
+            return nil
+        }
+        return ctx
     }
 }

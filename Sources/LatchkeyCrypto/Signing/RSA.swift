@@ -98,6 +98,11 @@ extension RSA.Signing {
         /// PEM "PUBLIC KEY".
         public var pemRepresentation: String { PEM.encode(label: "PUBLIC KEY", der: derRepresentation) }
 
+        /// PKCS#1 `RSAPublicKey` DER (modulus and exponent; Security's external representation of RSA keys).
+        public var pkcs1DERRepresentation: Data {
+            get throws(CryptoError) { try DERKeys.rsaPKCS1(of: key) }
+        }
+
         /// The modulus size in bits.
         public var keySizeInBits: Int { key.bits }
 

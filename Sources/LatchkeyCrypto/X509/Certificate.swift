@@ -80,6 +80,15 @@ public final class Certificate: @unchecked Sendable, Hashable, CustomStringConve
         return values
     }
 
+    /// A short human-readable name: the subject's (last) common name, else its organization, else its
+    /// organizational unit (Security's `SecCertificateCopySubjectSummary`).
+    public var subjectSummary: String? {
+        for attribute in ["CN", "O", "OU"] {
+            if let value = subjectAttribute(attribute).last(where: { !$0.isEmpty }) { return value }
+        }
+        return nil
+    }
+
     /// The DER contents (the OCTET STRING's value) of the extension with this dotted OID, if present.
     public func extensionValue(oid: String) -> Data? {
         guard let object = OBJ_txt2obj(oid, 1) else { return nil }

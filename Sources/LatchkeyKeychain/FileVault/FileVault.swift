@@ -57,9 +57,54 @@ public final class FileVault: ItemStore {
         self.defaultAccessGroup = defaultAccessGroup
         self.kdf = kdf
         try VaultFile.prepare(url)
+        let generationFile = VaultGenerationFile(vaultPath: url.path)
+        try Self.validate(url, generationFile: generationFile, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         let db = try SQLiteDatabase(path: url.path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         vaultID = try Self.openSchema(db)
+        if try Self.meta(db, "generation") == nil {
+            // Files made before the generation record: start the count (one write, once).
+            try db.immediateTransaction { () throws(KeychainStoreError) in
+                try db.execute("INSERT OR IGNORE INTO meta (name, value) VALUES ('generation', 0)")
+            }
+        }
+        let generation = try db.generation()
+        if generation > (generationFile.read() ?? -1) { generationFile.record(generation) }
+        db.generationObserver = { generationFile.record($0) }
         state = Locked(State(db: db))
+    }
+
+    /// Checks an existing file through a read-only connection, so a damaged one is refused without a byte
+    /// of it (or of its WAL) being written — not even the checkpoint SQLite makes when a writer closes:
+    /// SQLite's integrity check, and the generation against `<vault>.generation` (a rolled-back file).
+    static func validate(_ url: URL, generationFile: VaultGenerationFile,
+                         busyTimeoutMilliseconds: Int32) throws(KeychainStoreError) {
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber
+        guard let size, size.intValue > 0 else { return }
+        let db = try SQLiteDatabase(path: url.path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, readOnly: true)
+        let check: String?
+        do {
+            check = try db.using("PRAGMA quick_check") { s throws(KeychainStoreError) in
+                _ = try s.step(); return s.text(0)
+            }
+        } catch where error.status == .decode {
+            throw error
+        } catch {
+            throw KeychainStoreError(.decode, .corruptVault("unreadable (\(error.reason.map { "\($0)" } ?? "\(error.status.rawValue)"))"))
+        }
+        guard check == "ok" else { throw KeychainStoreError(.decode, .corruptVault("integrity check failed")) }
+        let tables: Int64 = try db.using("SELECT count(*) FROM sqlite_master") { s throws(KeychainStoreError) in
+            _ = try s.step(); return s.int(0)
+        }
+        guard tables > 0 else { return } // being created by another process: openSchema finishes it
+        let notAVault = KeychainStoreError(.decode, .corruptVault("not a Latchkey vault"))
+        guard (try? meta(db, "format")) == formatTag else { throw notAVault }
+        guard let id = try? meta(db, "vault_id"), id.count == 16 else { throw KeychainStoreError(.decode, .corruptVault("vault id")) }
+        guard let generation = try? db.generation() else { throw notAVault }
+        if let recorded = generationFile.read(), generation < recorded {
+            throw KeychainStoreError(.decode, .corruptVault(
+                "it lost writes it had acknowledged: generation \(generation) < \(recorded) recorded in \(generationFile.path); "
+                + "if you restored an older copy on purpose, delete that file"))
+        }
     }
 
     static func openSchema(_ db: SQLiteDatabase) throws(KeychainStoreError) -> Data {
@@ -90,11 +135,6 @@ public final class FileVault: ItemStore {
                 try setMeta(db, "format", formatTag)
                 try setMeta(db, "vault_id", SecureRandom.bytes(count: 16))
             }
-        } else {
-            let check: String? = try db.using("PRAGMA quick_check") { s throws(KeychainStoreError) in
-                _ = try s.step(); return s.text(0)
-            }
-            guard check == "ok" else { throw KeychainStoreError(.decode, .corruptVault("integrity check failed")) }
         }
         let format: Data?
         do { format = try meta(db, "format") } catch { throw KeychainStoreError(.decode, .corruptVault("not a Latchkey vault")) }

@@ -11,10 +11,15 @@ final class SQLiteDatabase {
     private var cache: [String: SQLiteStatement] = [:]
     private var shapeCache: [Int: SQLiteStatement] = [:]
 
-    /// Opens (never creates) an existing file.
-    init(path: String, busyTimeoutMilliseconds: Int32) throws(KeychainStoreError) {
+    /// When set, every transaction that changed a row also increments the meta row `generation` and, after
+    /// COMMIT, passes the new value here (FileVault records it outside the file to detect a rollback).
+    var generationObserver: ((Int64) -> Void)?
+
+    /// Opens (never creates) an existing file; `readOnly` connections never write or checkpoint it.
+    init(path: String, busyTimeoutMilliseconds: Int32, readOnly: Bool = false) throws(KeychainStoreError) {
         var db: OpaquePointer?
-        let rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil)
+        let mode = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
+        let rc = sqlite3_open_v2(path, &db, mode | SQLITE_OPEN_NOMUTEX, nil)
         guard rc == SQLITE_OK, let db else {
             if let db { sqlite3_close_v2(db) }
             throw SQLiteDatabase.error(rc)
@@ -82,35 +87,65 @@ final class SQLiteDatabase {
         return s
     }
 
+    /// Runs one cached statement that returns no rows (BEGIN, COMMIT, ROLLBACK: prepared once, not parsed
+    /// on every transaction as `sqlite3_exec` would). Returns SQLITE_OK or the error code.
+    private func control(_ sql: String) -> Int32 {
+        guard let s = try? statement(sql) else { return sqlite3_exec(handle, sql, nil, nil, nil) }
+        let rc = sqlite3_step(s.handle)
+        sqlite3_reset(s.handle)
+        return rc == SQLITE_DONE || rc == SQLITE_ROW ? SQLITE_OK : rc
+    }
+
     /// Runs `body` inside BEGIN IMMEDIATE … COMMIT, retrying the whole transaction when another process
     /// holds the write lock past the busy timeout. Rolls back on any error.
     func immediateTransaction<R>(_ body: () throws(KeychainStoreError) -> R) throws(KeychainStoreError) -> R {
         var attempt = 0
         while true {
             attempt += 1
-            let rc = sqlite3_exec(handle, "BEGIN IMMEDIATE", nil, nil, nil)
+            let rc = control("BEGIN IMMEDIATE")
             if rc & 0xff == SQLITE_BUSY || rc & 0xff == SQLITE_LOCKED {
                 if attempt < 50 { usleep(UInt32(1000 * min(attempt, 20))); continue }
                 throw SQLiteDatabase.error(rc)
             }
             guard rc == SQLITE_OK else { throw SQLiteDatabase.error(rc) }
             do throws(KeychainStoreError) {
+                let changesBefore = sqlite3_total_changes64(handle)
                 let result = try body()
-                let commit = sqlite3_exec(handle, "COMMIT", nil, nil, nil)
+                var generation: Int64?
+                if generationObserver != nil, sqlite3_total_changes64(handle) != changesBefore {
+                    generation = try nextGeneration()
+                }
+                let commit = control("COMMIT")
                 guard commit == SQLITE_OK else {
-                    sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+                    _ = control("ROLLBACK")
                     if (commit & 0xff == SQLITE_BUSY) && attempt < 50 { usleep(1000); continue }
                     throw SQLiteDatabase.error(commit)
                 }
+                if let generation { generationObserver?(generation) }
                 return result
             } catch {
-                sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+                _ = control("ROLLBACK")
                 throw error
             }
         }
     }
 
     var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// Increments the meta row `generation` inside the current transaction and returns the new value.
+    private func nextGeneration() throws(KeychainStoreError) -> Int64 {
+        // A plain UPDATE and a SELECT: cheaper in SQLite than one upsert with RETURNING (which builds an
+        // ephemeral table). The row exists: FileVault creates it when it opens the file.
+        try using("UPDATE meta SET value = value + 1 WHERE name = 'generation'") { s throws(KeychainStoreError) in try s.run() }
+        return try generation()
+    }
+
+    /// The meta row `generation` (0 when the file has none yet).
+    func generation() throws(KeychainStoreError) -> Int64 {
+        try using("SELECT value FROM meta WHERE name = 'generation'") { s throws(KeychainStoreError) in
+            try s.step() ? s.int(0) : 0
+        }
+    }
 }
 
 /// One prepared statement: bind by 1-based index, step, read columns.

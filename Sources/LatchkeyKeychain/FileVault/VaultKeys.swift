@@ -34,8 +34,8 @@ struct VaultKeys: Sendable {
         return whenUnlocked
     }
 
-    /// HMAC of a lookup value under the index key.
-    func mac(_ bytes: Data) -> Data { HMAC.authenticationCode(for: bytes, using: index) }
+    /// HMAC of a lookup value under the index key (the key's own HMAC context is reused: no re-keying).
+    func mac(_ bytes: [UInt8]) -> Data { bytes.withUnsafeBytes { HMAC.authenticationCode(bytes: $0, using: index) } }
 
     /// The key that wraps a gated item's key for one alternative: HKDF over the class key and every
     /// released domain secret, so neither the vault key nor the secrets alone can open the item.

@@ -61,10 +61,11 @@ struct VaultRow {
 
     /// The MAC stored in a lookup column for an attribute value.
     static func lookupMAC(_ key: AttributeKey, _ value: AttributeValue, keys: VaultKeys) -> Data {
-        var bytes = Data(key.rawValue.utf8)
-        bytes.append(0)
-        AttributeCoding.append(value, to: &bytes)
-        return keys.mac(bytes)
+        var bytes = AttributeCoding.Writer(capacity: 64)
+        bytes.bytes.append(contentsOf: key.rawValue.utf8)
+        bytes.byte(0)
+        bytes.value(value)
+        return keys.mac(bytes.bytes)
     }
 
     /// Seals a new or changed item. With `gateSecrets` (an access-controlled item) the value is sealed under
@@ -75,7 +76,7 @@ struct VaultRow {
         let level = attributes.effectiveAccessibility
         let classKey = try keys.classKey(for: level)
         let flags = UInt64(attributes.accessControl?.flags.rawValue ?? 0)
-        let pkMAC = keys.mac(PrimaryKey.encode(attributes, value: value))
+        let pkMAC = keys.mac(PrimaryKey.bytes(attributes, value: value))
         var lookup: [AttributeKey: Data] = [:]
         let applicable = AttributeKey.applicable(to: attributes.itemClass)
         let primary = AttributeKey.primaryKey(of: attributes.itemClass)

@@ -4,8 +4,9 @@ import Foundation
 /// keys and for sealing attributes in a vault. Decoding checks every bound and throws `errSecDecode`.
 enum AttributeCoding {
     static func appendLength(_ n: Int, to out: inout Data) {
-        let v = UInt32(truncatingIfNeeded: n)
-        out.append(contentsOf: [UInt8(v >> 24), UInt8((v >> 16) & 0xff), UInt8((v >> 8) & 0xff), UInt8(v & 0xff)])
+        var w = Writer(capacity: 4)
+        w.length(n)
+        out.append(contentsOf: w.bytes)
     }
 
     static func appendBytes<C: Collection>(_ bytes: C, to out: inout Data) where C.Element == UInt8 {
@@ -14,40 +15,85 @@ enum AttributeCoding {
     }
 
     static func appendUInt64(_ v: UInt64, to out: inout Data) {
-        for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8((v >> UInt64(shift)) & 0xff)) }
+        var w = Writer(capacity: 8)
+        w.uint64(v)
+        out.append(contentsOf: w.bytes)
     }
 
     static func append(_ value: AttributeValue, to out: inout Data) {
-        switch value {
-        case let .string(s): out.append(1); appendBytes(Array(s.utf8), to: &out)
-        case let .data(d): out.append(2); appendBytes(d, to: &out)
-        case let .int(i): out.append(3); appendUInt64(UInt64(bitPattern: i), to: &out)
-        case let .bool(b): out.append(4); out.append(b ? 1 : 0)
-        }
+        var w = Writer(capacity: 16)
+        w.value(value)
+        out.append(contentsOf: w.bytes)
     }
 
     /// Encodes a whole attribute set.
     static func encode(_ a: ItemAttributes) -> Data {
-        var out = Data([1]) // format version
-        appendBytes(Array(a.itemClass.rawValue.utf8), to: &out)
-        out.append(a.synchronizable ? 1 : 0)
-        appendBytes(Array((a.accessibility?.rawValue ?? "").utf8), to: &out)
+        var w = Writer(capacity: 128)
+        w.byte(1) // format version
+        w.string(a.itemClass.rawValue)
+        w.byte(a.synchronizable ? 1 : 0)
+        w.string(a.accessibility?.rawValue ?? "")
         if let ac = a.accessControl {
-            out.append(1)
-            appendBytes(Array(ac.accessibility.rawValue.utf8), to: &out)
-            appendUInt64(UInt64(ac.flags.rawValue), to: &out)
+            w.byte(1)
+            w.string(ac.accessibility.rawValue)
+            w.uint64(UInt64(ac.flags.rawValue))
         } else {
-            out.append(0)
+            w.byte(0)
         }
-        appendUInt64(a.creationDate.map { $0.timeIntervalSinceReferenceDate.bitPattern } ?? 0, to: &out)
-        appendUInt64(a.modificationDate.map { $0.timeIntervalSinceReferenceDate.bitPattern } ?? 0, to: &out)
+        w.uint64(a.creationDate.map { $0.timeIntervalSinceReferenceDate.bitPattern } ?? 0)
+        w.uint64(a.modificationDate.map { $0.timeIntervalSinceReferenceDate.bitPattern } ?? 0)
         let keys = a.values.keys.sorted()
-        appendLength(keys.count, to: &out)
+        w.length(keys.count)
         for key in keys {
-            appendBytes(Array(key.rawValue.utf8), to: &out)
-            if let v = a.values[key] { append(v, to: &out) }
+            w.string(key.rawValue)
+            if let v = a.values[key] { w.value(v) }
         }
-        return out
+        return Data(w.bytes)
+    }
+
+    /// Builds an encoding in one growing byte array (no intermediate arrays or `Data` per field); the bytes
+    /// are exactly those the `append…(to: &Data)` functions write.
+    struct Writer {
+        var bytes: [UInt8] = []
+
+        init(capacity: Int) { bytes.reserveCapacity(capacity) }
+
+        mutating func byte(_ b: UInt8) { bytes.append(b) }
+
+        /// A 4-byte big-endian length.
+        mutating func length(_ n: Int) {
+            let v = UInt32(truncatingIfNeeded: n)
+            bytes.append(UInt8(v >> 24)); bytes.append(UInt8((v >> 16) & 0xff))
+            bytes.append(UInt8((v >> 8) & 0xff)); bytes.append(UInt8(v & 0xff))
+        }
+
+        mutating func uint64(_ v: UInt64) {
+            for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8((v >> UInt64(shift)) & 0xff)) }
+        }
+
+        /// Length-prefixed bytes.
+        mutating func lengthPrefixed(_ d: Data) {
+            length(d.count)
+            bytes.append(contentsOf: d)
+        }
+
+        /// Length-prefixed UTF-8.
+        mutating func string(_ s: String) {
+            var s = s
+            s.withUTF8 { utf8 in
+                length(utf8.count)
+                bytes.append(contentsOf: utf8)
+            }
+        }
+
+        mutating func value(_ value: AttributeValue) {
+            switch value {
+            case let .string(s): byte(1); string(s)
+            case let .data(d): byte(2); lengthPrefixed(d)
+            case let .int(i): byte(3); uint64(UInt64(bitPattern: i))
+            case let .bool(b): byte(4); byte(b ? 1 : 0)
+            }
+        }
     }
 
     /// Decodes what `encode` wrote.

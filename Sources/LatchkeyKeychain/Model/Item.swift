@@ -30,10 +30,13 @@ public struct Item: Sendable, Hashable {
 
 /// The encoding of primary keys: unambiguous (length-prefixed), deterministic, compared bytewise.
 enum PrimaryKey {
-    static func encode(_ a: ItemAttributes, value: Data) -> Data {
-        var out = Data()
-        out.append(contentsOf: Array(a.itemClass.rawValue.utf8))
-        out.append(a.synchronizable ? 1 : 0)
+    static func encode(_ a: ItemAttributes, value: Data) -> Data { Data(bytes(a, value: value)) }
+
+    /// The same encoding as bytes (what the vault hashes).
+    static func bytes(_ a: ItemAttributes, value: Data) -> [UInt8] {
+        var out = AttributeCoding.Writer(capacity: 96)
+        out.bytes.append(contentsOf: a.itemClass.rawValue.utf8)
+        out.byte(a.synchronizable ? 1 : 0)
         let keys = AttributeKey.primaryKey(of: a.itemClass)
         var values = keys.map { a.values[$0] ?? .empty($0.kind(for: a.itemClass)) }
         if a.itemClass == .certificate || a.itemClass == .identity,
@@ -41,9 +44,9 @@ enum PrimaryKey {
             values.append(.data(value)) // opaque certificates: the DER stands in for issuer + serial number
         }
         for (index, v) in values.enumerated() {
-            out.append(UInt8(truncatingIfNeeded: index))
-            AttributeCoding.append(v, to: &out)
+            out.byte(UInt8(truncatingIfNeeded: index))
+            out.value(v)
         }
-        return out
+        return out.bytes
     }
 }

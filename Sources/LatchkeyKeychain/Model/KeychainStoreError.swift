@@ -142,6 +142,9 @@ enum KeychainStoreErrorText {
                           korean: "보관소 파일이 손상되었거나 보관소가 아닙니다 (\(what)). 파일은 그대로 두었습니다.")
         case .corruptItem:
             return l.pick(english: "A stored item failed its integrity check.", korean: "저장된 항목의 무결성 검사에 실패했습니다.")
+        case let .sqlite(code) where code & 0xff == 13 || code & 0xff == 10: // SQLITE_FULL, SQLITE_IOERR
+            return l.pick(english: "Writing the vault file failed (disk full, file size limit or I/O error, SQLite \(code)): the change was not saved; items saved earlier are intact. Free space and try again.",
+                          korean: "보관소 파일 쓰기에 실패했습니다 (디스크 가득 참, 파일 크기 제한 또는 입출력 오류, SQLite \(code)): 변경 사항은 저장되지 않았고 이전에 저장된 항목은 그대로입니다. 공간을 확보한 뒤 다시 시도하세요.")
         case let .sqlite(code):
             return l.pick(english: "SQLite error \(code).", korean: "SQLite 오류 \(code).")
         case let .system(errno):

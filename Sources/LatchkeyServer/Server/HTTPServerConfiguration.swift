@@ -29,6 +29,10 @@ public struct HTTPServerConfiguration: Sendable {
     public var runsHandlersInline: Bool = true
     /// `listen(2)` backlog.
     public var listenBacklog: Int = 1024
+    /// Peers (load balancers, reverse proxies) whose `X-Forwarded-For` is believed: a request from one of
+    /// them gets the rightmost address of that header as its `remoteAddress` (what throttling and the access
+    /// log use). Empty by default: the header is ignored, since any client can send it.
+    public var trustedProxies: Set<String> = []
 
     public init(host: String = "127.0.0.1", port: UInt16 = 8080, threads: Int = 4, accessLog: AccessLog? = .standardError) {
         self.host = host

@@ -19,6 +19,7 @@ final class ServerCore: @unchecked Sendable {
     let drainLimit: Int
     let accessLog: AccessLog?
     let runsHandlersInline: Bool
+    let trustedProxies: Set<String>
     let inFlight = Atomic<Int>(0)
     let draining = Atomic<Bool>(false)
     let suspended = Mutex<[ObjectIdentifier: RequestContext]>([:])
@@ -29,6 +30,7 @@ final class ServerCore: @unchecked Sendable {
         self.drainLimit = max(0, configuration.maxBodyBytes) * 4 + 64 * 1024
         self.accessLog = configuration.accessLog
         self.runsHandlersInline = configuration.runsHandlersInline
+        self.trustedProxies = configuration.trustedProxies
     }
 
     // MARK: the request's life
@@ -46,12 +48,23 @@ final class ServerCore: @unchecked Sendable {
             _ = MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, mhdCollectValue,
                                           Unmanaged.passUnretained(query).toOpaque())
         }
+        let peer = ConnectionInfo.remoteAddress(connection)
         var request = HTTPRequest(method: method, path: path, query: query.values, headers: [:],
-                                  remoteAddress: ConnectionInfo.remoteAddress(connection))
+                                  remoteAddress: clientAddress(peer: peer, forwardedFor: headers.values["x-forwarded-for"]))
         request.headers = headers.values
         let context = RequestContext(connection: connection, request: request)
         context.earlyResponse = framingProblem(headers)
         return context
+    }
+
+    /// The client's address: the peer, or — for a trusted proxy — the rightmost well-formed address of its
+    /// `X-Forwarded-For` (the one that proxy itself saw; entries further left are the client's own claims).
+    func clientAddress(peer: String, forwardedFor: String?) -> String {
+        guard trustedProxies.contains(peer), let forwardedFor,
+              let last = forwardedFor.split(separator: ",").last?.trimmingCharacters(in: .whitespaces),
+              !last.isEmpty, last.count <= 45,
+              last.allSatisfy({ $0.isHexDigit || $0 == "." || $0 == ":" }) else { return peer }
+        return last
     }
 
     /// 400 for ambiguous framing (several or malformed Content-Length, Content-Length with Transfer-Encoding),

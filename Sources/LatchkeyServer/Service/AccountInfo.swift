@@ -27,6 +27,8 @@ public enum AccountCreationError: Error, Sendable, Equatable {
     /// everywhere do, and the login endpoint does not.
     case usernameTaken
     case serverError
+    /// The database is restarting or overloaded (503, retry).
+    case temporarilyUnavailable
 }
 
 extension AccountCreationError: LocalizedError {
@@ -39,6 +41,9 @@ extension AccountCreationError: LocalizedError {
         case .weakPassword(let violation): return violation.errorDescription
         case .usernameTaken: return lang.pick(english: "The user name is taken.", korean: "이미 사용 중인 사용자 이름입니다.")
         case .serverError: return lang.pick(english: "Server error.", korean: "서버 오류입니다.")
+        case .temporarilyUnavailable:
+            return lang.pick(english: "The service is temporarily unavailable; try again.",
+                             korean: "서비스를 잠시 사용할 수 없습니다. 다시 시도하세요.")
         }
     }
 }

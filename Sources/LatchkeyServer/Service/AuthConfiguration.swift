@@ -28,6 +28,10 @@ public struct AuthConfiguration: Sendable {
     public var clockSkew: Int64
     /// A signing key older than this is replaced by `rotateSigningKeyIfDue()`.
     public var signingKeyRotationInterval: Int64
+    /// Seconds the signing keys are cached before they are read again, i.e. the longest a key rotated by
+    /// another instance takes to be published (and used for signing) by this one. Tokens naming an unknown
+    /// `kid` reload at once, so verification never waits for it.
+    public var signingKeyReloadInterval: Int64 = 30
     public var passwordPolicy: PasswordPolicy
     public var accountThrottle: LoginThrottlePolicy
     public var ipThrottle: LoginThrottlePolicy

@@ -42,6 +42,7 @@ extension AuthService {
                 return .error(status: 400, code: "weak_password", description: violation.englishDescription)
             case .usernameTaken: return .error(status: 409, code: "username_taken", description: "The user name is taken.")
             case .serverError: return .error(status: 500, code: "server_error")
+            case .temporarilyUnavailable: return Self.oauthError(.temporarilyUnavailable(retryAfter: 2))
             }
         }
     }
@@ -152,7 +153,12 @@ extension AuthService {
 
     static func oauthError(_ error: OAuthError) -> HTTPResponse {
         var response = HTTPResponse.error(status: error.status, code: error.code, description: error.protocolDescription)
-        if case .slowDown(let seconds) = error { response.headers.append((name: "Retry-After", value: String(max(1, seconds)))) }
+        switch error {
+        case .slowDown(let seconds), .temporarilyUnavailable(let seconds):
+            response.headers.append((name: "Retry-After", value: String(max(1, seconds))))
+        default:
+            break
+        }
         return response
     }
 

@@ -28,7 +28,8 @@ public final class AuthService: Sendable {
         keyRing = try SigningKeyRing(database: database, clock: clock, accessTokenLifetime: configuration.accessTokenLifetime,
                                      clockSkew: configuration.clockSkew,
                                      rotationInterval: configuration.signingKeyRotationInterval,
-                                     encryptionKey: signingKeyEncryptionKey)
+                                     encryptionKey: signingKeyEncryptionKey,
+                                     reloadInterval: configuration.signingKeyReloadInterval)
         Task.detached { [self] in _ = await dummyHash() }
     }
 
@@ -63,6 +64,8 @@ public final class AuthService: Sendable {
             throw error
         } catch DatabaseError.uniqueViolation {
             throw .usernameTaken
+        } catch let error as DatabaseError where error.isTransient {
+            throw .temporarilyUnavailable
         } catch {
             throw .serverError
         }
@@ -112,10 +115,8 @@ public final class AuthService: Sendable {
                                             scope: grantedScope, now: done)
             try database.appendAudit(AuditEvent(at: done, accountID: account.id, event: "login_success", ip: ip))
             return response
-        } catch let error as OAuthError {
-            throw error
         } catch {
-            throw .serverError
+            throw OAuthError.storage(error)
         }
     }
 
@@ -165,10 +166,8 @@ public final class AuthService: Sendable {
             guard case .rotated(_, let successor) = outcome else { throw OAuthError.invalidGrant }
             return try issue(accountID: successor.accountID, sessionID: successor.familyID, clientID: successor.clientID,
                              scope: requestedScope ?? successor.scope, refreshToken: next, now: now)
-        } catch let error as OAuthError {
-            throw error
         } catch {
-            throw .serverError
+            throw OAuthError.storage(error)
         }
     }
 
@@ -198,7 +197,7 @@ public final class AuthService: Sendable {
             try database.appendAudit(AuditEvent(at: clock.seconds, accountID: claims.sub, event: "logout", ip: ip,
                                                 detail: "session \(claims.sid)"))
         } catch {
-            throw .serverError
+            throw OAuthError.storage(error)
         }
     }
 
@@ -208,10 +207,8 @@ public final class AuthService: Sendable {
         do {
             guard let account = try database.account(id: claims.sub) else { throw OAuthError.invalidToken }
             return AccountInfo(account)
-        } catch let error as OAuthError {
-            throw error
         } catch {
-            throw .serverError
+            throw OAuthError.storage(error)
         }
     }
 
@@ -222,10 +219,8 @@ public final class AuthService: Sendable {
         guard let claims = try? verifiedClaims(token, allowExpired: false) else { throw .invalidToken }
         do {
             guard try database.isSessionActive(id: claims.sid, now: clock.seconds) else { throw OAuthError.invalidToken }
-        } catch let error as OAuthError {
-            throw error
         } catch {
-            throw .serverError
+            throw OAuthError.storage(error)
         }
         return claims
     }

@@ -18,6 +18,17 @@ public enum DatabaseError: Error, Sendable, Equatable {
     case migrationFailed(version: Int, reason: String)
     /// The stored schema is newer than this program knows.
     case schemaTooNew(stored: Int, known: Int)
+    /// No pooled connection became free within the pool's timeout (the database is overloaded or down).
+    case poolExhausted(waitedMilliseconds: Int)
+
+    /// True for failures that go away by themselves (the engine restarting, overload): answered with 503
+    /// and `Retry-After`, not 500.
+    public var isTransient: Bool {
+        switch self {
+        case .connectionFailed, .busy, .poolExhausted: true
+        default: false
+        }
+    }
 }
 
 extension DatabaseError: LocalizedError {
@@ -37,6 +48,9 @@ extension DatabaseError: LocalizedError {
         case .migrationFailed(let version, let reason):
             return lang.pick(english: "Schema migration \(version) failed: \(reason)",
                              korean: "스키마 마이그레이션 \(version) 실패: \(reason)")
+        case .poolExhausted(let waited):
+            return lang.pick(english: "No database connection became free within \(waited) ms; try again.",
+                             korean: "\(waited)ms 안에 사용 가능한 데이터베이스 연결이 없습니다. 다시 시도하세요.")
         case .schemaTooNew(let stored, let known):
             return lang.pick(english: "The database schema (version \(stored)) is newer than this server knows (\(known)).",
                              korean: "데이터베이스 스키마(버전 \(stored))가 이 서버가 아는 버전(\(known))보다 새롭습니다.")

@@ -16,20 +16,26 @@ public final class PostgresDatabase: Database {
     private let conninfo: String
     private let pool: Mutex<[PostgresConnection]>
     private let available: DispatchSemaphore
+    /// How long a request waits for a free connection before failing with `.poolExhausted` (→ 503).
+    public let acquireTimeoutMilliseconds: Int
 
-    /// Connects `size` connections to the database described by the libpq `conninfo` string
-    /// (`host=127.0.0.1 port=5432 user=latchkey dbname=latchkey`).
-    public init(conninfo: String, poolSize: Int = 4) throws {
+    /// Connects the first of at most `poolSize` connections to the database described by the libpq
+    /// `conninfo` string (`host=127.0.0.1 port=5432 user=latchkey dbname=latchkey`); the others are opened
+    /// when needed. A request waits at most `acquireTimeoutMilliseconds` for a free connection. A
+    /// connection found broken (the server restarted) is reset before use; a statement that fails because
+    /// the connection dropped throws `.connectionFailed`, which the service answers with 503.
+    public init(conninfo: String, poolSize: Int = 4, acquireTimeoutMilliseconds: Int = 5_000) throws {
         self.conninfo = conninfo
         let size = max(1, poolSize)
-        var connections: [PostgresConnection] = []
-        for _ in 0..<size { connections.append(try PostgresConnection(conninfo: conninfo)) }
-        pool = Mutex(connections)
+        pool = Mutex([try PostgresConnection(conninfo: conninfo)])
         available = DispatchSemaphore(value: size)
+        self.acquireTimeoutMilliseconds = max(1, acquireTimeoutMilliseconds)
     }
 
     private func borrow<T: Sendable>(_ body: (PostgresConnection) throws -> T) throws -> T {
-        available.wait()
+        guard available.wait(timeout: .now() + .milliseconds(acquireTimeoutMilliseconds)) == .success else {
+            throw DatabaseError.poolExhausted(waitedMilliseconds: acquireTimeoutMilliseconds)
+        }
         defer { available.signal() }
         let taken: PostgresConnection? = pool.withLock { $0.popLast() }
         let conn = try taken ?? PostgresConnection(conninfo: conninfo)
@@ -101,7 +107,7 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
         let result: OpaquePointer? = constValues.isEmpty
             ? PQexecParams(handle, text, 0, nil, nil, nil, nil, 0)
             : PQexecParams(handle, text, Int32(constValues.count), nil, constValues, nil, nil, 0)
-        guard let result else { throw DatabaseError.statementFailed(String(cString: PQerrorMessage(handle))) }
+        guard let result else { throw failure() }
         defer { PQclear(result) }
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK:
@@ -112,9 +118,18 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
             let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
             if state == "23505" { throw DatabaseError.uniqueViolation }
             if state == "40001" || state == "40P01" || state == "55P03" { throw DatabaseError.busy }
+            // 57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now, class 08 connection exceptions.
+            if state.hasPrefix("08") || state.hasPrefix("57P") || PQstatus(handle) != CONNECTION_OK { throw failure() }
             let primary = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) } ?? "error"
             throw DatabaseError.statementFailed("\(state) \(primary)")
         }
+    }
+
+    /// The error for a statement that could not run: `.connectionFailed` when the connection is gone.
+    private func failure() -> DatabaseError {
+        let message = String(cString: PQerrorMessage(handle)).trimmingCharacters(in: .whitespacesAndNewlines)
+        return PQstatus(handle) != CONNECTION_OK || message.contains("server closed the connection")
+            ? .connectionFailed(message) : .statementFailed(message)
     }
 
     private func rows(_ result: OpaquePointer) -> [SQLRow] {

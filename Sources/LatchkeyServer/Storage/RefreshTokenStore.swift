@@ -66,12 +66,14 @@ extension Database {
             let claimed = try conn.execute("""
                 UPDATE refresh_tokens SET used_at = ?
                 WHERE token_hash = ? AND used_at IS NULL AND revoked_at IS NULL AND expires_at > ?
-                RETURNING \(RefreshTokenRecord.columns)
+                RETURNING \(RefreshTokenRecord.columns),
+                    (SELECT expires_at FROM sessions WHERE sessions.id = refresh_tokens.family_id)
                 """, [.integer(now), .text(presentedHash), .integer(now)])
             if let row = claimed.first {
+                // The claim also returned the session's end, so the successor is capped without another read.
                 let previous = try RefreshTokenRecord(row: row)
                 let successor = try insertSuccessor(of: previous, hash: successorHash, now: now,
-                                                    expiresAt: try cappedExpiry(successorExpiresAt, familyID: previous.familyID, on: conn),
+                                                    expiresAt: min(successorExpiresAt, row.optionalInteger(10) ?? successorExpiresAt),
                                                     on: conn)
                 return .rotated(previous: previous, successor: successor)
             }
@@ -147,7 +149,8 @@ private func insertSuccessor(of previous: RefreshTokenRecord, hash: String, now:
     return successor
 }
 
-/// A successor never outlives its session (the session's absolute lifetime).
+/// A successor never outlives its session (the session's absolute lifetime). Used on the rare grace path;
+/// the normal rotation reads the session's end in its claiming UPDATE.
 private func cappedExpiry(_ expiresAt: Int64, familyID: String, on conn: any SQLConnection) throws -> Int64 {
     let sessionExpiry = try conn.execute("SELECT expires_at FROM sessions WHERE id = ?", [.text(familyID)]).first?.integer(0)
     return min(expiresAt, sessionExpiry ?? expiresAt)

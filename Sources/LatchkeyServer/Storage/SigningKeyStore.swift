@@ -1,6 +1,9 @@
 import Foundation
 
 extension Database {
+    /// The PostgreSQL advisory lock key that serializes signing-key rotation across instances.
+    static var signingKeyLock: Int64 { 0x4C4B_5349_474E } // "LKSIGN"
+
     public func insertSigningKey(_ key: SigningKeyRecord) throws {
         try withConnection { conn in
             try conn.execute("INSERT INTO signing_keys (kid, private_key, public_jwk, created_at, retired_at) VALUES (?, ?, ?, ?, ?)",
@@ -20,13 +23,28 @@ extension Database {
         }
     }
 
-    /// Marks every active key except `kid` retired at `now`, in one transaction with inserting `key`.
-    public func installSigningKey(_ key: SigningKeyRecord, now: Int64) throws {
+    /// Installs `key` as the active key and retires the previous one, in one transaction.
+    ///
+    /// With `onlyIfActiveCreatedBefore`, the key is installed only when no active key exists or the active
+    /// one was created before that time; with `onlyIfNoActiveKey`, only when no active key exists. Several
+    /// instances may call this at the same moment: the transaction is serialized (SQLite `BEGIN IMMEDIATE`,
+    /// a PostgreSQL transaction-scoped advisory lock) and the condition is checked inside it, so exactly
+    /// one of them creates the next key. Returns false when the condition did not hold (another instance
+    /// rotated first).
+    @discardableResult
+    public func installSigningKey(_ key: SigningKeyRecord, now: Int64, onlyIfActiveCreatedBefore cutoff: Int64? = nil,
+                                  onlyIfNoActiveKey: Bool = false) throws -> Bool {
         try transaction { conn in
+            if dialect == .postgres { try conn.execute("SELECT pg_advisory_xact_lock(\(Self.signingKeyLock))", []) }
+            let active = try conn.execute("SELECT created_at FROM signing_keys WHERE retired_at IS NULL", [])
+                .map { try $0.integer(0) }
+            if onlyIfNoActiveKey, !active.isEmpty { return false }
+            if let cutoff, active.contains(where: { $0 >= cutoff }) { return false }
             try conn.execute("UPDATE signing_keys SET retired_at = ? WHERE retired_at IS NULL", [.integer(now)])
             try conn.execute("INSERT INTO signing_keys (kid, private_key, public_jwk, created_at, retired_at) VALUES (?, ?, ?, ?, ?)",
                              [.text(key.kid), .text(key.privateKey), .text(key.publicJWK), .integer(key.createdAt),
                               .optional(key.retiredAt)])
+            return true
         }
     }
 

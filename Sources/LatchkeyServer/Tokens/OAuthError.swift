@@ -12,6 +12,15 @@ public enum OAuthError: Error, Sendable, Equatable {
     /// Throttled: try again after the given number of seconds.
     case slowDown(retryAfter: Int64)
     case serverError
+    /// The database is restarting or overloaded: try again after the given number of seconds (503).
+    case temporarilyUnavailable(retryAfter: Int64)
+
+    /// The answer for a storage failure: 503 for a transient one (`DatabaseError.isTransient`), else 500.
+    static func storage(_ error: any Error) -> OAuthError {
+        if let error = error as? OAuthError { return error }
+        if let database = error as? DatabaseError, database.isTransient { return .temporarilyUnavailable(retryAfter: 2) }
+        return .serverError
+    }
 
     /// The `error` code of the JSON body.
     public var code: String {
@@ -24,6 +33,7 @@ public enum OAuthError: Error, Sendable, Equatable {
         case .invalidToken: "invalid_token"
         case .slowDown: "slow_down"
         case .serverError: "server_error"
+        case .temporarilyUnavailable: "temporarily_unavailable"
         }
     }
 
@@ -34,6 +44,7 @@ public enum OAuthError: Error, Sendable, Equatable {
         case .invalidClient, .invalidToken: 401
         case .slowDown: 429
         case .serverError: 500
+        case .temporarilyUnavailable: 503
         }
     }
 
@@ -48,6 +59,7 @@ public enum OAuthError: Error, Sendable, Equatable {
         case .invalidToken: "The access token is missing, invalid, expired or revoked."
         case .slowDown(let seconds): "Too many failed attempts; retry after \(seconds) seconds."
         case .serverError: "The server could not complete the request."
+        case .temporarilyUnavailable(let seconds): "The service is temporarily unavailable; retry after \(seconds) seconds."
         }
     }
 }
@@ -64,6 +76,9 @@ extension OAuthError: LocalizedError {
         case .invalidToken: return lang.pick(english: "The access token is invalid.", korean: "액세스 토큰이 유효하지 않습니다.")
         case .slowDown(let s): return lang.pick(english: "Too many attempts; retry after \(s) s.", korean: "시도가 너무 많습니다. \(s)초 후 다시 시도하세요.")
         case .serverError: return lang.pick(english: "Server error.", korean: "서버 오류입니다.")
+        case .temporarilyUnavailable(let s):
+            return lang.pick(english: "The service is temporarily unavailable; retry after \(s) s.",
+                             korean: "서비스를 잠시 사용할 수 없습니다. \(s)초 후 다시 시도하세요.")
         }
     }
 }

@@ -27,12 +27,13 @@ public final class SigningKeyRing: Sendable {
     private let publishFor: Int64
     private let rotationInterval: Int64
     private let encryptionKey: SymmetricKey?
-    private let reloadInterval: Int64 = 30
+    private let reloadInterval: Int64
     private let state: Mutex<Loaded?>
 
     /// Loads the keys, creating the first one if the database has none.
     public init(database: any Database, clock: any ServerClock, accessTokenLifetime: Int64, clockSkew: Int64,
-                rotationInterval: Int64, encryptionKey: SymmetricKey? = nil) throws {
+                rotationInterval: Int64, encryptionKey: SymmetricKey? = nil, reloadInterval: Int64 = 30) throws {
+        self.reloadInterval = max(1, reloadInterval)
         self.database = database
         self.clock = clock
         self.publishFor = accessTokenLifetime + clockSkew
@@ -40,7 +41,8 @@ public final class SigningKeyRing: Sendable {
         self.encryptionKey = encryptionKey
         self.state = Mutex(nil)
         if try load() == nil {
-            try rotate()
+            // Several instances starting together: exactly one creates the first key, the others load it.
+            try install(condition: .noActiveKey)
         }
     }
 
@@ -58,23 +60,45 @@ public final class SigningKeyRing: Sendable {
     /// Makes a new active key; the previous one is retired but stays published until its tokens expire.
     /// Keys retired long enough ago are deleted.
     public func rotate() throws {
+        try install(condition: .always)
+    }
+
+    /// Rotates when the active key is older than the rotation interval. Returns true when this instance
+    /// rotated; when several instances find the key due at once, exactly one rotates and the others load
+    /// its key (the check is repeated inside the database transaction).
+    @discardableResult
+    public func rotateIfDue() throws -> Bool {
+        let loaded = try current()
+        let now = clock.seconds
+        guard now - loaded.activeCreatedAt >= rotationInterval else { return false }
+        return try install(condition: .activeCreatedBefore(now - rotationInterval + 1))
+    }
+
+    enum InstallCondition {
+        case always
+        case noActiveKey
+        case activeCreatedBefore(Int64)
+    }
+
+    @discardableResult
+    private func install(condition: InstallCondition) throws -> Bool {
         let now = clock.seconds
         let key = try P256.Signing.PrivateKey()
         let kid = SecureRandom.bytes(count: 12).base64URLEncodedString()
         let jwk = try PublishedKeySet(keys: [PublishedKey(kid: kid, key: key.publicKey)]).jsonData()
-        try database.installSigningKey(SigningKeyRecord(kid: kid, privateKey: try protect(key.derRepresentation, kid: kid),
-                                                        publicJWK: String(decoding: jwk, as: UTF8.self), createdAt: now), now: now)
-        try database.deleteSigningKeys(retiredBefore: now - publishFor + 1) // retired_at + publishFor <= now: unpublished
+        let record = SigningKeyRecord(kid: kid, privateKey: try protect(key.derRepresentation, kid: kid),
+                                      publicJWK: String(decoding: jwk, as: UTF8.self), createdAt: now)
+        let installed: Bool
+        switch condition {
+        case .always: installed = try database.installSigningKey(record, now: now)
+        case .noActiveKey: installed = try database.installSigningKey(record, now: now, onlyIfNoActiveKey: true)
+        case .activeCreatedBefore(let cutoff): installed = try database.installSigningKey(record, now: now, onlyIfActiveCreatedBefore: cutoff)
+        }
+        if installed {
+            try database.deleteSigningKeys(retiredBefore: now - publishFor + 1) // retired_at + publishFor <= now: unpublished
+        }
         _ = try load()
-    }
-
-    /// Rotates when the active key is older than the rotation interval. Returns true when it rotated.
-    @discardableResult
-    public func rotateIfDue() throws -> Bool {
-        let loaded = try current()
-        guard clock.seconds - loaded.activeCreatedAt >= rotationInterval else { return false }
-        try rotate()
-        return true
+        return installed
     }
 
     /// The keys to publish now: the active key and retired keys whose tokens may still be valid.

@@ -46,6 +46,8 @@ public struct TokenVerifier: Sendable {
     public let leeway: Int64
     private let keys: [String: P256.Signing.PublicKey]
     private let clock: any ServerClock
+    /// What every token must satisfy, built once (only `now` changes per call).
+    private let options: JWTValidationOptions
 
     /// A verifier over the keys of `keySet`.
     public init(keySet: PublishedKeySet, issuer: String, audience: String, leeway: Int64 = 60,
@@ -54,6 +56,9 @@ public struct TokenVerifier: Sendable {
         for key in keySet.keys { if let publicKey = try? key.publicKey() { keys[key.kid] = publicKey } }
         self.keys = keys
         self.issuer = issuer; self.audience = audience; self.leeway = leeway; self.clock = clock
+        options = JWTValidationOptions(allowedAlgorithms: [.ES256], issuer: issuer, audiences: [audience],
+                                       clockSkew: TimeInterval(leeway), requireExpiration: true,
+                                       expectedType: "at+jwt", requiredClaims: ["sub", "iat", "jti", "client_id", "sid"])
     }
 
     /// A verifier over a JWKS document (`GET /.well-known/jwks.json`).
@@ -69,9 +74,8 @@ public struct TokenVerifier: Sendable {
     /// The verified claims of `token` (through LatchkeyCrypto's `JWT.verify`).
     public func verify(_ token: String) throws(TokenVerificationError) -> AccessTokenClaims {
         guard token.utf8.count <= AccessTokenCodec.maximumLength else { throw .malformed }
-        let options = JWTValidationOptions(allowedAlgorithms: [.ES256], issuer: issuer, audiences: [audience],
-                                           clockSkew: TimeInterval(leeway), now: clock.now(), requireExpiration: true,
-                                           expectedType: "at+jwt", requiredClaims: ["sub", "iat", "jti", "client_id", "sid"])
+        var options = self.options
+        options.now = clock.now()
         let verified: VerifiedJWT
         do {
             verified = try JWT.verify(token, options: options) { kid in kid.flatMap { keys[$0] }.map { .p256($0) } }

@@ -8,6 +8,7 @@ private enum TypeIDs {
     static let data: CFTypeID = 1, dictionary: CFTypeID = 2, array: CFTypeID = 3, string: CFTypeID = 4
     static let number: CFTypeID = 5, boolean: CFTypeID = 6, date: CFTypeID = 7, error: CFTypeID = 8
     static let key: CFTypeID = 20, accessControl: CFTypeID = 21
+    static let certificate: CFTypeID = 22, trust: CFTypeID = 23, policy: CFTypeID = 24
 }
 
 /// `CFGetTypeID`: the type identifier of a Core Foundation-style object (0 for other objects).
@@ -15,6 +16,9 @@ public func CFGetTypeID(_ cf: CFTypeRef!) -> CFTypeID {
     switch cf {
     case is SecKey: TypeIDs.key
     case is SecAccessControl: TypeIDs.accessControl
+    case is SecCertificate: TypeIDs.certificate
+    case is SecTrust: TypeIDs.trust
+    case is SecPolicy: TypeIDs.policy
     case is NSData: TypeIDs.data
     case is NSDictionary: TypeIDs.dictionary
     case is NSArray: TypeIDs.array
@@ -34,6 +38,12 @@ private func CFNumberIsBoolean(_ n: NSNumber) -> Bool {
 public func SecKeyGetTypeID() -> CFTypeID { TypeIDs.key }
 /// `SecAccessControlGetTypeID`.
 public func SecAccessControlGetTypeID() -> CFTypeID { TypeIDs.accessControl }
+/// `SecCertificateGetTypeID`.
+public func SecCertificateGetTypeID() -> CFTypeID { TypeIDs.certificate }
+/// `SecTrustGetTypeID`.
+public func SecTrustGetTypeID() -> CFTypeID { TypeIDs.trust }
+/// `SecPolicyGetTypeID`.
+public func SecPolicyGetTypeID() -> CFTypeID { TypeIDs.policy }
 /// `CFDataGetTypeID`.
 public func CFDataGetTypeID() -> CFTypeID { TypeIDs.data }
 /// `CFDictionaryGetTypeID`.

@@ -5,6 +5,6 @@ import Foundation
 /// message read "OSStatus <n>" (Apple answers similarly for unknown codes). `reserved` is ignored.
 @discardableResult
 public func SecCopyErrorMessageString(_ status: OSStatus, _ reserved: UnsafeMutableRawPointer?) -> CFString? {
-    (securityErrorMessages[status] ?? "OSStatus \(status)") as NSString
+    (securityErrorMessages[status] ?? trustErrorMessages[status] ?? "OSStatus \(status)") as NSString
 }
 #endif

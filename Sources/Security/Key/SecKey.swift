@@ -3,13 +3,15 @@ import Foundation
 import LatchkeyCrypto
 import LatchkeyKeychain
 
-/// `SecKey`: a P-256 key (the only key type of this facade), private or public. A key made with
+/// `SecKey`: a P-256 key, private or public, or an RSA public key (from a certificate or
+/// `SecKeyCreateWithData`: exported and compared, not signed or verified with). A key made with
 /// `kSecAttrTokenIDSecureEnclave` is non-exportable: it lives in the vault (when permanent) and
 /// `SecKeyCopyExternalRepresentation` refuses it — it is *not* held by hardware.
 public final class SecKey: Hashable, @unchecked Sendable { // immutable
     enum Material {
         case privateKey(P256.Signing.PrivateKey)
         case publicKey(P256.Signing.PublicKey)
+        case rsaPublicKey(RSA.Signing.PublicKey)
     }
 
     let material: Material
@@ -20,11 +22,19 @@ public final class SecKey: Hashable, @unchecked Sendable { // immutable
         self.exportable = exportable
     }
 
-    var publicKey: P256.Signing.PublicKey {
+    /// The P-256 public key (nil for RSA keys).
+    var publicKey: P256.Signing.PublicKey? {
         switch material {
         case let .privateKey(k): k.publicKey
         case let .publicKey(k): k
+        case .rsaPublicKey: nil
         }
+    }
+
+    /// The public half as its own key.
+    var publicPart: SecKey {
+        if case let .privateKey(k) = material { return SecKey(.publicKey(k.publicKey), exportable: true) }
+        return SecKey(material, exportable: true)
     }
 
     var isPrivate: Bool {
@@ -32,11 +42,13 @@ public final class SecKey: Hashable, @unchecked Sendable { // immutable
         return false
     }
 
-    /// Apple's external representation: 04‖x‖y for public keys, 04‖x‖y‖d for private keys.
+    /// Apple's external representation: 04‖x‖y for public keys, 04‖x‖y‖d for private keys, PKCS#1
+    /// `RSAPublicKey` for RSA public keys.
     var externalRepresentation: Data? {
         switch material {
         case let .privateKey(k): (try? k.rawRepresentation).map { k.publicKey.x963Representation + $0 }
         case let .publicKey(k): k.x963Representation
+        case let .rsaPublicKey(k): try? k.pkcs1DERRepresentation
         }
     }
 
@@ -45,11 +57,19 @@ public final class SecKey: Hashable, @unchecked Sendable { // immutable
 
     /// The attributes Apple gives a key item (class, type, size, exportability).
     var itemAttributes: [String: Any] {
-        [QueryKeys.itemClass: "keys", "kcls": isPrivate ? "1" : "0", "type": "73", "bsiz": 256, "extr": exportable]
+        if case let .rsaPublicKey(k) = material {
+            return [QueryKeys.itemClass: "keys", "kcls": "0", "type": "42", "bsiz": k.keySizeInBits, "extr": exportable]
+        }
+        return [QueryKeys.itemClass: "keys", "kcls": isPrivate ? "1" : "0", "type": "73", "bsiz": 256, "extr": exportable]
     }
 
-    /// A key from its external representation (nil when the bytes are not a P-256 key).
-    static func fromExternal(_ data: Data, privateKey: Bool, exportable: Bool) -> SecKey? {
+    /// A P-256 key from its external representation, or with `rsa` an RSA public key from PKCS#1 or
+    /// SubjectPublicKeyInfo DER; nil when the bytes are not such a key.
+    static func fromExternal(_ data: Data, privateKey: Bool, exportable: Bool, rsa: Bool = false) -> SecKey? {
+        if rsa {
+            guard !privateKey, let k = try? RSA.Signing.PublicKey(derRepresentation: data) else { return nil }
+            return SecKey(.rsaPublicKey(k), exportable: exportable)
+        }
         if privateKey {
             guard data.count == 97, data.first == 4 else { return nil }
             guard let k = try? P256.Signing.PrivateKey(rawRepresentation: data.suffix(32)),
@@ -64,20 +84,28 @@ public final class SecKey: Hashable, @unchecked Sendable { // immutable
     convenience init?(storedItem item: Item) {
         let isPrivate = item.attributes.values[.keyClass] == .string("1")
         let exportable = item.attributes.values[.isExtractable] != .bool(false)
-        guard let key = SecKey.fromExternal(item.value, privateKey: isPrivate, exportable: exportable) else { return nil }
+        guard let key = SecKey.fromExternal(item.value, privateKey: isPrivate, exportable: exportable,
+                                            rsa: item.attributes.keyType == "42") else { return nil }
         self.init(key.material, exportable: exportable)
     }
 
+    /// The RSA public key (nil for P-256 keys).
+    var rsaPublicKey: RSA.Signing.PublicKey? {
+        if case let .rsaPublicKey(k) = material { return k }
+        return nil
+    }
+
     public static func == (a: SecKey, b: SecKey) -> Bool {
-        a.isPrivate == b.isPrivate && a.publicKey == b.publicKey
+        a.isPrivate == b.isPrivate && a.publicKey == b.publicKey && a.rsaPublicKey == b.rsaPublicKey
     }
     public func hash(into hasher: inout Hasher) {
         hasher.combine(isPrivate)
         hasher.combine(publicKey)
+        hasher.combine(rsaPublicKey)
     }
 }
 
-/// `SecKeyAlgorithm`, with Apple's raw strings. Only the ECDSA message algorithms are implemented.
+/// `SecKeyAlgorithm`, with Apple's raw strings. Implemented: `.ecdsaSignatureMessageX962SHA256` and `.ecdsaSignatureDigestX962SHA256`.
 public struct SecKeyAlgorithm: RawRepresentable, Hashable, Sendable {
     private let name: String
     /// The algorithm's Core Foundation string.

@@ -23,8 +23,12 @@ private func isTrue(_ v: Any?) -> Bool {
     return false
 }
 
+private func keyType(_ p: [String: Any]) -> String? {
+    (p["type"] as? String) ?? (p["type"] as? NSString).map { String($0) } ?? (p["type"] as? NSNumber)?.stringValue
+}
+
 private func isP256(_ p: [String: Any]) -> Bool {
-    let type = (p["type"] as? String) ?? (p["type"] as? NSString).map { String($0) } ?? (p["type"] as? NSNumber)?.stringValue
+    let type = keyType(p)
     guard type == nil || type == "73" else { return false }
     let size = p["bsiz"]
     let bits = (size as? Int) ?? (size as? NSNumber)?.intValue ?? (size as? String).flatMap { Int($0) }
@@ -56,10 +60,10 @@ public func SecKeyCreateRandomKey(_ parameters: CFDictionary, _ error: UnsafeMut
 /// `SecKeyCopyPublicKey`.
 @discardableResult
 public func SecKeyCopyPublicKey(_ key: SecKey) -> SecKey? {
-    SecKey(.publicKey(key.publicKey), exportable: true)
+    key.publicPart
 }
 
-/// `SecKeyCopyExternalRepresentation`: 04‖x‖y (public) or 04‖x‖y‖d (private); fails for
+/// `SecKeyCopyExternalRepresentation`: 04‖x‖y (public), 04‖x‖y‖d (private) or PKCS#1 (RSA public); fails for
 /// non-exportable (`kSecAttrTokenIDSecureEnclave`) private keys.
 @discardableResult
 public func SecKeyCopyExternalRepresentation(_ key: SecKey, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
@@ -69,23 +73,28 @@ public func SecKeyCopyExternalRepresentation(_ key: SecKey, _ error: UnsafeMutab
 }
 
 /// `SecKeyCreateWithData`: a key from its external representation; `attributes` must give
-/// `kSecAttrKeyClass` and may give the EC key type and 256 bits.
+/// `kSecAttrKeyClass` and may give the EC key type and 256 bits. With `kSecAttrKeyTypeRSA`, an RSA public
+/// key from PKCS#1 `RSAPublicKey` (or SubjectPublicKeyInfo) DER; RSA private keys → errSecParam.
 @discardableResult
 public func SecKeyCreateWithData(_ keyData: CFData, _ attributes: CFDictionary,
                                  _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> SecKey? {
     let p = swiftDictionary(attributes)
-    guard isP256(p) else { fail(errSecParam, error); return nil }
+    let rsa = keyType(p) == "42"
+    guard rsa || isP256(p) else { fail(errSecParam, error); return nil }
     let cls = (p["kcls"] as? String) ?? (p["kcls"] as? NSString).map { String($0) } ?? (p["kcls"] as? NSNumber)?.stringValue
-    guard let key = SecKey.fromExternal(keyData as Data, privateKey: cls == "1", exportable: true) else {
+    guard !rsa || cls != "1" else { fail(errSecParam, error); return nil }
+    guard let key = SecKey.fromExternal(keyData as Data, privateKey: cls == "1", exportable: true, rsa: rsa) else {
         fail(errSecDecode, error); return nil
     }
     return key
 }
 
-/// `SecKeyIsAlgorithmSupported`: ECDSA-with-SHA-256/384/512 message signing and verification.
+/// `SecKeyIsAlgorithmSupported`: ECDSA P-256 signing and verification of a message hashed with SHA-256
+/// (`.ecdsaSignatureMessageX962SHA256`) or of a SHA-256 digest (`.ecdsaSignatureDigestX962SHA256`).
 @discardableResult
 public func SecKeyIsAlgorithmSupported(_ key: SecKey, _ operation: SecKeyOperationType, _ algorithm: SecKeyAlgorithm) -> Bool {
-    guard algorithm == .ecdsaSignatureMessageX962SHA256 else { return false }
+    guard key.publicKey != nil,
+          algorithm == .ecdsaSignatureMessageX962SHA256 || algorithm == .ecdsaSignatureDigestX962SHA256 else { return false }
     switch operation {
     case .sign: return key.isPrivate
     case .verify: return true
@@ -93,24 +102,37 @@ public func SecKeyIsAlgorithmSupported(_ key: SecKey, _ operation: SecKeyOperati
     }
 }
 
-/// `SecKeyCreateSignature`: a DER (X9.62) ECDSA signature of the message, hashed with SHA-256.
-/// Digest algorithms are not supported (errSecUnimplemented): LatchkeyCrypto signs messages only.
+/// `SecKeyCreateSignature`: a DER (X9.62) ECDSA signature of the message hashed with SHA-256
+/// (`.ecdsaSignatureMessageX962SHA256`), or of a precomputed SHA-256 digest (`.ecdsaSignatureDigestX962SHA256`,
+/// exactly 32 bytes; another length → errSecParam). Other algorithms → errSecUnimplemented.
 @discardableResult
 public func SecKeyCreateSignature(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ dataToSign: CFData,
                                   _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
-    guard algorithm == .ecdsaSignatureMessageX962SHA256 else { fail(errSecUnimplemented, error); return nil }
+    let digest = algorithm == .ecdsaSignatureDigestX962SHA256
+    guard digest || algorithm == .ecdsaSignatureMessageX962SHA256 else { fail(errSecUnimplemented, error); return nil }
     guard case let .privateKey(k) = key.material else { fail(errSecParam, error); return nil }
-    guard let signature = try? k.signature(for: dataToSign as Data) else { fail(errSecInternalComponent, error); return nil }
+    let data = dataToSign as Data
+    guard !digest || data.count == SHA256.byteCount else { fail(errSecParam, error); return nil }
+    let signature = digest ? try? k.signature(forDigest: data) : try? k.signature(for: data)
+    guard let signature else { fail(errSecInternalComponent, error); return nil }
     return NSData(data: signature.derRepresentation)
 }
 
-/// `SecKeyVerifySignature`: checks a DER ECDSA signature; false (with errSecVerifyFailed) when it does not match.
+/// `SecKeyVerifySignature`: checks a DER ECDSA signature of a message or of a SHA-256 digest (the algorithms
+/// `SecKeyCreateSignature` makes); false with errSecVerifyFailed when it does not match, errSecParam for a
+/// digest that is not 32 bytes.
 @discardableResult
 public func SecKeyVerifySignature(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ signedData: CFData, _ signature: CFData,
                                   _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> Bool {
-    guard algorithm == .ecdsaSignatureMessageX962SHA256 else { fail(errSecUnimplemented, error); return false }
+    let digest = algorithm == .ecdsaSignatureDigestX962SHA256
+    guard digest || algorithm == .ecdsaSignatureMessageX962SHA256, let publicKey = key.publicKey else {
+        fail(errSecUnimplemented, error); return false
+    }
+    let data = signedData as Data
+    guard !digest || data.count == SHA256.byteCount else { fail(errSecParam, error); return false }
     guard let sig = try? P256.Signing.ECDSASignature(derRepresentation: signature as Data),
-          key.publicKey.isValidSignature(sig, for: signedData as Data) else {
+          digest ? publicKey.isValidSignature(sig, forDigest: data) : publicKey.isValidSignature(sig, for: data)
+    else {
         fail(errSecVerifyFailed, error); return false
     }
     return true

@@ -1,0 +1,53 @@
+#if os(Linux)
+import Foundation
+import LatchkeyCrypto
+
+/// `SecCertificate`: an X.509 certificate, parsed by OpenSSL (LatchkeyCrypto's `Certificate`).
+/// Equal certificates have equal DER bytes.
+public final class SecCertificate: Hashable, Sendable, CustomStringConvertible {
+    let certificate: Certificate
+
+    init(_ certificate: Certificate) { self.certificate = certificate }
+
+    public static func == (a: SecCertificate, b: SecCertificate) -> Bool { a.certificate == b.certificate }
+    public func hash(into hasher: inout Hasher) { hasher.combine(certificate) }
+    public var description: String { "<cert(\(certificate.subjectSummary ?? "?"))>" }
+
+    /// The certificate's public key as a `SecKey`: P-256, or RSA of 2048–8192 bits; nil for other key types.
+    var publicKey: SecKey? {
+        guard let spki = try? certificate.subjectPublicKeyInfo else { return nil }
+        if let key = try? P256.Signing.PublicKey(derRepresentation: spki) { return SecKey(.publicKey(key), exportable: true) }
+        if let key = try? RSA.Signing.PublicKey(derRepresentation: spki) { return SecKey(.rsaPublicKey(key), exportable: true) }
+        return nil
+    }
+}
+
+/// `SecCertificateCreateWithData`: a certificate from DER bytes; nil when they are not one X.509
+/// certificate (trailing bytes, PEM text or more than 16 KiB are refused too).
+public func SecCertificateCreateWithData(_ allocator: CFAllocator?, _ data: CFData) -> SecCertificate? {
+    guard let certificate = try? Certificate(derRepresentation: data as Data) else { return nil }
+    return SecCertificate(certificate)
+}
+
+/// `SecCertificateCopyData`: the DER bytes.
+public func SecCertificateCopyData(_ certificate: SecCertificate) -> CFData {
+    NSData(data: certificate.certificate.derRepresentation)
+}
+
+/// `SecCertificateCopyKey`: the certified public key (P-256 or RSA); nil for other key types.
+public func SecCertificateCopyKey(_ certificate: SecCertificate) -> SecKey? {
+    certificate.publicKey
+}
+
+/// `SecCertificateCopySubjectSummary`: the subject's common name (else organization, else unit).
+public func SecCertificateCopySubjectSummary(_ certificate: SecCertificate) -> CFString? {
+    certificate.certificate.subjectSummary.map { $0 as NSString }
+}
+
+/// `SecCertificateCopyCommonName`: the subject's last common name; errSecSuccess with nil when it has none.
+public func SecCertificateCopyCommonName(_ certificate: SecCertificate,
+                                         _ commonName: UnsafeMutablePointer<CFString?>) -> OSStatus {
+    commonName.pointee = certificate.certificate.subjectAttribute("CN").last.map { $0 as NSString }
+    return errSecSuccess
+}
+#endif

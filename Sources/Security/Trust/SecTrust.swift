@@ -1,0 +1,70 @@
+#if os(Linux)
+import Foundation
+import LatchkeyCrypto
+import Synchronization
+
+/// `SecTrust`: certificates to evaluate, policies, anchors and a date, with the last evaluation's result.
+/// Changing any input discards the result; the next query evaluates again. Safe to share between threads.
+public final class SecTrust: Hashable, Sendable {
+    struct State: Sendable {
+        var certificates: [SecCertificate]
+        var policies: [SecPolicy]
+        var anchors: [SecCertificate] = []
+        var anchorsOnly = false
+        var verifyDate: Date?
+        var result: Evaluated?
+    }
+
+    /// One evaluation: the chain (leaf first) and the failure, if any.
+    struct Evaluated: Sendable {
+        let chain: [SecCertificate]
+        let error: TrustEvaluationError?
+    }
+
+    let state: Mutex<State>
+
+    init(certificates: [SecCertificate], policies: [SecPolicy]) {
+        state = Mutex(State(certificates: certificates, policies: policies))
+    }
+
+    /// Changes an input and forgets the previous result.
+    func update(_ change: (inout State) -> Void) {
+        state.withLock { s in
+            change(&s)
+            s.result = nil
+        }
+    }
+
+    /// The result of evaluating the current inputs (computed once until an input changes).
+    func evaluated() -> Evaluated {
+        state.withLock { s in
+            if let result = s.result { return result }
+            let known = s.certificates + s.anchors
+            let evaluation = TrustEvaluation(certificates: s.certificates.map(\.certificate),
+                                             policies: s.policies.map(\.policy),
+                                             anchors: s.anchors.map(\.certificate),
+                                             trustsSystemAnchors: !s.anchorsOnly, verifyDate: s.verifyDate)
+            let outcome = evaluation.evaluate()
+            let chain = outcome.chain.map { c in known.first { $0.certificate == c } ?? SecCertificate(c) }
+            let result = Evaluated(chain: chain, error: outcome.error)
+            s.result = result
+            return result
+        }
+    }
+
+    /// The leaf (the first certificate given).
+    var leaf: SecCertificate? { state.withLock { $0.certificates.first } }
+
+    public static func == (a: SecTrust, b: SecTrust) -> Bool { a === b }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}
+
+/// `SecTrustResultType`, with Apple's raw values.
+public enum SecTrustResultType: UInt32, Sendable {
+    case invalid = 0, proceed = 1, confirm = 2, deny = 3, unspecified = 4
+    case recoverableTrustFailure = 5, fatalTrustFailure = 6, otherError = 7
+}
+
+/// `SecTrustWithErrorCallback`: the result handler of `SecTrustEvaluateAsyncWithError`.
+public typealias SecTrustWithErrorCallback = @Sendable (SecTrust, Bool, CFError?) -> Void
+#endif
