@@ -174,6 +174,11 @@ import Testing
         let respelled = String(good.dropLast()) + String(alphabet[value | 1])
         #expect(respelled != good)
         #expect(throws: CryptoError.malformedInput("JWS base64url")) { try JWS(compactSerialization: respelled) }
+        // Found by the jwt fuzz target after the libsodium fast path: bytes ≥ 0x80 decoded as symbols.
+        let parts = good.split(separator: ".").map(String.init)
+        let garbled = parts[0] + "." + String(parts[1].dropLast(2)) + "\u{FFFD}" + "." + parts[2]
+        #expect(throws: CryptoError.malformedInput("JWS base64url")) { try JWS(compactSerialization: garbled) }
+        #expect(Data(base64URLEncoded: "eyJleH\u{FFFD}\u{FFFD}OjE3MDAwMDAwMDB9") == nil)
         #expect(Data(base64URLEncoded: "AB") == nil)       // 0x00 with a stray bit
         #expect(Data(base64URLEncoded: "AA") == Data([0]))
         #expect(Data(base64URLEncoded: "AAB") == nil)      // two bytes with a stray bit

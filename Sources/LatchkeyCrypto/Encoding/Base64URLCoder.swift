@@ -10,6 +10,9 @@ enum Base64URLCoder {
     /// below, so what is accepted does not change.
     static func decode(buffer text: UnsafeBufferPointer<UInt8>) -> Data? {
         guard text.count % 4 != 1 else { return nil }
+        // libsodium (1.0.18) decodes bytes ≥ 0x80 as if they were symbols (found by the jwt fuzz target: a token
+        // with invalid UTF-8 in its payload parsed): only text in the alphabet goes to it.
+        guard text.allSatisfy(isSymbol) else { return nil }
         let capacity = text.count / 4 * 3 + 2
         var decoded = 0
         var ok = false
@@ -45,6 +48,15 @@ enum Base64URLCoder {
         }
         while standard.count % 4 != 0 { standard.append(UInt8(ascii: "=")) }
         return Data(base64Encoded: Data(standard))
+    }
+
+    /// Whether `byte` is in the base64url alphabet.
+    private static func isSymbol(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "_"): true
+        default: false
+        }
     }
 
     /// The 6-bit value of a standard base64 symbol (the alphabet was checked by the caller).
