@@ -6,7 +6,7 @@ SWIFT ?= swift
 SWIFT_FLAGS ?=
 export LATCHKEY_LANG ?= en
 
-.PHONY: test demo deps build build-release bench soak clean
+.PHONY: test demo deps build build-release bench soak fuzz clean
 
 # Debian packages the build and the tests need. Installed only when missing; needs root (CI runs as root).
 DEBS := pkg-config libssl-dev libsodium-dev libsqlite3-dev libpq-dev libmicrohttpd-dev \
@@ -47,6 +47,14 @@ bench: deps
 # rewrites their table in docs/RELIABILITY.md. Short versions of the same tests run in `make test`.
 soak: build
 	scripts/soak.sh
+
+# Coverage-guided fuzzing of every parser with libFuzzer + AddressSanitizer (not part of `make test`):
+# FUZZ_SECONDS per target (default 60), FUZZ_TARGETS to pick some. Crashers go to Tests/Fuzz/Regressions/
+# (replayed by `make test`); the table in docs/RELIABILITY.md is rewritten.
+FUZZ_SECONDS ?= 60
+
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) SWIFT=$(SWIFT) scripts/fuzz.sh
 
 clean:
 	rm -rf .build

@@ -85,7 +85,8 @@ var targets: [Target] = [
     .testTarget(name: "LatchkeyKeychainTests", dependencies: ["LatchkeyKeychain", "LatchkeyAuth"],
                 swiftSettings: strict),
     .testTarget(name: "LatchkeyTests", dependencies: ["Latchkey"], swiftSettings: strict),
-    .testTarget(name: "LatchkeyServerTests", dependencies: ["LatchkeyServer", "Latchkey"], swiftSettings: strict),
+    .testTarget(name: "LatchkeyServerTests", dependencies: ["LatchkeyServer", "Latchkey", "LatchkeyFuzzTargets"],
+                swiftSettings: strict),
 ]
 
 // Apple-framework names on Linux. On Apple platforms the system frameworks are used instead,
@@ -102,6 +103,20 @@ targets += [
     .testTarget(name: "CompatibilityTests", dependencies: ["Security", "LocalAuthentication"]),
 ]
 #endif
+
+// Fuzzing (issue 14): the fuzz entries are a plain library, so the regression replay in LatchkeyServerTests
+// runs them in `make test`; the libFuzzer driver exists only when LATCHKEY_FUZZ=1 (scripts/fuzz.sh builds it
+// with -sanitize=fuzzer,address into .build/fuzz), so `swift build` and `swift test` never build it.
+targets += [
+    .target(name: "LatchkeyFuzzTargets",
+            dependencies: ["LatchkeyCrypto", "LatchkeyWebAuthn", "LatchkeyKeychain", "LatchkeyServer", "CSQLite"],
+            path: "Tests/Fuzz/Targets", swiftSettings: strict),
+]
+if Context.environment["LATCHKEY_FUZZ"] == "1" {
+    products.append(.executable(name: "latchkey-fuzz", targets: ["latchkey-fuzz"]))
+    targets.append(.executableTarget(name: "latchkey-fuzz", dependencies: ["LatchkeyFuzzTargets"],
+                                     path: "Tests/Fuzz/Driver", swiftSettings: strict))
+}
 
 let package = Package(
     name: "Latchkey",

@@ -46,6 +46,25 @@ import LatchkeyCrypto
         #expect(d.isNaN)
     }
 
+    @Test func strictDecodingHasOneNaN() throws {
+        // Found by the cbor fuzz target: f97ef6 (a NaN with a payload) decoded in strict mode and re-encoded as
+        // f97e00, so one value had two canonical encodings.
+        for hex in ["f97ef6", "f9fe00", "fa7fc00000", "fb7ff8000000000000"] {
+            let data = try #require(Data(hexString: hex))
+            #expect(throws: CBORError.self, "\(hex)") { try CBORDecoder().decode(data) }
+            #expect(try CBORDecoder(requireCanonical: false).decode(data).encoded == Data([0xf9, 0x7e, 0x00]))
+        }
+    }
+
+    @Test func twoNaNKeysAreDuplicates() throws {
+        // NaN != NaN, so a map with two NaN keys passed the duplicate check and encoded to a map with one key
+        // twice, which the strict decoder refused (the cbor fuzz target's round-trip property).
+        for hex in ["a2f97e0001f97e0002", "a2f97e0001f97e0102"] {
+            let data = try #require(Data(hexString: hex))
+            #expect(throws: CBORError.duplicateMapKey, "\(hex)") { try CBORDecoder(requireCanonical: false).decode(data) }
+        }
+    }
+
     @Test func sortsMapKeysCanonically() {
         // CTAP2: major type first, then shorter encodings, then bytewise.
         let map = CBOR.map([

@@ -158,9 +158,31 @@ import Testing
         for token in cases {
             #expect(throws: CryptoError.self, "\(token.prefix(60))") { try JWS(compactSerialization: token) }
         }
-        // Truncated signature: parses, does not verify.
-        let truncated = try JWS(compactSerialization: String(good.dropLast(4)))
+        // Truncated signature (canonically spelled): parses, does not verify.
+        let shortSignature = try #require(Data(base64URLEncoded: parts[2])).prefix(60).base64URLEncodedString()
+        let truncated = try JWS(compactSerialization: parts[0] + "." + parts[1] + "." + shortSignature)
         #expect(throws: CryptoError.authenticationFailure) { try truncated.verify(using: .p256(Self.p256A3()), allowedAlgorithms: [.ES256]) }
+    }
+
+    @Test func signatureHasOneSpelling() throws {
+        // Found by the jwt fuzz target: the last base64url symbol of a 64-byte signature carries 4 unused bits;
+        // setting them re-spelled the signature and the changed token still verified.
+        let good = JOSEVectors.a3JWS
+        let last = try #require(good.last)
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        let value = try #require(alphabet.firstIndex(of: last))
+        let respelled = String(good.dropLast()) + String(alphabet[value | 1])
+        #expect(respelled != good)
+        #expect(throws: CryptoError.malformedInput("JWS base64url")) { try JWS(compactSerialization: respelled) }
+        // Found by the jwt fuzz target after the libsodium fast path: bytes ≥ 0x80 decoded as symbols.
+        let parts = good.split(separator: ".").map(String.init)
+        let garbled = parts[0] + "." + String(parts[1].dropLast(2)) + "\u{FFFD}" + "." + parts[2]
+        #expect(throws: CryptoError.malformedInput("JWS base64url")) { try JWS(compactSerialization: garbled) }
+        #expect(Data(base64URLEncoded: "eyJleH\u{FFFD}\u{FFFD}OjE3MDAwMDAwMDB9") == nil)
+        #expect(Data(base64URLEncoded: "AB") == nil)       // 0x00 with a stray bit
+        #expect(Data(base64URLEncoded: "AA") == Data([0]))
+        #expect(Data(base64URLEncoded: "AAB") == nil)      // two bytes with a stray bit
+        #expect(Data(base64URLEncoded: "AAE") == Data([0, 1]))
     }
 
     @Test func oversizeTokensAreRejectedBeforeDecoding() throws {

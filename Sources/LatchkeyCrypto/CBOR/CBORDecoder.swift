@@ -137,12 +137,14 @@ private struct Reader {
             let n = try count(try argument(info))
             var entries: [CBOR.MapEntry] = []
             var previousKey: ArraySlice<UInt8>?
-            var seen = Set<CBOR>()
+            // Keys are compared by their canonical encoding, not `==`: a NaN is not equal to itself, so two NaN
+            // keys would both pass (and encode to one repeated key).
+            var seen = Set<Data>()
             for _ in 0..<n {
                 let keyStart = position
                 let key = try item(depth: depth + 1)
                 let keyBytes = bytes[keyStart..<position]
-                guard seen.insert(key).inserted else { throw .duplicateMapKey }
+                guard seen.insert(key.encoded).inserted else { throw .duplicateMapKey }
                 if let previous = previousKey, !CBOREncoder.canonicalOrder(Data(previous), Data(keyBytes)) {
                     try nonCanonical("map keys out of canonical order")
                 }
@@ -170,19 +172,18 @@ private struct Reader {
             guard v >= 32 else { throw .malformed("simple value \(v) in two-byte form") }
             return .simple(v)
         case 25:
-            let value = Double(Float16(bitPattern: UInt16(try uint(2))))
+            let bits = UInt16(try uint(2))
+            let value = Double(Float16(bitPattern: bits))
+            // The one canonical NaN is the half-precision quiet NaN 0xf97e00 (what the encoder writes).
+            if value.isNaN, bits != 0x7e00 { try nonCanonical("NaN not in canonical form") }
             return .float(value)
         case 26:
             let value = Double(Float(bitPattern: UInt32(try uint(4))))
-            if decoder.requireCanonical, !value.isNaN, Float16(exactly: value) != nil {
-                try nonCanonical("float not in shortest form")
-            }
+            if value.isNaN || Float16(exactly: value) != nil { try nonCanonical("float not in shortest form") }
             return .float(value)
         case 27:
             let value = Double(bitPattern: try uint(8))
-            if decoder.requireCanonical, !value.isNaN, Float(exactly: value) != nil {
-                try nonCanonical("float not in shortest form")
-            }
+            if value.isNaN || Float(exactly: value) != nil { try nonCanonical("float not in shortest form") }
             return .float(value)
         case 31: throw .malformed("unexpected break")
         default: throw .malformed("reserved additional information \(info)")

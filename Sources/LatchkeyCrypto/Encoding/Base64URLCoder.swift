@@ -1,7 +1,8 @@
 import CSodium
 import Foundation
 
-/// base64url (RFC 4648 §5, unpadded) on bytes: the alphabet only, no padding, no impossible lengths.
+/// base64url (RFC 4648 §5, unpadded) on bytes: the alphabet only, no padding, no impossible lengths, and only
+/// the canonical spelling (zero bits after the last byte).
 /// The one implementation behind `Data(base64URLEncoded:)` and the JWS parser (no String rewriting).
 enum Base64URLCoder {
     /// Decodes a contiguous buffer with libsodium's `sodium_base642bin` (one pass, into the result's own
@@ -9,6 +10,9 @@ enum Base64URLCoder {
     /// below, so what is accepted does not change.
     static func decode(buffer text: UnsafeBufferPointer<UInt8>) -> Data? {
         guard text.count % 4 != 1 else { return nil }
+        // libsodium (1.0.18) decodes bytes ≥ 0x80 as if they were symbols (found by the jwt fuzz target: a token
+        // with invalid UTF-8 in its payload parsed): only text in the alphabet goes to it.
+        guard text.allSatisfy(isSymbol) else { return nil }
         let capacity = text.count / 4 * 3 + 2
         var decoded = 0
         var ok = false
@@ -36,8 +40,34 @@ enum Base64URLCoder {
             default: return nil
             }
         }
+        // RFC 4648 §3.5: the bits of the last symbol past the final byte must be zero, so that each byte string
+        // has one spelling (otherwise a JWS signature or a WebAuthn challenge could be re-spelled and still match).
+        if standard.count % 4 != 0, let last = standard.last {
+            let mask: UInt8 = standard.count % 4 == 2 ? 0x0f : 0x03
+            guard sextet(last) & mask == 0 else { return nil }
+        }
         while standard.count % 4 != 0 { standard.append(UInt8(ascii: "=")) }
         return Data(base64Encoded: Data(standard))
+    }
+
+    /// Whether `byte` is in the base64url alphabet.
+    private static func isSymbol(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "_"): true
+        default: false
+        }
+    }
+
+    /// The 6-bit value of a standard base64 symbol (the alphabet was checked by the caller).
+    private static func sextet(_ symbol: UInt8) -> UInt8 {
+        switch symbol {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): symbol - UInt8(ascii: "A")
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): symbol - UInt8(ascii: "a") + 26
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): symbol - UInt8(ascii: "0") + 52
+        case UInt8(ascii: "+"): 62
+        default: 63
+        }
     }
 
     static func encode(_ data: Data) -> String {

@@ -1,0 +1,93 @@
+import Foundation
+import LatchkeyCrypto
+import LatchkeyServer
+import LatchkeyWebAuthn
+import Synchronization
+
+/// Drives `WebAuthnRelyingParty.verifyRegistration` with a fuzzed attestation object: the client data and the
+/// challenge are made to match, so verification goes on to the authenticator data, the credential key and the
+/// attestation statement (`none`, `packed` self and full, `fido-u2f`, `apple` with their `x5c` chains).
+enum RelyingPartyHarness {
+    static let origin = "https://example.com"
+    static let challenge = Data(repeating: 9, count: 32)
+
+    /// Every challenge is one issued for a registration (the fuzzer cannot guess a random one).
+    final class AnyChallengeStore: ChallengeStore {
+        func insert(_ challenge: IssuedChallenge) async throws {}
+        func consume(_ challenge: Data) async throws -> IssuedChallenge? {
+            IssuedChallenge(challenge: challenge, ceremony: .registration, userHandle: Data([1, 2, 3]),
+                            expiresAt: Date.distantFuture)
+        }
+    }
+
+    /// No trust anchors: nothing may come out `.trusted`.
+    static let relyingParty = WebAuthnRelyingParty(
+        configuration: WebAuthnConfiguration(relyingPartyID: "example.com", relyingPartyName: "Example",
+                                             allowedOrigins: [origin], userVerification: .preferred,
+                                             attestation: .direct),
+        challenges: AnyChallengeStore(), now: { Date(timeIntervalSince1970: 1_800_000_000) })
+
+    static func verify(_ attestationObject: Data) throws(FuzzPropertyViolation) {
+        let clientData = Data(#"{"type":"webauthn.create","challenge":"\#(challenge.base64URLEncodedString())","origin":"\#(origin)"}"#.utf8)
+        let credentialID = (try? AttestationObject(attestationObject))?.authenticatorData.attestedCredential?.credentialID ?? Data([0])
+        let response = RegistrationResponse(
+            rawId: credentialID,
+            response: AuthenticatorAttestationResponse(clientDataJSON: clientData, attestationObject: attestationObject))
+        let outcome = blocking { try await relyingParty.verifyRegistration(response) }
+        guard case .success(let credential) = outcome else { return }
+        try require(credential.attestationTrust != .trusted, .attestation, "trusted attestation without trust anchors")
+        try require(credential.id == credentialID, .attestation, "the stored credential id is not the attested one")
+        let key = try? COSEKey(encoded: credential.publicKey)
+        try require(key?.algorithm.rawValue == credential.algorithm, .attestation,
+                    "the stored public key does not parse to the stored algorithm")
+    }
+
+    /// Runs the async verification on a private serial queue and waits for it. Not the cooperative pool: a
+    /// caller that is itself on the pool (the replay test) would otherwise block the threads the task needs.
+    final class QueueExecutor: TaskExecutor {
+        let queue = DispatchQueue(label: "latchkey.fuzz.relying-party")
+        func enqueue(_ job: consuming ExecutorJob) {
+            let job = UnownedJob(job)
+            queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+        }
+    }
+
+    static let executor = QueueExecutor()
+
+    static func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) -> Result<T, any Error> {
+        let box = ResultBox<T>()
+        let done = DispatchSemaphore(value: 0)
+        Task(executorPreference: executor) {
+            let result: Result<T, any Error>
+            do { result = .success(try await body()) } catch { result = .failure(error) }
+            box.value.withLock { $0 = result }
+            done.signal()
+        }
+        done.wait()
+        return box.value.withLock { $0 } ?? .failure(CancellationError())
+    }
+
+    final class ResultBox<T: Sendable>: Sendable {
+        let value = Mutex<Result<T, any Error>?>(nil)
+    }
+
+    /// Statements of every format around the seed certificates (Tests/Fuzz/Corpus/x509, made by scripts/fuzz.sh),
+    /// on top of an authenticator's real authenticator data.
+    static func seeds(authenticatorData: Data) -> [Data] {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Corpus/x509", isDirectory: true)
+        let certificates = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
+            .compactMap { FileManager.default.contents(atPath: folder.appendingPathComponent($0).path) }
+        guard !certificates.isEmpty else { return [] }
+        let chain = CBOR.array(certificates.prefix(2).map { .byteString($0) })
+        let signature = CBOR.byteString(Data([0x30, 0x06, 0x02, 0x01, 0x01, 0x02, 0x01, 0x01]))
+        let statements: [(String, CBOR)] = [
+            ("packed", .map(["alg": -7, "sig": signature, "x5c": chain])),
+            ("fido-u2f", .map(["sig": signature, "x5c": chain])),
+            ("apple", .map(["x5c": chain])),
+        ]
+        return statements.map { format, statement in
+            CBOR.map(["fmt": .textString(format), "attStmt": statement, "authData": .byteString(authenticatorData)]).encoded
+        }
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+import LatchkeyCrypto
+
+/// X.509 DER as attestation statements carry it (`x5c`). Property: a certificate that parses keeps exactly
+/// the input bytes; every accessor attestation verification uses answers without trapping.
+enum X509Fuzzing {
+    static func run(_ data: Data) throws(FuzzPropertyViolation) {
+        guard let certificate = try? Certificate(derRepresentation: data) else { return }
+        try require(certificate.derRepresentation == data, .x509, "a parsed certificate does not keep its DER")
+        _ = certificate.version
+        _ = try? certificate.subjectPublicKeyInfo
+        _ = certificate.notBefore
+        _ = certificate.notAfter
+        _ = certificate.isCertificateAuthority
+        _ = certificate.description
+        for name in ["CN", "OU", "O", "C", "2.5.4.11"] { _ = certificate.subjectAttribute(name) }
+        // id-fido-gen-ce-aaguid, Apple's nonce extension, basic constraints.
+        for oid in ["1.3.6.1.4.1.45724.1.1.4", "1.2.840.113635.100.8.2", "2.5.29.19"] {
+            _ = certificate.extensionValue(oid: oid)
+            _ = certificate.isExtensionCritical(oid: oid)
+        }
+        _ = certificate.isSigned(by: certificate)
+        _ = try? certificate.verifyChain(intermediates: [], trustAnchors: [certificate],
+                                         at: Date(timeIntervalSince1970: 1_800_000_000))
+    }
+}
