@@ -40,9 +40,10 @@ struct AbuseTokenTests {
         let f = try #require(try await ServiceFixture.make())
         defer { f.test.cleanup() }
         try await f.createAlice()
-        let real = try f.login().tokens().accessToken
+        let real = try await f.login().tokens().accessToken
         let pieces = real.split(separator: ".").map(String.init)
-        let claims = try #require(try JSONSerialization.jsonObject(with: try #require(Data(base64URLEncoded: pieces[1]))) as? [String: Any])
+        let payload = try #require(Data(base64URLEncoded: pieces[1]))
+        let claims = try #require(try JSONSerialization.jsonObject(with: payload) as? [String: Any])
         let kid = try f.service.keyRing.activeKeyID
         let key = try Self.privateKey(f, kid: kid)
         let now = f.clock.seconds
@@ -115,9 +116,9 @@ struct AbuseTokenTests {
         let f = try #require(try await ServiceFixture.make())
         defer { f.test.cleanup() }
         try await f.createAlice()
-        let real = try f.login().tokens().accessToken
-        let claims = try #require(try JSONSerialization.jsonObject(
-            with: try #require(Data(base64URLEncoded: real.split(separator: ".")[1]))) as? [String: Any])
+        let real = try await f.login().tokens().accessToken
+        let payload = try #require(Data(base64URLEncoded: real.split(separator: ".")[1]))
+        let claims = try #require(try JSONSerialization.jsonObject(with: payload) as? [String: Any])
         let oldKID = try f.service.keyRing.activeKeyID
         let oldKey = try Self.privateKey(f, kid: oldKID)
         try f.service.keyRing.rotate()

@@ -7,8 +7,11 @@ import Testing
 final class ThrowawayPostgres: Sendable {
     static let bin: String? = {
         let root = "/usr/lib/postgresql"
-        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).sorted { $0.compare($1, options: .numeric) == .orderedAscending }
-        return versions.last.map { "\(root)/\($0)/bin" }.flatMap { FileManager.default.isExecutableFile(atPath: "\($0)/pg_ctl") ? $0 : nil }
+        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [])
+            .sorted { $0.compare($1, options: .numeric) == .orderedAscending }
+        guard let newest = versions.last else { return nil }
+        let bin = root + "/" + newest + "/bin"
+        return FileManager.default.isExecutableFile(atPath: bin + "/pg_ctl") ? bin : nil
     }()
     let directory: String
     let port: Int
