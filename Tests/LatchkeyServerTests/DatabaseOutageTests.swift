@@ -17,16 +17,23 @@ final class ThrowawayPostgres: Sendable {
     let port: Int
     var conninfo: String { "host=127.0.0.1 port=\(port) user=postgres dbname=postgres connect_timeout=2" }
 
+    /// Runs a command (as the `postgres` user when this is root) with posix_spawn and waits with waitpid
+    /// (Foundation's Process waits on a run loop, which blocks inside Swift concurrency).
     @discardableResult
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: getuid() == 0 ? "/usr/sbin/runuser" : arguments[0])
-        process.arguments = getuid() == 0 ? ["-u", "postgres", "--"] + arguments : Array(arguments.dropFirst())
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
+    static func run(_ arguments: [String]) -> Int32 {
+        let argv = getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--"] + arguments : arguments
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var cArguments = argv.map { strdup($0) } + [nil]
+        defer { cArguments.forEach { free($0) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, argv[0], &actions, nil, &cArguments, environ) == 0 else { return -1 }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return status
     }
 
     init(bin: String) throws {
@@ -34,24 +41,24 @@ final class ThrowawayPostgres: Sendable {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         if getuid() == 0, let owner = getpwnam("postgres") { chown(directory, owner.pointee.pw_uid, owner.pointee.pw_gid) }
         port = Int.random(in: 40_000...60_000)
-        try Self.run(["\(bin)/initdb", "-D", "\(directory)/data", "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C.UTF-8"])
-        try start()
+        Self.run(["\(bin)/initdb", "-D", "\(directory)/data", "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C.UTF-8"])
+        start()
     }
 
-    func start() throws {
+    func start() {
         guard let bin = Self.bin else { return }
-        try Self.run(["\(bin)/pg_ctl", "-D", "\(directory)/data", "-l", "\(directory)/log", "-w", "-o",
+        Self.run(["\(bin)/pg_ctl", "-D", "\(directory)/data", "-l", "\(directory)/log", "-w", "-o",
                       "-c listen_addresses=127.0.0.1 -p \(port) -k \(directory) -c fsync=off", "start"])
     }
 
     /// `-m immediate`: the server dies without waiting for clients, as on a crash.
-    func stop() throws {
+    func stop() {
         guard let bin = Self.bin else { return }
-        try Self.run(["\(bin)/pg_ctl", "-D", "\(directory)/data", "-m", "immediate", "-w", "stop"])
+        Self.run(["\(bin)/pg_ctl", "-D", "\(directory)/data", "-m", "immediate", "-w", "stop"])
     }
 
     func destroy() {
-        try? stop()
+        stop()
         try? FileManager.default.removeItem(atPath: directory)
     }
 }
@@ -81,7 +88,7 @@ struct DatabaseOutageTests {
             var created: [String: Int] = [:]
             var rotations: [Int] = []
             for round in 0..<30 {
-                if round == 10 { try postgres.stop() }
+                if round == 10 { postgres.stop() }
                 let name = "user\(round)"
                 created[name] = try await Self.post(port, "/v1/accounts", json: #"{"username":"\#(name)","password":"correct horse"}"#).status
                 let rotated = try await Self.post(port, "/v1/token", form: "grant_type=refresh_token&refresh_token=\(formValue(refresh))")
@@ -103,7 +110,7 @@ struct DatabaseOutageTests {
             print("abuse-figure outage: before \(Array(rotations[..<10])), during \(Set(down)) creations / \(Set(rotations[10...])) rotations")
 
             // Back up: every account is whole, the refresh family continues from the last acknowledged token.
-            try postgres.start()
+            postgres.start()
             var recovered = 0
             for _ in 0..<20 where recovered == 0 {
                 let status = try await Self.post(port, "/v1/session/password", json: #"{"username":"alice","password":"correct horse"}"#).status
