@@ -134,7 +134,7 @@ public final class AuthService: Sendable {
         // failure): a write on every failure would make a wrong password slower than an unknown name.
         if let account, lockedOut {
             try database.updateAccountLockState(accountID: account.id, failedCount: user.failures,
-                                                lockedUntil: lockedOut ? user.blockedUntil : nil)
+                                                lockedUntil: user.blockedUntil)
         }
         try database.appendAudit(AuditEvent(at: now, accountID: account?.id, event: "login_failure", ip: ip,
                                             detail: account == nil ? "unknown user" : "wrong password"))
