@@ -26,11 +26,25 @@ final class RawConnection {
     let descriptor: Int32
     var buffer = Data()
 
-    init(port: UInt16, receiveTimeoutSeconds: Int = 30) throws {
+    /// `sourceAddress` binds the local end first (another loopback address such as 127.0.0.2 is another client).
+    init(port: UInt16, receiveTimeoutSeconds: Int = 30, sourceAddress: String? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw RawClientError.connectFailed(errno) }
         var timeout = timeval(tv_sec: receiveTimeoutSeconds, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        if let sourceAddress {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(sourceAddress)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else {
+                let code = errno
+                close(descriptor)
+                throw RawClientError.connectFailed(code)
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -122,9 +136,9 @@ func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async thr
 }
 
 /// One request on a fresh connection.
-func rawRequest(port: UInt16, _ text: String) async throws -> RawResponse {
+func rawRequest(port: UInt16, _ text: String, sourceAddress: String? = nil) async throws -> RawResponse {
     try await onThread {
-        let connection = try RawConnection(port: port)
+        let connection = try RawConnection(port: port, sourceAddress: sourceAddress)
         try connection.send(text)
         return try connection.readResponse()
     }

@@ -98,6 +98,9 @@ extension HTTPRequest {
     public func decodeJSON<T: Decodable>(_ type: T.Type) throws(HTTPRequestError) -> T {
         guard mediaType == "application/json" else { throw .unsupportedMediaType(expected: "application/json") }
         guard !body.isEmpty else { throw .malformedBody("The body is empty.") }
+        guard HTTPRequest.jsonDepth(of: body, isAtMost: HTTPRequest.maximumJSONDepth) else {
+            throw .malformedBody("The JSON nests deeper than \(HTTPRequest.maximumJSONDepth) levels.")
+        }
         do {
             return try JSONCoding.decoder.decode(type, from: body)
         } catch let error as DecodingError {
@@ -125,6 +128,32 @@ extension HTTPRequest {
             result[name] = value
         }
         return result
+    }
+
+    /// The deepest nesting of arrays and objects a JSON body may have (no endpoint takes more than a few
+    /// levels); deeper bodies are refused before the decoder sees them, so its recursion stays bounded.
+    public static let maximumJSONDepth = 64
+
+    /// True when `body` nests `[`/`{` at most `limit` deep (brackets inside strings do not count). One pass, no recursion.
+    static func jsonDepth(of body: Data, isAtMost limit: Int) -> Bool {
+        var depth = 0
+        var inString = false
+        var escaped = false
+        for byte in body {
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                if depth > limit { return false }
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+            default: break
+            }
+        }
+        return true
     }
 
     static func formDecode(_ text: Substring) -> String? {

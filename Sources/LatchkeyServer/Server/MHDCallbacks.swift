@@ -9,13 +9,14 @@ import Glibc
 
 /// libmicrohttpd's access handler: called after the headers, once per body chunk, and when the request is complete
 /// (and again after a suspended connection is resumed).
-let mhdAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadDataSize, slot in
+let mhdAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, version, uploadData, uploadDataSize, slot in
     guard let cls, let connection, let uploadDataSize, let slot else { return .NO }
     let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
     guard let raw = slot.pointee else {
         let context = core.begin(connection: connection,
                                  method: method.map { String(cString: $0) } ?? "",
-                                 path: url.map { String(cString: $0) } ?? "/")
+                                 path: url.map { String(validatingCString: $0) } ?? "/",
+                                 version: version.map { String(cString: $0) } ?? "")
         slot.pointee = Unmanaged.passRetained(context).toOpaque()
         if let early = context.earlyResponse { return core.queue(early, for: context) }
         return .YES

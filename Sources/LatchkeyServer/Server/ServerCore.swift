@@ -35,8 +35,9 @@ final class ServerCore: @unchecked Sendable {
 
     // MARK: the request's life
 
-    /// First call: reads headers and query, checks the framing and the declared size.
-    func begin(connection: OpaquePointer, method: String, path: String) -> RequestContext {
+    /// First call: reads headers and query, checks the framing and the declared size. `path` is nil when the
+    /// request target is not UTF-8 (answered 400).
+    func begin(connection: OpaquePointer, method: String, path: String?, version: String) -> RequestContext {
         inFlight.add(1, ordering: .relaxed)
         let headers = ValueCollector(lowercaseKeys: true)
         let query = ValueCollector(lowercaseKeys: false)
@@ -49,11 +50,12 @@ final class ServerCore: @unchecked Sendable {
                                           Unmanaged.passUnretained(query).toOpaque())
         }
         let peer = ConnectionInfo.remoteAddress(connection)
-        var request = HTTPRequest(method: method, path: path, query: query.values, headers: [:],
+        var request = HTTPRequest(method: method, path: path ?? "/", query: query.values, headers: [:],
                                   remoteAddress: clientAddress(peer: peer, forwardedFor: headers.values["x-forwarded-for"]))
         request.headers = headers.values
         let context = RequestContext(connection: connection, request: request)
         context.earlyResponse = framingProblem(headers)
+            ?? requestLineProblem(pathIsUTF8: path != nil, version: version, headers: headers)
         return context
     }
 
@@ -79,6 +81,22 @@ final class ServerCore: @unchecked Sendable {
             return .error(status: 400, code: "invalid_request", description: "Invalid Content-Length.")
         }
         if text.count > 18 || (Int(text) ?? Int.max) > maxBodyBytes { return tooLargeResponse }
+        return nil
+    }
+
+    /// 400 for a request target that is not UTF-8 and for an HTTP/1.1 request without `Host` (RFC 9112 §3.2);
+    /// 501 for a transfer coding other than plain `chunked` (RFC 9112 §6.1: the body could not be read).
+    func requestLineProblem(pathIsUTF8: Bool, version: String, headers: ValueCollector) -> HTTPResponse? {
+        guard pathIsUTF8 else {
+            return .error(status: 400, code: "invalid_request", description: "The request target is not UTF-8.")
+        }
+        if version == "HTTP/1.1", headers.values["host"] == nil {
+            return .error(status: 400, code: "invalid_request", description: "The Host header is missing.")
+        }
+        if headers.hasTransferEncoding,
+           trimmingOptionalWhitespace(headers.values["transfer-encoding"] ?? "").lowercased() != "chunked" {
+            return .error(status: 501, code: "invalid_request", description: "Only the chunked transfer coding is supported.")
+        }
         return nil
     }
 

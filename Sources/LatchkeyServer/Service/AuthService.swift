@@ -130,9 +130,11 @@ public final class AuthService: Sendable {
             ipPolicy.blockedUntil(failures: $0, now: now)
         }
         let lockedOut = accountPolicy.isLockedOut(failures: user.failures)
-        if let account {
+        // The account row mirrors the lockout only when it starts (the throttle row above counts every
+        // failure): a write on every failure would make a wrong password slower than an unknown name.
+        if let account, lockedOut {
             try database.updateAccountLockState(accountID: account.id, failedCount: user.failures,
-                                                lockedUntil: lockedOut ? user.blockedUntil : nil)
+                                                lockedUntil: user.blockedUntil)
         }
         try database.appendAudit(AuditEvent(at: now, accountID: account?.id, event: "login_failure", ip: ip,
                                             detail: account == nil ? "unknown user" : "wrong password"))
