@@ -54,8 +54,10 @@ extension QueryDictionary {
     public static func changesDictionary(_ c: AttributeChanges) -> [String: Any] {
         var d = valuesDictionary(c.values)
         if let v = c.value { d[QueryKeys.valueData] = v }
+        // Both, when both were given: the dictionary says what the change set says (a fuzz finding: the
+        // accessibility was dropped when an access control was present, so the round trip changed it).
         if let ac = c.accessControl { d[QueryKeys.accessControl] = ac }
-        else if let level = c.accessibility { d[QueryKeys.accessible] = level.rawValue }
+        if let level = c.accessibility { d[QueryKeys.accessible] = level.rawValue }
         if let s = c.synchronizable { d[QueryKeys.synchronizable] = s }
         return d
     }
