@@ -150,3 +150,32 @@ func read(_ store: any ItemStore, _ service: String, _ account: String, group: S
     let r = try store.copyMatching(q)
     return r.first?.data.flatMap { String(data: $0, encoding: .utf8) }
 }
+
+/// Starts this test binary again running only the Swift Testing test `filter`, with `environment` added to
+/// the current one; stdout is a pipe (returned), stderr is discarded. Child-mode tests use it.
+func spawnTestChild(filter: String, environment extra: [String: String], stdin: Pipe? = nil) throws -> (Process, Pipe) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    process.arguments = ["--testing-library", "swift-testing", "--filter", filter]
+    process.environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
+    let out = Pipe()
+    process.standardOutput = out
+    process.standardError = FileHandle.nullDevice
+    if let stdin { process.standardInput = stdin }
+    try process.run()
+    return (process, out)
+}
+
+/// Every item of `query` with its attributes and data; none is an empty list (Apple answers errSecItemNotFound).
+func allItems(_ store: any ItemStore, service: String) throws -> [QueryResult] {
+    var query = ItemQuery.genericPassword(service: service)
+    query.matchLimit = .all
+    query.returnAttributes = true
+    query.returnData = true
+    do {
+        return try store.copyMatching(query)
+    } catch {
+        if error.status == .itemNotFound { return [] }
+        throw error
+    }
+}

@@ -138,12 +138,8 @@ import Testing
         let found: [String: String]
         do {
             try vault.unlock(passphrase: "pw")
-            var all = ItemQuery.genericPassword(service: Self.service)
-            all.matchLimit = .all
-            all.returnAttributes = true
-            all.returnData = true
             var rows: [String: String] = [:]
-            for row in try listing(vault, all) {
+            for row in try allItems(vault, service: Self.service) {
                 guard let account = row.attributes?.account, let data = row.data else { throw KeychainStoreError(.decode) }
                 rows[account] = String(decoding: data, as: UTF8.self)
             }
@@ -170,16 +166,6 @@ import Testing
         }
         for account in expected.keys where found[account] == nil { missing += 1 }
         if missing == 0 { outcome.intact += 1 } else { outcome.fewer += 1 }
-    }
-
-    /// Every match; none is an empty list (Apple answers errSecItemNotFound).
-    func listing(_ vault: FileVault, _ query: ItemQuery) throws -> [QueryResult] {
-        do {
-            return try vault.copyMatching(query)
-        } catch {
-            if error.status == .itemNotFound { return [] }
-            throw error
-        }
     }
 
     func flip(_ data: inout Data, count: Int, using rng: inout SystemRandomNumberGenerator) {
@@ -244,18 +230,10 @@ import Testing
     func runChild(directory: URL, fileSizeLimit: UInt?, returnSpace: () -> Void) throws -> [String] {
         let url = directory.appendingPathComponent("full.vault")
         do { let v = try FileVault(url: url, kdf: .testing); try v.unlock(passphrase: "pw") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = ["--testing-library", "swift-testing", "--filter", "VaultDiskFullTests/diskFullChild"]
-        var env = ProcessInfo.processInfo.environment
-        env[Self.childVariable] = url.path
-        env["LATCHKEY_DISKFULL_FSIZE"] = fileSizeLimit.map(String.init)
-        process.environment = env
-        let stdin = Pipe(), stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        var extra = [Self.childVariable: url.path]
+        if let fileSizeLimit { extra["LATCHKEY_DISKFULL_FSIZE"] = String(fileSizeLimit) }
+        let stdin = Pipe()
+        let (process, stdout) = try spawnTestChild(filter: "VaultDiskFullTests/diskFullChild", environment: extra, stdin: stdin)
         var lines: [String] = []
         var pending = Data()
         let handle = stdout.fileHandleForReading
@@ -279,10 +257,7 @@ import Testing
         // A new instance (as after a restart) sees every acknowledged item and the one written afterwards.
         let vault = try FileVault(url: url, kdf: .testing)
         try vault.unlock(passphrase: "pw")
-        var all = ItemQuery.genericPassword(service: "full")
-        all.matchLimit = .all
-        all.returnAttributes = true
-        lines.append("REOPENED \(try vault.copyMatching(all).count)")
+        lines.append("REOPENED \(try allItems(vault, service: "full").count)")
         return lines
     }
 

@@ -38,20 +38,10 @@ import Testing
 
     /// Starts a child writer; returns the process and the pipe its acknowledgements arrive on.
     func spawn(path: String, prefix: String, count: Int) throws -> (Process, Pipe) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        p.arguments = ["--testing-library", "swift-testing", "--filter", "VaultProcessTests/childWriter"]
-        var env = ProcessInfo.processInfo.environment
-        env[Self.childEnv] = "writer"
-        env["LATCHKEY_VAULT_PATH"] = path
-        env["LATCHKEY_VAULT_PREFIX"] = prefix
-        env["LATCHKEY_VAULT_COUNT"] = String(count)
-        p.environment = env
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        return (p, out)
+        try spawnTestChild(filter: "VaultProcessTests/childWriter", environment: [
+            Self.childEnv: "writer", "LATCHKEY_VAULT_PATH": path, "LATCHKEY_VAULT_PREFIX": prefix,
+            "LATCHKEY_VAULT_COUNT": String(count),
+        ])
     }
 
     /// Complete acknowledgement lines: added indices, updated indices, done.

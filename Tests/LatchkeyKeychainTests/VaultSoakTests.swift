@@ -29,10 +29,7 @@ import Testing
               let seed = env["LATCHKEY_SOAK_SEED"].flatMap(UInt64.init) else { return }
         let vault = try FileVault(url: URL(fileURLWithPath: path), kdf: .testing)
         try vault.unlock(passphrase: passphrase)
-        var all = ItemQuery.genericPassword(service: Self.service)
-        all.matchLimit = .all
-        all.returnAttributes = true
-        var accounts = ((try? vault.copyMatching(all)) ?? []).compactMap { $0.attributes?.account }
+        var accounts = try allItems(vault, service: Self.service).compactMap { $0.attributes?.account }
         var rng = SeededGenerator(seed: seed)
         emit("READY")
         for n in 0..<1_000_000 {
@@ -175,15 +172,9 @@ import Testing
         if opened != model.passphrase { figures.inFlightApplied += 1 }
         model.passphrase = opened
 
-        var all = ItemQuery.genericPassword(service: Self.service)
-        all.matchLimit = .all
-        all.returnAttributes = true
-        all.returnData = true
         let rows: [QueryResult]
         do {
-            rows = try vault.copyMatching(all)
-        } catch where error.status == .itemNotFound {
-            rows = []  // Apple's answer for an empty result
+            rows = try allItems(vault, service: Self.service)
         } catch {
             figures.undecodable += 1
             Issue.record("round \(round): listing failed: \(error)")
@@ -229,19 +220,10 @@ import Testing
 
     /// Starts the child, waits until it is working plus `delayMicroseconds`, SIGKILLs it, returns its output.
     func runAndKill(path: String, passphrase: String, seed: UInt64, delayMicroseconds: UInt32) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = ["--testing-library", "swift-testing", "--filter", "VaultSoakTests/soakChild"]
-        var env = ProcessInfo.processInfo.environment
-        env[Self.childVariable] = "1"
-        env["LATCHKEY_SOAK_PATH"] = path
-        env["LATCHKEY_SOAK_PASS"] = passphrase
-        env["LATCHKEY_SOAK_SEED"] = String(seed)
-        process.environment = env
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let (process, pipe) = try spawnTestChild(filter: "VaultSoakTests/soakChild", environment: [
+            Self.childVariable: "1", "LATCHKEY_SOAK_PATH": path, "LATCHKEY_SOAK_PASS": passphrase,
+            "LATCHKEY_SOAK_SEED": String(seed),
+        ])
         let fd = pipe.fileHandleForReading.fileDescriptor
         var received = Data()
         var buffer = [UInt8](repeating: 0, count: 16_384)

@@ -16,11 +16,12 @@ import Testing
         let balancer: UInt16
         let instances: [UInt16]
         let databaseURL: String
+        let script: String
 
         init?(serveArguments: String) throws {
             let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                 .deletingLastPathComponent()
-            let script = root.appendingPathComponent("scripts/cluster.sh").path
+            script = root.appendingPathComponent("scripts/cluster.sh").path
             let hasNginx = FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx")
             let hasPostgres = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql"))?.isEmpty == false
             guard hasNginx, hasPostgres else {
@@ -50,9 +51,7 @@ import Testing
         }
 
         func control(_ arguments: [String]) throws -> (status: Int32, output: String) {
-            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().appendingPathComponent("scripts/cluster.sh").path
-            return try Self.run(script, [arguments[0], directory.path] + arguments.dropFirst(), environment: environment)
+            try Self.run(script, [arguments[0], directory.path] + arguments.dropFirst(), environment: environment)
         }
 
         func stop() {
