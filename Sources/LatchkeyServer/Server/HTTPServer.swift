@@ -92,7 +92,7 @@ public final class HTTPServer: Sendable {
         let configuration = configuration
         guard (1...64).contains(configuration.threads) else { throw .invalidConfiguration("threads must be 1...64") }
         guard configuration.connectionTimeout >= 1, configuration.connectionLimit >= 1,
-              configuration.connectionMemoryLimit >= 4096, configuration.perIPConnectionLimit >= 0 else {
+              configuration.overflowConnections >= 0, configuration.connectionMemoryLimit >= 4096, configuration.perIPConnectionLimit >= 0 else {
             throw .invalidConfiguration("limits must be positive")
         }
         try state.withLock { (state: inout State) throws(HTTPServerError) in
@@ -116,9 +116,12 @@ public final class HTTPServer: Sendable {
             var options: [any CVarArg] = [
                 MHD_OPTION.LISTEN_SOCKET.rawValue, socket.descriptor,
                 MHD_OPTION.CONNECTION_TIMEOUT.rawValue, UInt32(configuration.connectionTimeout),
-                MHD_OPTION.CONNECTION_LIMIT.rawValue, UInt32(configuration.connectionLimit),
+                MHD_OPTION.CONNECTION_LIMIT.rawValue,
+                UInt32(min(configuration.connectionLimit + configuration.overflowConnections, Int(UInt32.max))),
                 MHD_OPTION.CONNECTION_MEMORY_LIMIT.rawValue, configuration.connectionMemoryLimit,
                 MHD_OPTION.NOTIFY_COMPLETED.rawValue, unsafeBitCast(mhdRequestCompleted, to: OpaquePointer.self),
+                OpaquePointer(coreReference),
+                MHD_OPTION.NOTIFY_CONNECTION.rawValue, unsafeBitCast(mhdConnectionNotified, to: OpaquePointer.self),
                 OpaquePointer(coreReference),
             ]
             if configuration.perIPConnectionLimit > 0 {

@@ -10,8 +10,13 @@ public struct HTTPServerConfiguration: Sendable {
     public var threads: Int = 4
     /// Seconds of client inactivity before the connection is closed (slow or stalled clients are cut off).
     public var connectionTimeout: Int = 10
-    /// Connections open at once, over all clients.
+    /// Connections served at once, over all clients.
     public var connectionLimit: Int = 1024
+    /// Connections accepted beyond `connectionLimit` only to be refused at once: their requests get 503 with
+    /// `Retry-After` and `Connection: close` (`/healthz` is still answered), so a client over the limit learns
+    /// it in milliseconds instead of waiting in the kernel's backlog. Past `connectionLimit + overflowConnections`
+    /// libmicrohttpd stops accepting and new connections wait in the backlog.
+    public var overflowConnections: Int = 64
     /// Connections open at once from one IP address (0 = no per-address limit).
     public var perIPConnectionLimit: Int = 128
     /// Memory per connection for headers and read buffers, in bytes.

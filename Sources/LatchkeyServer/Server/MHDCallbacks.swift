@@ -38,6 +38,23 @@ let mhdRequestCompleted: MHD_RequestCompletedCallback = { cls, _, slot, _ in
     Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().requestEnded()
 }
 
+/// libmicrohttpd's connection callback: counts open connections and marks the ones opened over
+/// `HTTPServerConfiguration.connectionLimit` (their requests are refused with 503; see `ServerCore.begin`).
+let mhdConnectionNotified: MHD_NotifyConnectionCallback = { cls, _, socketContext, code in
+    guard let cls, let socketContext else { return }
+    let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+    switch code {
+    case .CONNECTION_NOTIFY_STARTED:
+        let open = core.openConnections.add(1, ordering: .relaxed).newValue
+        socketContext.pointee = open > core.connectionLimit ? ServerCore.overflowMark : nil
+    case .CONNECTION_NOTIFY_CLOSED:
+        core.openConnections.subtract(1, ordering: .relaxed)
+        socketContext.pointee = nil
+    default:
+        break
+    }
+}
+
 /// Feeds one header or query argument to a `ValueCollector`.
 let mhdCollectValue: MHD_KeyValueIterator = { cls, _, key, value in
     guard let cls, let key else { return .YES }

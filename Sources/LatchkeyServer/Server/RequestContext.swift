@@ -26,6 +26,8 @@ final class RequestContext: @unchecked Sendable {
     var received = 0
     var tooLarge = false
     var suspended = false
+    /// The connection was opened over the connection limit: its answer closes it.
+    var closesConnection = false
     let outcome = Mutex<Outcome>(.inline)
 
     init(connection: OpaquePointer, request: HTTPRequest) {

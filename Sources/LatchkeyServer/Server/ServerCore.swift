@@ -21,6 +21,11 @@ final class ServerCore: @unchecked Sendable {
     let runsHandlersInline: Bool
     let trustedProxies: Set<String>
     let inFlight = Atomic<Int>(0)
+    /// TCP connections open now (libmicrohttpd's connection callback counts them).
+    let openConnections = Atomic<Int>(0)
+    let connectionLimit: Int
+    /// The socket context of a connection opened over `connectionLimit` (any non-nil address; never dereferenced).
+    static var overflowMark: UnsafeMutableRawPointer? { UnsafeMutableRawPointer(bitPattern: 1) }
     let draining = Atomic<Bool>(false)
     let suspended = Mutex<[ObjectIdentifier: RequestContext]>([:])
 
@@ -31,6 +36,7 @@ final class ServerCore: @unchecked Sendable {
         self.accessLog = configuration.accessLog
         self.runsHandlersInline = configuration.runsHandlersInline
         self.trustedProxies = configuration.trustedProxies
+        self.connectionLimit = configuration.connectionLimit
     }
 
     // MARK: the request's life
@@ -54,9 +60,21 @@ final class ServerCore: @unchecked Sendable {
                                   remoteAddress: clientAddress(peer: peer, forwardedFor: headers.values["x-forwarded-for"]))
         request.headers = headers.values
         let context = RequestContext(connection: connection, request: request)
+        context.closesConnection = latchkey_connection_socket_context(connection) != nil
         context.earlyResponse = framingProblem(headers)
             ?? requestLineProblem(pathIsUTF8: path != nil, version: version, headers: headers)
+            ?? overLimitProblem(context)
         return context
+    }
+
+    /// 503 for a request on a connection opened over the connection limit; `/healthz` is still answered, so
+    /// a load balancer does not take a busy instance for a dead one.
+    func overLimitProblem(_ context: RequestContext) -> HTTPResponse? {
+        guard context.closesConnection, context.request.path != "/healthz" else { return nil }
+        var response = HTTPResponse.error(status: 503, code: "temporarily_unavailable",
+                                          description: "The server is at its connection limit; retry shortly.")
+        response.headers.append((name: "Retry-After", value: "1"))
+        return response
     }
 
     /// The client's address: the peer, or — for a trusted proxy — the rightmost well-formed address of its
@@ -171,7 +189,9 @@ final class ServerCore: @unchecked Sendable {
             response = .error(status: 500, code: "server_error", description: "Invalid response status.")
         }
         SecurityHeaders.apply(to: &response)
-        if draining.load(ordering: .relaxed) { response.headers.append((name: "Connection", value: "close")) }
+        if draining.load(ordering: .relaxed) || context.closesConnection {
+            response.headers.append((name: "Connection", value: "close"))
+        }
         let count = response.body.count
         let mhdResponse: OpaquePointer? = response.body.withUnsafeBytes { bytes in
             MHD_create_response_from_buffer(count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
