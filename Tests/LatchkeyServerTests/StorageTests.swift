@@ -222,6 +222,49 @@ struct StorageTests {
         #expect(try db.refreshTokens(familyID: "fam-1").count == 2, "only the winner's successor was stored")
     }
 
+    /// The commit level each kind of transaction runs at, read back from the engine itself: relaxed inside a
+    /// `.relaxed` transaction only, full everywhere else (also after a relaxed one that failed).
+    @Test(arguments: StorageEngine.allCases)
+    func relaxedDurabilityIsScopedToItsTransaction(engine: StorageEngine) throws {
+        guard let test = try makeTestDatabase(engine) else { return }
+        defer { test.cleanup() }
+        let db = test.database
+        let probe = engine == .sqlite ? "PRAGMA synchronous" : "SHOW synchronous_commit"
+        func level(_ conn: any SQLConnection) throws -> String {
+            let rows = try conn.execute(probe)
+            let row = try #require(rows.first)
+            return engine == .sqlite ? String(try row.integer(0)) : try row.text(0)
+        }
+        let full = engine == .sqlite ? "2" : "on"
+        #expect(try db.withConnection(level) == full)
+        #expect(try db.transaction(level) == full)
+        // PostgreSQL keeps relaxed commits synchronous unless asked (see `asynchronousRelaxedCommits`).
+        #expect(try db.transaction(durability: .relaxed, level) == (engine == .sqlite ? "1" : "on"))
+        if case .postgres = engine, let conninfo = TestServices.postgresConninfo {
+            let asynchronous = try PostgresDatabase(conninfo: conninfo, poolSize: 1, asynchronousRelaxedCommits: true)
+            #expect(try asynchronous.transaction(durability: .relaxed, level) == "off")
+            #expect(try asynchronous.transaction(level) == "on")
+            #expect(try asynchronous.withConnection(level) == "on")
+        }
+        #expect(try db.withConnection(level) == full)
+        struct Failure: Error {}
+        #expect(throws: Failure.self) { try db.transaction(durability: .relaxed) { _ -> Int in throw Failure() } }
+        #expect(try db.transaction(level) == full)
+        // A rotation is relaxed, a reuse revocation (redone as a full transaction) is not: both still hold.
+        let alice = try account(db)
+        try session(db, accountID: alice.id)
+        guard case .rotated = try db.rotateRefreshToken(presentedHash: "h0", successorHash: "h1", now: Self.t0 + 1,
+                                                        successorExpiresAt: Self.t0 + 86_400) else {
+            Issue.record("the first rotation must succeed"); return
+        }
+        guard case .reused = try db.rotateRefreshToken(presentedHash: "h0", successorHash: "h2", now: Self.t0 + 2,
+                                                       successorExpiresAt: Self.t0 + 86_400) else {
+            Issue.record("a second use is reuse"); return
+        }
+        #expect(try db.refreshTokens(familyID: "fam-1").allSatisfy { $0.revokedAt != nil })
+        #expect(try db.withConnection(level) == full)
+    }
+
     @Test(arguments: StorageEngine.allCases)
     func concurrentRotationOfSuccessiveTokensInDifferentFamilies(engine: StorageEngine) throws {
         guard let test = try makeTestDatabase(engine) else { return }

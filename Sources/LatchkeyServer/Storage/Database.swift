@@ -51,6 +51,20 @@ extension SQLConnection {
     public func execute(_ sql: String) throws -> [SQLRow] { try execute(sql, []) }
 }
 
+/// How hard a transaction's commit is made durable.
+public enum TransactionDurability: Sendable {
+    /// The commit is on stable storage when `transaction` returns (SQLite `synchronous=FULL` in WAL mode,
+    /// PostgreSQL `synchronous_commit` as configured). Accounts, credentials, passkeys, signing keys,
+    /// revocations and reuse detection always commit this way.
+    case full
+    /// The commit is ordered and atomic but may be lost to a power cut or OS crash that comes right after it
+    /// (SQLite `synchronous=NORMAL`: the WAL is synced at the next full commit or checkpoint; a crash of the
+    /// process loses nothing). PostgreSQL commits these fully unless `asynchronousRelaxedCommits` is set
+    /// (`SET LOCAL synchronous_commit = off`). Used only where a lost commit is harmless: a refresh-token
+    /// rotation, whose loss means the client signs in again.
+    case relaxed
+}
+
 /// Storage for the server: SQLite (`SQLiteDatabase`, the default) or PostgreSQL (`PostgresDatabase`).
 ///
 /// Calls are synchronous and short (one connection is held only for the duration of the closure, which
@@ -59,11 +73,20 @@ extension SQLConnection {
 public protocol Database: Sendable {
     var dialect: SQLDialect { get }
 
-    /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
+    /// Runs `body` in one transaction: committed (as durably as `durability` says) when it returns, rolled
+    /// back when it throws.
     @discardableResult
-    func transaction<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T
+    func transaction<T: Sendable>(durability: TransactionDurability, _ body: (any SQLConnection) throws -> T) throws -> T
 
     /// Runs `body` on a connection in autocommit mode (each statement is its own transaction).
     @discardableResult
     func withConnection<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T
+}
+
+extension Database {
+    /// Runs `body` in one fully durable transaction.
+    @discardableResult
+    public func transaction<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        try transaction(durability: .full, body)
+    }
 }

@@ -18,14 +18,21 @@ public final class PostgresDatabase: Database {
     private let available: DispatchSemaphore
     /// How long a request waits for a free connection before failing with `.poolExhausted` (→ 503).
     public let acquireTimeoutMilliseconds: Int
+    /// Whether `.relaxed` transactions commit with `synchronous_commit = off`. Off by default: on PostgreSQL
+    /// that loses the last commits on a crash of the database server itself (not only on a power cut, as
+    /// SQLite's `NORMAL` does), so an acknowledged rotation would vanish with every `pg_ctl -m immediate`.
+    /// Turn it on for refresh throughput where signing users in again after a database crash is acceptable.
+    public let asynchronousRelaxedCommits: Bool
 
     /// Connects the first of at most `poolSize` connections to the database described by the libpq
     /// `conninfo` string (`host=127.0.0.1 port=5432 user=latchkey dbname=latchkey`); the others are opened
     /// when needed. A request waits at most `acquireTimeoutMilliseconds` for a free connection. A
     /// connection found broken (the server restarted) is reset before use; a statement that fails because
     /// the connection dropped throws `.connectionFailed`, which the service answers with 503.
-    public init(conninfo: String, poolSize: Int = 4, acquireTimeoutMilliseconds: Int = 5_000) throws {
+    public init(conninfo: String, poolSize: Int = 4, acquireTimeoutMilliseconds: Int = 5_000,
+                asynchronousRelaxedCommits: Bool = false) throws {
         self.conninfo = conninfo
+        self.asynchronousRelaxedCommits = asynchronousRelaxedCommits
         let size = max(1, poolSize)
         pool = Mutex([try PostgresConnection(conninfo: conninfo)])
         available = DispatchSemaphore(value: size)
@@ -45,10 +52,15 @@ public final class PostgresDatabase: Database {
     }
 
     @discardableResult
-    public func transaction<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T {
+    public func transaction<T: Sendable>(durability: TransactionDurability,
+                                         _ body: (any SQLConnection) throws -> T) throws -> T {
         try borrow { conn in
             try conn.execute(dialect.beginStatement, [])
             do {
+                // For this transaction only: COMMIT returns before its WAL record is flushed (never reordered).
+                if durability == .relaxed, asynchronousRelaxedCommits {
+                    try conn.execute("SET LOCAL synchronous_commit = off", [])
+                }
                 let result = try body(conn)
                 try conn.execute("COMMIT", [])
                 return result

@@ -62,48 +62,67 @@ extension Database {
     ///   first use (for a client whose response was lost); older generations are never accepted.
     public func rotateRefreshToken(presentedHash: String, successorHash: String, now: Int64, successorExpiresAt: Int64,
                                    graceSeconds: Int64 = 0, ip: String? = nil) throws -> RotationOutcome {
-        try transaction { conn in
-            let claimed = try conn.execute("""
-                UPDATE refresh_tokens SET used_at = ?
-                WHERE token_hash = ? AND used_at IS NULL AND revoked_at IS NULL AND expires_at > ?
-                RETURNING \(RefreshTokenRecord.columns),
-                    (SELECT expires_at FROM sessions WHERE sessions.id = refresh_tokens.family_id)
-                """, [.integer(now), .text(presentedHash), .integer(now)])
-            if let row = claimed.first {
-                // The claim also returned the session's end, so the successor is capped without another read.
-                let previous = try RefreshTokenRecord(row: row)
-                let successor = try insertSuccessor(of: previous, hash: successorHash, now: now,
-                                                    expiresAt: min(successorExpiresAt, row.optionalInteger(10) ?? successorExpiresAt),
-                                                    on: conn)
-                return .rotated(previous: previous, successor: successor)
+        // A plain rotation commits `.relaxed` (a power cut right after it loses it: the client signs in again).
+        // Anything that writes more — a grace replacement, a reuse revocation and its audit — is redone in a
+        // fully durable transaction, so a revocation is never lost.
+        do {
+            return try transaction(durability: .relaxed) { conn in
+                try rotate(presentedHash: presentedHash, successorHash: successorHash, now: now,
+                           successorExpiresAt: successorExpiresAt, graceSeconds: graceSeconds, ip: ip, on: conn,
+                           durable: false)
             }
-            guard let row = try conn.execute("SELECT \(RefreshTokenRecord.columns) FROM refresh_tokens WHERE token_hash = ?",
-                                             [.text(presentedHash)]).first else { return .notFound }
-            let token = try RefreshTokenRecord(row: row)
-            // A used token presented again is reuse, even when its family is already revoked (each replay
-            // is audited); an unused one failed because it was revoked or expired.
-            guard let usedAt = token.usedAt else { return token.revokedAt != nil ? .revoked : .expired }
-            if graceSeconds > 0, token.revokedAt == nil, now - usedAt <= graceSeconds {
-                // Replace the still-unused direct successor (the client never received it), once.
-                let superseded = try conn.execute("""
-                    UPDATE refresh_tokens SET revoked_at = ?
-                    WHERE parent_hash = ? AND used_at IS NULL AND revoked_at IS NULL
-                    RETURNING token_hash
-                    """, [.integer(now), .text(presentedHash)])
-                if !superseded.isEmpty {
-                    let successor = try insertSuccessor(of: token, hash: successorHash, now: now,
-                                                        expiresAt: try cappedExpiry(successorExpiresAt, familyID: token.familyID, on: conn),
-                                                        on: conn)
-                    try insertAudit(AuditEvent(at: now, accountID: token.accountID, event: "refresh_token_grace_reuse",
-                                               ip: ip, detail: "family \(token.familyID)"), on: conn)
-                    return .rotated(previous: token, successor: successor)
-                }
+        } catch is DurableCommitNeeded {
+            return try transaction(durability: .full) { conn in
+                try rotate(presentedHash: presentedHash, successorHash: successorHash, now: now,
+                           successorExpiresAt: successorExpiresAt, graceSeconds: graceSeconds, ip: ip, on: conn,
+                           durable: true)
             }
-            try revokeFamily(token.familyID, now: now, on: conn)
-            try insertAudit(AuditEvent(at: now, accountID: token.accountID, event: "refresh_token_reuse", ip: ip,
-                                       detail: "family \(token.familyID) revoked"), on: conn)
-            return .reused(familyID: token.familyID, accountID: token.accountID)
         }
+    }
+
+    private func rotate(presentedHash: String, successorHash: String, now: Int64, successorExpiresAt: Int64,
+                        graceSeconds: Int64, ip: String?, on conn: any SQLConnection, durable: Bool) throws -> RotationOutcome {
+        let claimed = try conn.execute("""
+            UPDATE refresh_tokens SET used_at = ?
+            WHERE token_hash = ? AND used_at IS NULL AND revoked_at IS NULL AND expires_at > ?
+            RETURNING \(RefreshTokenRecord.columns),
+                (SELECT expires_at FROM sessions WHERE sessions.id = refresh_tokens.family_id)
+            """, [.integer(now), .text(presentedHash), .integer(now)])
+        if let row = claimed.first {
+            // The claim also returned the session's end, so the successor is capped without another read.
+            let previous = try RefreshTokenRecord(row: row)
+            let successor = try insertSuccessor(of: previous, hash: successorHash, now: now,
+                                                expiresAt: min(successorExpiresAt, row.optionalInteger(10) ?? successorExpiresAt),
+                                                on: conn)
+            return .rotated(previous: previous, successor: successor)
+        }
+        guard let row = try conn.execute("SELECT \(RefreshTokenRecord.columns) FROM refresh_tokens WHERE token_hash = ?",
+                                         [.text(presentedHash)]).first else { return .notFound }
+        let token = try RefreshTokenRecord(row: row)
+        // A used token presented again is reuse, even when its family is already revoked (each replay
+        // is audited); an unused one failed because it was revoked or expired.
+        guard let usedAt = token.usedAt else { return token.revokedAt != nil ? .revoked : .expired }
+        guard durable else { throw DurableCommitNeeded() }
+        if graceSeconds > 0, token.revokedAt == nil, now - usedAt <= graceSeconds {
+            // Replace the still-unused direct successor (the client never received it), once.
+            let superseded = try conn.execute("""
+                UPDATE refresh_tokens SET revoked_at = ?
+                WHERE parent_hash = ? AND used_at IS NULL AND revoked_at IS NULL
+                RETURNING token_hash
+                """, [.integer(now), .text(presentedHash)])
+            if !superseded.isEmpty {
+                let successor = try insertSuccessor(of: token, hash: successorHash, now: now,
+                                                    expiresAt: try cappedExpiry(successorExpiresAt, familyID: token.familyID, on: conn),
+                                                    on: conn)
+                try insertAudit(AuditEvent(at: now, accountID: token.accountID, event: "refresh_token_grace_reuse",
+                                           ip: ip, detail: "family \(token.familyID)"), on: conn)
+                return .rotated(previous: token, successor: successor)
+            }
+        }
+        try revokeFamily(token.familyID, now: now, on: conn)
+        try insertAudit(AuditEvent(at: now, accountID: token.accountID, event: "refresh_token_reuse", ip: ip,
+                                   detail: "family \(token.familyID) revoked"), on: conn)
+        return .reused(familyID: token.familyID, accountID: token.accountID)
     }
 
     /// Revokes a session: its refresh-token family and (through the session check) its access tokens.
@@ -132,6 +151,10 @@ extension Database {
         }
     }
 }
+
+/// Thrown inside a `.relaxed` rotation that found more to write than the claim: the rotation is rolled back
+/// and run again as a `.full` transaction.
+private struct DurableCommitNeeded: Error {}
 
 private func insertRefreshToken(_ token: RefreshTokenRecord, on conn: any SQLConnection) throws {
     try conn.execute("INSERT INTO refresh_tokens (\(RefreshTokenRecord.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

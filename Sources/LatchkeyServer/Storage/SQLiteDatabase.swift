@@ -5,7 +5,8 @@ import Synchronization
 /// `SQLITE_TRANSIENT` is a C cast macro Swift cannot import: SQLite copies the bound bytes.
 private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-/// SQLite storage: one file in WAL mode, `synchronous=NORMAL`, a busy timeout, foreign keys on.
+/// SQLite storage: one file in WAL mode, `synchronous=FULL` (every commit synced; `.relaxed` transactions
+/// commit at `NORMAL`), a busy timeout, foreign keys on.
 /// Access is serialized through one connection behind a `Mutex`; several `SQLiteDatabase` instances
 /// (or processes) on the same file are safe too, because writes start with `BEGIN IMMEDIATE` and wait
 /// up to the busy timeout for the lock.
@@ -30,14 +31,19 @@ public final class SQLiteDatabase: Database {
         let conn = try SQLiteConnection(path: path)
         sqlite3_busy_timeout(conn.handle, busyTimeoutMilliseconds)
         try conn.execute("PRAGMA journal_mode=WAL")
-        try conn.execute("PRAGMA synchronous=NORMAL")
+        try conn.execute("PRAGMA synchronous=FULL")
         try conn.execute("PRAGMA foreign_keys=ON")
         connection = Mutex(conn)
     }
 
     @discardableResult
-    public func transaction<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T {
+    public func transaction<T: Sendable>(durability: TransactionDurability,
+                                         _ body: (any SQLConnection) throws -> T) throws -> T {
         try connection.withLock { conn in
+            // The level applies to the connection's commits; WAL frames are synced in order, so a full commit
+            // after relaxed ones makes them durable too. Back to FULL whatever happens.
+            if durability == .relaxed { try conn.execute("PRAGMA synchronous=NORMAL") }
+            defer { if durability == .relaxed { _ = try? conn.execute("PRAGMA synchronous=FULL") } }
             try conn.execute(dialect.beginStatement)
             do {
                 let result = try body(conn)
