@@ -136,3 +136,47 @@ struct AbuseTokenTests {
         }
     }
 }
+
+/// Tokens naming made-up `kid`s must not turn every request into a read of the signing keys.
+@Suite("Abuse: unknown kid reloads")
+struct UnknownKeyIDReloadTests {
+    /// A `Database` that counts the autocommit reads (the key ring reads its keys through `withConnection`).
+    final class CountingDatabase: Database {
+        let base: any Database
+        let reads = Mutex(0)
+        init(_ base: any Database) { self.base = base }
+        var dialect: SQLDialect { base.dialect }
+        func transaction<T: Sendable>(durability: TransactionDurability, _ body: (any SQLConnection) throws -> T) throws -> T {
+            try base.transaction(durability: durability, body)
+        }
+        func withConnection<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T {
+            reads.withLock { $0 += 1 }
+            return try base.withConnection(body)
+        }
+    }
+
+    @Test func unknownKIDsReloadTheKeysAtMostOncePerSecond() throws {
+        let test = try #require(try makeTestDatabase(.sqlite))
+        defer { test.cleanup() }
+        let database = CountingDatabase(test.database)
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
+        let ring = try SigningKeyRing(database: database, clock: clock, accessTokenLifetime: 900, clockSkew: 60,
+                                      rotationInterval: 86_400)
+        let before = database.reads.withLock { $0 }
+        for i in 0..<200 {
+            _ = try ring.verifier(issuer: "https://issuer", audience: "app", leeway: 60, forKID: "made-up-\(i)")
+        }
+        #expect(database.reads.withLock { $0 } - before == 1, "200 unknown kids in one second: one reload")
+        clock.advance(by: 1)
+        _ = try ring.verifier(issuer: "https://issuer", audience: "app", leeway: 60, forKID: "made-up-again")
+        #expect(database.reads.withLock { $0 } - before == 2, "a second later an unknown kid reloads again")
+        // A key made by another instance is found through that reload.
+        let other = try SigningKeyRing(database: test.openAnother(), clock: clock, accessTokenLifetime: 900, clockSkew: 60,
+                                       rotationInterval: 86_400)
+        try other.rotate()
+        let newKID = try other.activeKeyID
+        clock.advance(by: 1)
+        _ = try ring.verifier(issuer: "https://issuer", audience: "app", leeway: 60, forKID: newKID)
+        #expect(try ring.publishedKeySet().keys.contains { $0.kid == newKID })
+    }
+}

@@ -29,6 +29,9 @@ public final class SigningKeyRing: Sendable {
     private let encryptionKey: SymmetricKey?
     private let reloadInterval: Int64
     private let state: Mutex<Loaded?>
+    /// When a token with an unknown `kid` last made the ring reload (at most once a second, so tokens with
+    /// made-up `kid`s cannot turn every request into a database read).
+    private let lastUnknownKIDReload = Mutex<Int64>(Int64.min)
 
     /// Loads the keys, creating the first one if the database has none.
     public init(database: any Database, clock: any ServerClock, accessTokenLifetime: Int64, clockSkew: Int64,
@@ -111,12 +114,21 @@ public final class SigningKeyRing: Sendable {
         })
     }
 
-    /// A verifier over the currently published keys (reloading once if `kid` is unknown).
+    /// A verifier over the currently published keys (reloading if `kid` is unknown and no such reload
+    /// happened in the last second: another instance may just have rotated).
     func verifier(issuer: String, audience: String, leeway: Int64, forKID kid: String?) throws -> TokenVerifier {
         var keys = try publishedKeySet()
         if let kid, !keys.keys.contains(where: { $0.kid == kid }) {
-            _ = try load()
-            keys = try publishedKeySet()
+            let now = clock.seconds
+            let due = lastUnknownKIDReload.withLock { last in
+                guard last == Int64.min || now - last >= 1 else { return false }
+                last = now
+                return true
+            }
+            if due {
+                _ = try load()
+                keys = try publishedKeySet()
+            }
         }
         return TokenVerifier(keySet: keys, issuer: issuer, audience: audience, leeway: leeway, clock: clock)
     }
