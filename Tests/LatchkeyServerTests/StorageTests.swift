@@ -222,6 +222,13 @@ struct StorageTests {
         #expect(try db.refreshTokens(familyID: "fam-1").count == 2, "only the winner's successor was stored")
     }
 
+    /// `PRAGMA synchronous` (SQLite: 1 NORMAL, 2 FULL) or `SHOW synchronous_commit` (PostgreSQL).
+    static func commitLevel(_ conn: any SQLConnection, _ engine: StorageEngine) throws -> String {
+        let rows = try conn.execute(engine == .sqlite ? "PRAGMA synchronous" : "SHOW synchronous_commit")
+        guard let row = rows.first else { return "no row" }
+        return engine == .sqlite ? String(try row.integer(0)) : try row.text(0)
+    }
+
     /// The commit level each kind of transaction runs at, read back from the engine itself: relaxed inside a
     /// `.relaxed` transaction only, full everywhere else (also after a relaxed one that failed).
     @Test(arguments: StorageEngine.allCases)
@@ -229,12 +236,7 @@ struct StorageTests {
         guard let test = try makeTestDatabase(engine) else { return }
         defer { test.cleanup() }
         let db = test.database
-        let probe = engine == .sqlite ? "PRAGMA synchronous" : "SHOW synchronous_commit"
-        func level(_ conn: any SQLConnection) throws -> String {
-            guard let row = try conn.execute(probe).first else { return "no row" }
-            if engine == .sqlite { return String(try row.integer(0)) }
-            return try row.text(0)
-        }
+        let level = { (conn: any SQLConnection) throws -> String in try Self.commitLevel(conn, engine) }
         let full = engine == .sqlite ? "2" : "on"
         #expect(try db.withConnection(level) == full)
         #expect(try db.transaction(level) == full)
