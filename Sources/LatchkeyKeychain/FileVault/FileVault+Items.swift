@@ -5,6 +5,9 @@ import LatchkeyCrypto
 extension FileVault {
     static let rowColumns = "uid, class, pk, agrp, svce, acct, srvr, sync, pdmn, accc, attrs, value, gate"
     static let selectColumns = rowColumns + ", id"
+    /// What a read that opens neither the attributes nor the lookup columns needs (the value, its AAD parts,
+    /// the gate): fewer result columns, so SQLite copies and frees fewer values per row.
+    static let plainColumns = "uid, class, pk, sync, pdmn, accc, value, gate, id"
 
     public func add(_ item: Item, authenticationContext: (any AuthenticationContext)?) throws(KeychainStoreError) {
         var item = item
@@ -217,8 +220,11 @@ extension FileVault {
         case .any: break
         }
         if let level = q.accessibility, let i = Accessibility.allCases.firstIndex(of: level) { shape |= (i + 1) << 8 }
+        let wantsAttributes = full || remaining || q.returnAttributes || q.returnReference
+        let plain = !full && !wantsAttributes
+        if plain { shape |= 1 << 16 }
         let sql: () -> String = {
-            var sql = "SELECT \(selectColumns) FROM items WHERE class = ?1"
+            var sql = "SELECT \(plain ? plainColumns : selectColumns) FROM items WHERE class = ?1"
             var n = 2
             if shape & 1 != 0 { sql += " AND id = ?\(n + 100) AND uid = ?\(n)"; n += 1 }
             for (bit, key) in VaultRow.lookupKeys.enumerated() where shape & (2 << bit) != 0 {
@@ -233,9 +239,9 @@ extension FileVault {
             st.bind(1, q.itemClass.rawValue)
             for (i, b) in blobs.enumerated() { st.bind(Int32(i + 2), b) }
             if shape & 1 != 0 { st.bind(102, refID) }
-            let wantsAttributes = full || remaining || q.returnAttributes || q.returnReference
             while try st.step() {
-                guard try body(try row(st, full: full, attributes: wantsAttributes), remaining) else { break }
+                let candidate = plain ? try plainRow(st) : try row(st, full: full, attributes: wantsAttributes)
+                guard try body(candidate, remaining) else { break }
             }
         }
     }
@@ -278,6 +284,18 @@ extension FileVault {
                            accessibility: level, accessControlFlags: UInt64(bitPattern: s.int(9)),
                            sealedAttributes: attrs, sealedValue: value, gate: s.data(12))
         row.rowid = s.int(13)
+        return row
+    }
+
+    /// Reads a row selected with `plainColumns`: no lookup columns, no sealed attributes.
+    static func plainRow(_ s: SQLiteStatement) throws(KeychainStoreError) -> VaultRow {
+        guard let uid = s.data(0), let clsText = s.text(1), let cls = ItemClass(rawValue: clsText), let pk = s.data(2),
+              let pdmnText = s.text(4), let level = Accessibility(rawValue: pdmnText), let value = s.data(6)
+        else { throw KeychainStoreError(.decode, .corruptItem) }
+        var row = VaultRow(uid: uid, itemClass: cls, pk: pk, lookup: [:], synchronizable: s.int(3) != 0,
+                           accessibility: level, accessControlFlags: UInt64(bitPattern: s.int(5)),
+                           sealedAttributes: Data(), sealedValue: value, gate: s.data(7))
+        row.rowid = s.int(8)
         return row
     }
 
