@@ -237,7 +237,7 @@ enum ServeCommand {
     }
 
     static func run(_ arguments: [String]) -> Int32 {
-        let options: Options
+        var options: Options
         switch parse(arguments) {
         case .success(let parsed): options = parsed
         case .failure(let message):
@@ -249,7 +249,15 @@ enum ServeCommand {
                                                     accessLog: options.accessLog ? .standardError : nil)
         configuration.shutdownGracePeriod = .seconds(10)
         configuration.trustedProxies = options.trustedProxies
+        // Listing the routes needs a service but must not create or migrate a database where it runs.
+        let scratch = options.printRoutes
+            ? FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-routes-\(UUID().uuidString)") : nil
+        defer { if let scratch { try? FileManager.default.removeItem(at: scratch) } }
         do {
+            if let scratch {
+                try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+                options.database = "sqlite:" + scratch.appendingPathComponent("routes.sqlite").path
+            }
             let server = HTTPServer(configuration: configuration)
             if !options.printRoutes { try server.bind() }
             let service = try service(options, baseURL: server.baseURL)

@@ -168,6 +168,17 @@ struct OpenAPITests {
         #expect(documented.subtracting(served).isEmpty, "documented but not served: \(documented.subtracting(served))")
     }
 
+    @Test func printingTheRoutesCreatesNoDatabase() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-print-routes-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("server.sqlite").path
+        let (status, output) = try await ServeProcess.run(["serve", "--print-routes", "--database", "sqlite:" + path])
+        #expect(status == 0)
+        #expect(output.contains("GET /healthz"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty, "no database file was made")
+    }
+
     @Test func everyDocumentedRouteAnswersWithADocumentedStatus() async throws {
         let operations = try Self.operations()
         let server = try await ServeProcess(Self.databaseArguments())
