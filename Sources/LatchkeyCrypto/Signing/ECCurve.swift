@@ -112,26 +112,35 @@ struct ECCurve: Sendable {
 
     // MARK: Signatures
 
-    /// DER ECDSA-Sig-Value from raw r||s.
+    /// DER ECDSA-Sig-Value (`SEQUENCE { INTEGER r, INTEGER s }`, X9.62) from raw r||s. Plain DER encoding of
+    /// two unsigned integers — minimal length, a 0x00 before a set high bit — which is what `i2d_ECDSA_SIG`
+    /// writes, without its two BIGNUM allocations (tests compare the bytes with OpenSSL's on every path).
     func derSignature(raw: Data) throws(CryptoError) -> Data {
         guard raw.count == 2 * size else { throw .invalidParameter("raw signature must be \(2 * size) bytes, got \(raw.count)") }
-        guard let sig = ECDSA_SIG_new() else { throw .libraryFailure("ECDSA_SIG_new") }
-        defer { ECDSA_SIG_free(sig) }
-        let (r, s) = raw.withUnsafeBytes { buf in
-            (BN_bin2bn(bytePointer(buf), Int32(size), nil), BN_bin2bn(bytePointer(buf) + size, Int32(size), nil))
+        let size = size
+        return raw.withUnsafeBytes { (buf: UnsafeRawBufferPointer) -> Data in
+            let bytes = buf.bindMemory(to: UInt8.self)
+            func integer(_ start: Int) -> (first: Int, pad: Int, length: Int) {
+                var first = start
+                while first < start + size - 1, bytes[first] == 0 { first += 1 }
+                let pad = bytes[first] & 0x80 != 0 ? 1 : 0
+                return (first, pad, start + size - first + pad)
+            }
+            let r = integer(0), s = integer(size)
+            let content = 2 + r.length + 2 + s.length // each INTEGER's length fits in one byte (≤ 67)
+            var out = [UInt8]()
+            out.reserveCapacity(content + 3)
+            out.append(0x30)
+            if content >= 0x80 { out.append(0x81) }
+            out.append(UInt8(content))
+            for part in [r, s] {
+                out.append(0x02)
+                out.append(UInt8(part.length))
+                if part.pad == 1 { out.append(0) }
+                out.append(contentsOf: bytes[part.first..<(part.first + part.length - part.pad)])
+            }
+            return Data(out)
         }
-        guard let r, let s, ECDSA_SIG_set0(sig, r, s) == 1 else {
-            BN_free(r); BN_free(s); throw .libraryFailure("ECDSA_SIG_set0")
-        }
-        let length = i2d_ECDSA_SIG(sig, nil)
-        guard length > 0 else { ERR_clear_error(); throw .libraryFailure("i2d_ECDSA_SIG") }
-        var out = Data(count: Int(length))
-        let written = out.withUnsafeMutableBytes { buf in
-            var p = buf.baseAddress?.assumingMemoryBound(to: UInt8.self)
-            return i2d_ECDSA_SIG(sig, &p)
-        }
-        guard written == length else { ERR_clear_error(); throw .libraryFailure("i2d_ECDSA_SIG") }
-        return out
     }
 
     /// Raw r||s from a strictly DER-encoded ECDSA-Sig-Value (no trailing bytes, minimal integers).
