@@ -293,4 +293,30 @@ struct MetadataServiceTests {
         #expect(first["aaguid"] as? String == MetadataTestPKI.yubi)
         #expect(first["authenticator_icon"] as? String == "data:image/png;base64,iVBORw0KGgo=")
     }
+
+    @Test func serveLoadsTheMetadataFiles() async throws {
+        let t = try MetadataTestPKI()
+        defer { t.remove() }
+        let blobPath = t.pki.path("blob.jwt"), stalePath = t.pki.path("stale.jwt")
+        try t.blob(MetadataTestPKI.payload()).write(toFile: blobPath, atomically: true, encoding: .utf8)
+        try t.blob(MetadataTestPKI.payload(nextUpdate: "2020-01-01")).write(toFile: stalePath, atomically: true, encoding: .utf8)
+        let database = ["--database", "sqlite:" + t.pki.path("db.sqlite")]
+
+        let server = try await ServeProcess(["--metadata", blobPath, "--metadata-root", t.pki.path("ca.pem")] + database)
+        #expect(try await server.stop() == 0)
+        let log = String(decoding: server.errorPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains("FIDO metadata BLOB no 42, 4 entries"), "\(log)")
+        #expect(!log.contains("warning"))
+
+        let stale = try await ServeProcess(["--metadata", stalePath, "--metadata-root", t.pki.path("ca.pem.der")] + database)
+        #expect(try await stale.stop() == 0)
+        let staleLog = String(decoding: stale.errorPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(staleLog.contains("warning: the metadata BLOB (no 42) was due for an update on 2020-01-01"), "\(staleLog)")
+
+        #expect(try await ServeProcess.run(["serve", "--port", "0", "--metadata", stalePath, "--metadata-root",
+                                            t.pki.path("ca.pem"), "--metadata-stale", "refuse"] + database).status == 1)
+        #expect(try await ServeProcess.run(["serve", "--port", "0", "--metadata", blobPath, "--metadata-root",
+                                            t.pki.path("int.pem")] + database).status == 1)
+        #expect(try await ServeProcess.run(["serve", "--metadata", blobPath]).status == 64)
+    }
 }
