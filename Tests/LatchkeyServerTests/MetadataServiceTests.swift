@@ -302,13 +302,19 @@ struct MetadataServiceTests {
         try t.blob(MetadataTestPKI.payload(nextUpdate: "2020-01-01")).write(toFile: stalePath, atomically: true, encoding: .utf8)
         let database = ["--database", "sqlite:" + t.pki.path("db.sqlite")]
 
+        // A request before SIGTERM: `serve` prints "listening on" a moment before its signal handlers are in place.
+        func served(_ server: ServeProcess) async throws -> Int {
+            try await rawRequest(port: server.port, "GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n").status
+        }
         let server = try await ServeProcess(["--metadata", blobPath, "--metadata-root", t.pki.path("ca.pem")] + database)
+        #expect(try await served(server) == 200)
         #expect(try await server.stop() == 0)
         let log = String(decoding: server.errorPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(log.contains("FIDO metadata BLOB no 42, 4 entries"), "\(log)")
         #expect(!log.contains("warning"))
 
         let stale = try await ServeProcess(["--metadata", stalePath, "--metadata-root", t.pki.path("ca.pem.der")] + database)
+        #expect(try await served(stale) == 200)
         #expect(try await stale.stop() == 0)
         let staleLog = String(decoding: stale.errorPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(staleLog.contains("warning: the metadata BLOB (no 42) was due for an update on 2020-01-01"), "\(staleLog)")
