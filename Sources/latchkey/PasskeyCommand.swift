@@ -26,7 +26,8 @@ enum PasskeyCommand {
     """
 
     static let options: [String: KeychainArguments.Arity] = [
-        "server": .value, "username": .value, "id": .value, "name": .value, "vault": .value, "backend": .value, "passphrase-fd": .value,
+        "server": .value, "username": .value, "id": .value, "name": .value, "vault": .value, "backend": .value,
+        "passphrase-fd": .value,
         "h": .flag, "help": .flag,
     ]
 
@@ -54,6 +55,10 @@ enum PasskeyCommand {
             let rename: (id: String, name: String)? = command == "rename"
                 ? (id: try parsed.required("id", what: "the passkey id"), name: try parsed.required("name", what: "a new name"))
                 : nil
+            // Passkey ids are base64url: anything else is no id (and must not reach the URL path).
+            if let id = rename?.id, id.isEmpty || !id.unicodeScalars.allSatisfy(Self.base64URLCharacters.contains) {
+                throw KeychainArguments.UsageError(message: "--id needs a passkey id as `latchkey passkey list` shows it")
+            }
             let store = try KeychainVaultAccess(arguments: parsed).openStore()
             if command == "list" || command == "rename" {
                 switch blocking({ await manage(server: server, store: store, rename: rename) }) {
@@ -118,6 +123,8 @@ enum PasskeyCommand {
         }
         return .success(name)
     }
+
+    static let base64URLCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 
     static func tokenManager(server: URL, origin: String, store: any ItemStore) -> TokenManager {
         TokenManager(storage: KeychainTokenStorage(service: "org.latchkey.cli.tokens", store: store, key: origin),

@@ -156,5 +156,6 @@ struct PasskeyCLITests {
         #expect(refused.status == 77)
         #expect(refused.stderr.contains("invalid_name"))
         #expect(try cli(["rename", "--id", id]).status == 64)
+        #expect(try cli(["rename", "--id", "../me", "--name", "x"]).status == 64)
     }
 }
