@@ -10,6 +10,7 @@ enum ServeCommand {
                               [--db-pool 8] [--db-timeout-ms 5000] [--refresh-grace SECONDS] [--key-reload SECONDS]
                               [--trusted-proxy ADDRESS]...
                               [--rp-id localhost] [--rp-name NAME] [--origin URL]... [--user-verification required|preferred]
+                              [--metadata BLOB.jwt --metadata-root ROOT.pem|.der [--metadata-stale warn|refuse]]
                               [--apple-client-id ID]... [--apple-base-url URL] [--apple-team-id ID --apple-key-id ID
                                --apple-key-file KEY.p8] [--apple-token-key-file FILE]
         Prints `listening on http://HOST:PORT` once bound (port 0 picks a free port); SIGTERM/SIGINT shut it down
@@ -23,6 +24,11 @@ enum ServeCommand {
         whose X-Forwarded-For gives the client address used for throttling and the access log.
         Passkeys: --rp-id is the WebAuthn relying party ID; --origin (repeatable) the accepted origins, by default
         http://localhost:PORT and http://127.0.0.1:PORT (the terminal client) when the RP ID is localhost.
+        --metadata is a FIDO Metadata Service (MDS3) BLOB downloaded from mds3.fidoalliance.org, verified against
+        --metadata-root (the "FIDO Alliance Global Root" certificate you download); nothing is fetched. Its entries
+        name authenticators in passkey listings, add attestation roots per AAGUID, and refuse registrations from
+        revoked or compromised models. A BLOB past its nextUpdate is used with a warning (--metadata-stale warn,
+        the default) or refused (--metadata-stale refuse).
         Sign in with Apple: --apple-client-id (repeatable) are the accepted audiences; team/key id and the .p8 key
         file enable the authorization-code exchange; --apple-token-key-file (base64 of 32 bytes) is the AES-256-GCM
         key Apple refresh tokens are sealed with (without it they are not stored).
@@ -52,6 +58,9 @@ enum ServeCommand {
         var refreshGraceSeconds: Int64 = 0
         var keyReloadSeconds: Int64 = 30
         var trustedProxies: Set<String> = []
+        var metadataFile: String?
+        var metadataRootFile: String?
+        var metadataStalePolicy = MetadataBLOB.StalePolicy.warn
     }
 
     enum Parsed {
@@ -154,6 +163,18 @@ enum ServeCommand {
             case "--apple-token-key-file":
                 guard let path = value(), !path.isEmpty else { return .failure("--apple-token-key-file needs a path") }
                 options.appleTokenKeyFile = path
+            case "--metadata":
+                guard let path = value(), !path.isEmpty else { return .failure("--metadata needs a path") }
+                options.metadataFile = path
+            case "--metadata-root":
+                guard let path = value(), !path.isEmpty else { return .failure("--metadata-root needs a path") }
+                options.metadataRootFile = path
+            case "--metadata-stale":
+                switch value() {
+                case "warn": options.metadataStalePolicy = .warn
+                case "refuse": options.metadataStalePolicy = .refuse
+                default: return .failure("--metadata-stale needs warn or refuse")
+                }
             case "--print-routes":
                 options.printRoutes = true
             case "--help", "-h":
@@ -163,7 +184,23 @@ enum ServeCommand {
             }
             index += 1
         }
+        guard (options.metadataFile == nil) == (options.metadataRootFile == nil) else {
+            return .failure("--metadata and --metadata-root go together")
+        }
         return .success(options)
+    }
+
+    /// The verified FIDO metadata of `--metadata`/`--metadata-root`, nil without them. A stale BLOB under the
+    /// `warn` policy is reported on standard error.
+    static func metadata(_ options: Options) throws -> MetadataService? {
+        guard let blobPath = options.metadataFile, let rootPath = options.metadataRootFile else { return nil }
+        let blob = try MetadataBLOB(contentsOf: blobPath, rootCertificate: rootPath, stalePolicy: options.metadataStalePolicy)
+        if blob.isStale() {
+            let day = blob.nextUpdate.formatted(Date.ISO8601FormatStyle().year().month().day())
+            FileHandle.standardError.write(Data("latchkey serve: warning: the metadata BLOB (no \(blob.number)) was due for an update on \(day); download a new one\n".utf8))
+        }
+        FileHandle.standardError.write(Data("latchkey serve: FIDO metadata BLOB no \(blob.number), \(blob.entries.count) entries\n".utf8))
+        return MetadataService(blob: blob)
     }
 
     /// The auth service behind `latchkey serve`: the database from `--database` (migrated at start) and tokens
@@ -262,7 +299,8 @@ enum ServeCommand {
             if !options.printRoutes { try server.bind() }
             let service = try service(options, baseURL: server.baseURL)
             let passkeys = PasskeyService(auth: service,
-                                          configuration: webAuthnConfiguration(options, boundPort: server.port))
+                                          configuration: webAuthnConfiguration(options, boundPort: server.port),
+                                          metadata: try metadata(options))
             let apple = try appleService(options, auth: service)
             let router = Router(service.routes() + passkeys.routes() + apple.routes() + (WebPage()?.routes() ?? []))
             if options.printRoutes {

@@ -1,9 +1,21 @@
-"""Passkeys in a real browser: headless Chromium with a CTAP2 virtual authenticator drives the page that
-`latchkey serve` serves at http://localhost:PORT.
+"""Passkeys in a real browser: headless Chromium with a CTAP2 virtual authenticator (Chrome DevTools
+Protocol `WebAuthn` domain) drives the page that `latchkey serve` serves at http://localhost:PORT.
 
-Run 1: register a passkey (new account), sign out, sign in with the passkey; the server's /v1/me shows
-the session. Run 2: the authenticator stops verifying the user; the server requires user verification,
-so the sign-in is refused and no session exists.
+Run 1: register a passkey (new account); rename it in the list (inline form, PATCH /v1/passkeys/:id) and
+check the server stored the name; the list shows last use and backup state. Sign out: the page starts a
+conditional (autofill) request; with the authenticator's presence simulation off it stays pending, as
+while a person has not yet picked a passkey. The "Sign in with a passkey" button aborts it and signs in
+(modal request). Sign out again with presence simulation on: the virtual authenticator answers the
+pending conditional request with the resident credential (what picking it in the autofill list does),
+and the page signs in through it.
+Run 2: the authenticator stops verifying the user; the server requires user verification, so both the
+autofill and the button sign-in are refused and no session exists.
+Run 3: a new authenticator that cannot verify the user cannot register either.
+
+Not covered: the autofill dropdown itself. Headless Chromium draws no autofill UI and the virtual
+authenticator resolves a conditional request at once when it holds a matching credential (and rejects
+it with NotAllowedError when it holds none), so choosing a passkey from the list is stood in for by
+presence simulation.
 
 Usage: passkey_browser_test.py LATCHKEY_BINARY
 """
@@ -21,7 +33,6 @@ from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
-from selenium.webdriver.common.virtual_authenticator import Protocol, Transport, VirtualAuthenticatorOptions
 from selenium.webdriver.support.ui import WebDriverWait
 
 passed = failed = 0
@@ -53,16 +64,34 @@ def start_server(binary, workdir):
     raise RuntimeError("latchkey serve did not start: " + log.read())
 
 
-def make_driver(user_verified):
-    options = Options()
-    options.binary_location = "/usr/bin/chromium"
-    for arg in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"]:
-        options.add_argument(arg)
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-    driver.add_virtual_authenticator(VirtualAuthenticatorOptions(
-        protocol=Protocol.CTAP2, transport=Transport.INTERNAL, has_resident_key=True,
-        has_user_verification=True, is_user_consenting=True, is_user_verified=user_verified))
-    return driver
+class Browser:
+    """A headless Chromium with one CDP virtual authenticator (resident keys, user verification)."""
+
+    def __init__(self, user_verified):
+        options = Options()
+        options.binary_location = "/usr/bin/chromium"
+        for arg in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"]:
+            options.add_argument(arg)
+        self.driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+        self.driver.execute_cdp_cmd("WebAuthn.enable", {"enableUI": False})
+        self.authenticator = self.cdp("WebAuthn.addVirtualAuthenticator", {"options": {
+            "protocol": "ctap2", "transport": "internal", "hasResidentKey": True, "hasUserVerification": True,
+            "isUserVerified": user_verified, "automaticPresenceSimulation": True}})["authenticatorId"]
+
+    def cdp(self, command, params):
+        return self.driver.execute_cdp_cmd(command, params)
+
+    def set_presence(self, enabled):
+        self.cdp("WebAuthn.setAutomaticPresenceSimulation", {"authenticatorId": self.authenticator, "enabled": enabled})
+
+    def set_user_verified(self, verified):
+        self.cdp("WebAuthn.setUserVerified", {"authenticatorId": self.authenticator, "isUserVerified": verified})
+
+    def credentials(self):
+        return self.cdp("WebAuthn.getCredentials", {"authenticatorId": self.authenticator})["credentials"]
+
+    def quit(self):
+        self.driver.quit()
 
 
 def wait_for(driver, predicate, timeout=20):
@@ -78,8 +107,12 @@ def whoami(driver):
     return element.text if element.is_displayed() else ""
 
 
-def server_me(port, token):
-    request = urllib.request.Request(f"http://127.0.0.1:{port}/v1/me", headers={"Authorization": "Bearer " + token})
+def conditional(driver):
+    return driver.execute_script("return document.body.dataset.conditional || ''")
+
+
+def server_get(port, path, token):
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", headers={"Authorization": "Bearer " + token})
     try:
         with urllib.request.urlopen(request, timeout=5) as response:
             return response.status, json.loads(response.read())
@@ -87,49 +120,116 @@ def server_me(port, token):
         return error.code, {}
 
 
+def server_me(port, token):
+    return server_get(port, "/v1/me", token)
+
+
+def token_of(driver):
+    return driver.execute_script("return sessionStorage.getItem('latchkey.access_token')")
+
+
 def run(binary):
     with tempfile.TemporaryDirectory() as workdir:
         server, port = start_server(binary, workdir)
         base = f"http://localhost:{port}/"
         try:
-            # Run 1: register, sign out, sign in with the passkey.
+            # Run 1: register, rename, sign out, sign in with the button, then through autofill.
             username = "alice-" + secrets.token_hex(4)
-            driver = make_driver(user_verified=True)
+            browser = Browser(user_verified=True)
+            driver = browser.driver
             try:
                 driver.get(base)
                 check("page served", driver.title.startswith("Latchkey"), driver.title)
-                driver.find_element(By.ID, "username").send_keys(username)
+                field = driver.find_element(By.ID, "username")
+                check("username field offers passkey autofill",
+                      field.get_attribute("autocomplete") == "username webauthn", field.get_attribute("autocomplete"))
+                check("conditional mediation is available",
+                      driver.execute_async_script(
+                          "PublicKeyCredential.isConditionalMediationAvailable().then(arguments[0])") is True)
+                field.send_keys(username)
                 driver.find_element(By.ID, "passkey-register").click()
                 wait_for(driver, lambda d: whoami(d).startswith("Signed in") or "Error" in status(d))
                 check("passkey registered and signed in", whoami(driver) == "Signed in as " + username,
                       status(driver))
                 check("virtual authenticator holds a resident credential",
-                      any(c.is_resident_credential for c in driver.get_credentials()))
+                      any(c.get("isResidentCredential") for c in browser.credentials()))
+
+                # Rename through the list's inline form.
+                wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#passkeys li .rename"))
+                details = driver.find_element(By.CSS_SELECTOR, "#passkeys li .passkey-details").text
+                check("list shows creation, last use and backup state",
+                      "created " in details and "never used" in details and "device-bound" in details, details)
+                driver.find_element(By.CSS_SELECTOR, "#passkeys li .rename").click()
+                box = driver.find_element(By.CSS_SELECTOR, "#passkeys li .rename-input")
+                box.clear()
+                box.send_keys("My laptop 🔑")
+                driver.find_element(By.CSS_SELECTOR, "#passkeys li .rename-save").click()
+                wait_for(driver, lambda d: "renamed" in status(d) or "Error" in status(d))
+                shown = driver.find_element(By.CSS_SELECTOR, "#passkeys li .passkey-name").text
+                check("renamed in the list", shown == "My laptop 🔑", f"{shown!r} {status(driver)}")
+                code, listed = server_get(port, "/v1/passkeys", token_of(driver) or "")
+                names = [p.get("name") for p in listed.get("passkeys", [])]
+                check("server stored the new name", code == 200 and names == ["My laptop 🔑"], f"{code} {names}")
+                driver.find_element(By.CSS_SELECTOR, "#passkeys li .rename").click()
+                box = driver.find_element(By.CSS_SELECTOR, "#passkeys li .rename-input")
+                box.clear()
+                box.send_keys("bad\u202ename")
+                driver.find_element(By.CSS_SELECTOR, "#passkeys li .rename-save").click()
+                wait_for(driver, lambda d: "Error" in status(d))
+                check("an unacceptable name is refused", "not allowed" in status(driver), status(driver))
+
+                # Signed out, the autofill request waits (presence off: nobody picked a passkey yet).
+                browser.set_presence(False)
                 driver.find_element(By.ID, "sign-out").click()
                 wait_for(driver, lambda d: d.find_element(By.ID, "signed-out").is_displayed())
                 check("signed out", whoami(driver) == "")
+                wait_for(driver, lambda d: conditional(d) == "pending")
+                time.sleep(1)
+                check("conditional request pending after sign-out",
+                      conditional(driver) == "pending" and whoami(driver) == "", conditional(driver))
+
+                # The button aborts the autofill request and runs a modal one.
+                browser.set_presence(True)
                 driver.find_element(By.ID, "passkey-login").click()
                 wait_for(driver, lambda d: whoami(d).startswith("Signed in") or "Error" in status(d))
-                check("signed in with the passkey", whoami(driver) == "Signed in as " + username, status(driver))
-                token = driver.execute_script("return sessionStorage.getItem('latchkey.access_token')")
+                check("signed in with the passkey button", whoami(driver) == "Signed in as " + username, status(driver))
+                check("the button aborted the conditional request", conditional(driver) == "aborted", conditional(driver))
+                token = token_of(driver)
                 code, me = server_me(port, token or "")
                 check("server shows the session", code == 200 and me.get("username") == username, f"{code} {me}")
 
-                # Run 2: same passkey, but the authenticator no longer verifies the user.
+                # Autofill: the pending conditional request returns the resident credential.
                 driver.find_element(By.ID, "sign-out").click()
-                wait_for(driver, lambda d: d.find_element(By.ID, "signed-out").is_displayed())
-                driver.set_user_verified(False)
+                wait_for(driver, lambda d: conditional(d) == "signed-in" or "Error" in status(d), timeout=30)
+                check("signed in through autofill (conditional mediation)",
+                      whoami(driver) == "Signed in as " + username and conditional(driver) == "signed-in",
+                      f"{conditional(driver)} {status(driver)}")
+                autofill_token = token_of(driver)
+                code, me = server_me(port, autofill_token or "")
+                check("autofill session is a real session", code == 200 and autofill_token != token, f"{code} {me}")
+                code, listed = server_get(port, "/v1/passkeys", autofill_token or "")
+                used = [p.get("last_used_at") for p in listed.get("passkeys", [])]
+                check("last use recorded", code == 200 and used and used[0], f"{code} {used}")
+                wait_for(driver, lambda d: "last used " in d.find_element(By.CSS_SELECTOR, "#passkeys li .passkey-details").text)
+                check("list shows the last use", True)
+
+                # Run 2: same passkey, but the authenticator no longer verifies the user.
+                browser.set_user_verified(False)
+                driver.find_element(By.ID, "sign-out").click()
+                wait_for(driver, lambda d: conditional(d) in ("error", "signed-in") or "Error" in status(d))
+                check("autofill sign-in without user verification refused",
+                      whoami(driver) == "" and not token_of(driver), f"{conditional(driver)} {status(driver)}")
                 driver.find_element(By.ID, "passkey-login").click()
                 wait_for(driver, lambda d: "Error" in status(d) or whoami(d).startswith("Signed in"))
                 check("sign-in without user verification refused", "Error" in status(driver) and whoami(driver) == "",
                       status(driver))
-                token = driver.execute_script("return sessionStorage.getItem('latchkey.access_token')")
-                check("no session after the refused sign-in", not token)
+                check("no session after the refused sign-in", not token_of(driver))
             finally:
-                driver.quit()
+                browser.quit()
 
-            # A new authenticator that cannot verify the user cannot register either.
-            driver = make_driver(user_verified=False)
+            # Run 3: a new authenticator that cannot verify the user cannot register either.
+            browser = Browser(user_verified=False)
+            driver = browser.driver
             try:
                 driver.get(base)
                 driver.find_element(By.ID, "username").send_keys("bob-" + secrets.token_hex(4))
@@ -137,7 +237,7 @@ def run(binary):
                 wait_for(driver, lambda d: "Error" in status(d) or whoami(d).startswith("Signed in"))
                 check("registration without user verification refused", "Error" in status(driver), status(driver))
             finally:
-                driver.quit()
+                browser.quit()
         finally:
             server.terminate()
             try:

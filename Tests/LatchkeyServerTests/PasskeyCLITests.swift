@@ -116,4 +116,46 @@ struct PasskeyCLITests {
         let usage = try Self.run(binary, ["passkey", "register", "--server", url], home: home, input: "")
         #expect(usage.status == 64)
     }
+
+    @Test func listAndRenameFromATerminal() throws {
+        let binary = try #require(Self.binary, "build the latchkey product first (swift build --build-tests)")
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-passkey-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let (server, port) = try Self.startServer(binary, directory: home)
+        defer {
+            server.terminate()
+            server.waitUntilExit()
+        }
+        let url = "http://127.0.0.1:\(port)"
+        let passphrase = "a vault passphrase\n"
+        func cli(_ arguments: [String]) throws -> Run {
+            try Self.run(binary, ["passkey"] + arguments + ["--server", url, "--passphrase-fd", "0"], home: home, input: passphrase)
+        }
+
+        // Not signed in yet: nothing to list with.
+        #expect(try cli(["list"]).status == 77)
+        #expect(try cli(["register", "--username", "erin"]).status == 0)
+        let fresh = try cli(["list"])
+        #expect(fresh.status == 0, "\(fresh.stderr)")
+        #expect(fresh.stdout.contains("Passkey  (id "))
+        #expect(fresh.stdout.contains("last used:     never"))
+        #expect(fresh.stdout.contains("backup:        device-bound"))
+        #expect(fresh.stdout.contains("authenticator: unknown"))
+        let id = try #require(fresh.stdout.split(separator: "(id ").last?.split(separator: ")").first.map(String.init))
+
+        #expect(try cli(["login"]).status == 0)
+        let renamed = try cli(["rename", "--id", id, "--name", "터미널 키"])
+        #expect(renamed.status == 0, "\(renamed.stderr)")
+        #expect(renamed.stdout.contains("renamed \(id) to 터미널 키"))
+        let after = try cli(["list"])
+        #expect(after.stdout.contains("터미널 키  (id \(id))"))
+        #expect(!after.stdout.contains("last used:     never"))
+
+        let refused = try cli(["rename", "--id", id, "--name", "bad\u{202E}name"])
+        #expect(refused.status == 77)
+        #expect(refused.stderr.contains("invalid_name"))
+        #expect(try cli(["rename", "--id", id]).status == 64)
+        #expect(try cli(["rename", "--id", "../me", "--name", "x"]).status == 64)
+    }
 }

@@ -13,12 +13,12 @@ struct PasskeyEndpointFixture: Sendable {
     let passkeys: PasskeyService
     let router: Router
 
-    static func make(_ engine: StorageEngine = .sqlite, userVerification: UserVerificationRequirement = .required)
-        async throws -> PasskeyEndpointFixture? {
+    static func make(_ engine: StorageEngine = .sqlite, userVerification: UserVerificationRequirement = .required,
+                     metadata: MetadataService? = nil) async throws -> PasskeyEndpointFixture? {
         guard let base = try await ServiceFixture.make(engine) else { return nil }
         let configuration = WebAuthnConfiguration(relyingPartyID: "localhost", relyingPartyName: "Latchkey tests",
                                                   allowedOrigins: [origin], userVerification: userVerification)
-        let passkeys = PasskeyService(auth: base.service, configuration: configuration)
+        let passkeys = PasskeyService(auth: base.service, configuration: configuration, metadata: metadata)
         return PasskeyEndpointFixture(base: base, passkeys: passkeys, router: Router(base.service.routes() + passkeys.routes()))
     }
 

@@ -21,13 +21,13 @@ final class PasskeyFixture: Sendable {
     let authenticator: SoftwareAuthenticator
     let credentials = Mutex<[Data: StoredCredential]>([:])
 
-    init(configure: (inout WebAuthnConfiguration) -> Void = { _ in }) {
+    init(aaguid: Data = Data(count: 16), configure: (inout WebAuthnConfiguration) -> Void = { _ in }) {
         var config = WebAuthnConfiguration(relyingPartyID: "localhost", relyingPartyName: "Latchkey test",
                                            allowedOrigins: [Self.origin])
         configure(&config)
         rp = WebAuthnRelyingParty(configuration: config, challenges: InMemoryChallengeStore(now: clock.function),
                                   now: clock.function)
-        authenticator = SoftwareAuthenticator(store: InMemorySoftwareCredentialStore(), now: clock.function)
+        authenticator = SoftwareAuthenticator(store: InMemorySoftwareCredentialStore(), aaguid: aaguid, now: clock.function)
     }
 
     static let user = UserEntity(id: Data(repeating: 7, count: 16), name: "alice", displayName: "Alice")

@@ -65,6 +65,22 @@ public struct PasskeyClient: Sendable {
         return try await post("v1/passkeys/authenticate/verify", response, bearer: nil)
     }
 
+    struct PasskeyListReply: Decodable { var passkeys: [PasskeyInfo] }
+    struct RenameRequest: Encodable { var name: String }
+    struct NoBody: Encodable {}
+
+    /// The passkeys of the signed-in account (`GET /v1/passkeys`).
+    public func passkeys(accessToken: String) async throws(PasskeyClientError) -> [PasskeyInfo] {
+        let reply: PasskeyListReply = try await send("GET", "v1/passkeys", Optional<NoBody>.none, bearer: accessToken)
+        return reply.passkeys
+    }
+
+    /// Renames one of the signed-in account's passkeys (`PATCH /v1/passkeys/ID`); returns it as stored.
+    public func rename(passkeyID: String, to name: String, accessToken: String) async throws(PasskeyClientError)
+        -> PasskeyInfo {
+        try await send("PATCH", "v1/passkeys/\(passkeyID)", RenameRequest(name: name), bearer: accessToken)
+    }
+
     struct ServerError: Decodable {
         var error: String
         var error_description: String?
@@ -72,12 +88,19 @@ public struct PasskeyClient: Sendable {
 
     func post<Body: Encodable, Reply: Decodable>(_ path: String, _ body: Body, bearer: String?)
         async throws(PasskeyClientError) -> Reply {
+        try await send("POST", path, body, bearer: bearer)
+    }
+
+    func send<Body: Encodable, Reply: Decodable>(_ method: String, _ path: String, _ body: Body?, bearer: String?)
+        async throws(PasskeyClientError) -> Reply {
         var request = URLRequest(url: baseURL.appendingPathComponent(path))
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpMethod = method
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
-        do { request.httpBody = try JSONEncoder().encode(body) } catch { throw .badResponse("encoding") }
+        if let body {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            do { request.httpBody = try JSONEncoder().encode(body) } catch { throw .badResponse("encoding") }
+        }
         let data: Data, response: URLResponse
         do { (data, response) = try await session.data(for: request) } catch {
             throw .network(error.localizedDescription)

@@ -3,7 +3,7 @@ import Foundation
 /// Headers every response gets unless the handler set them itself.
 public enum SecurityHeaders {
     /// The Content-Security-Policy given to HTML pages that do not set their own.
-    public static let htmlPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+    public static let htmlPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
         + "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
     /// Adds `X-Content-Type-Options: nosniff` everywhere, `Cache-Control: no-store` on JSON, and a strict

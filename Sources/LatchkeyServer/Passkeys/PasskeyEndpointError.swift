@@ -13,6 +13,10 @@ public enum PasskeyEndpointError: Error, Sendable, Equatable {
     case invalidToken
     /// A sign-in assertion failed verification (401 `invalid_grant`).
     case invalidGrant(String)
+    /// A passkey name that `PasskeyName` refuses (400 `invalid_name`).
+    case invalidPasskeyName(PasskeyNameError)
+    /// The authenticator model is refused by its metadata status, revoked or compromised (403 `authenticator_refused`).
+    case authenticatorRefused(String)
     /// No such passkey for this account (404 `not_found`).
     case notFound
     /// Storage failed (500 `server_error`).
@@ -20,7 +24,8 @@ public enum PasskeyEndpointError: Error, Sendable, Equatable {
 
     var status: Int {
         switch self {
-        case .invalidRequest, .invalidUsername: 400
+        case .invalidRequest, .invalidUsername, .invalidPasskeyName: 400
+        case .authenticatorRefused: 403
         case .usernameTaken: 409
         case .invalidToken, .invalidGrant: 401
         case .notFound: 404
@@ -33,6 +38,8 @@ public enum PasskeyEndpointError: Error, Sendable, Equatable {
         case .invalidRequest: "invalid_request"
         case .usernameTaken: "username_taken"
         case .invalidUsername: "invalid_username"
+        case .invalidPasskeyName: "invalid_name"
+        case .authenticatorRefused: "authenticator_refused"
         case .invalidToken: "invalid_token"
         case .invalidGrant: "invalid_grant"
         case .notFound: "not_found"
@@ -43,7 +50,8 @@ public enum PasskeyEndpointError: Error, Sendable, Equatable {
     /// The English text sent in `error_description`.
     var protocolDescription: String {
         switch self {
-        case .invalidRequest(let why), .invalidGrant(let why): why
+        case .invalidRequest(let why), .invalidGrant(let why), .authenticatorRefused(let why): why
+        case .invalidPasskeyName(let error): error.englishText
         case .usernameTaken: "The user name is taken."
         case .invalidUsername: "The user name is not acceptable."
         case .invalidToken: "The access token is invalid or its session ended."
@@ -66,6 +74,9 @@ extension PasskeyEndpointError: LocalizedError {
                                          korean: "액세스 토큰이 유효하지 않거나 세션이 끝났습니다.")
         case .invalidGrant(let why):
             MessageLanguage.current.pick(english: "Passkey sign-in failed: \(why)", korean: "패스키 로그인 실패: \(why)")
+        case .invalidPasskeyName(let error): error.errorDescription
+        case .authenticatorRefused(let why):
+            MessageLanguage.current.pick(english: "The authenticator is refused: \(why)", korean: "인증기가 거부되었습니다: \(why)")
         case .notFound: MessageLanguage.current.pick(english: "No such passkey.", korean: "해당 패스키가 없습니다.")
         case .serverError: MessageLanguage.current.pick(english: "The server failed.", korean: "서버 오류가 발생했습니다.")
         }

@@ -35,22 +35,31 @@ struct PasskeySummary: Encodable, Sendable {
     var backupEligible: Bool
     var backedUp: Bool
     var transports: [String]
+    /// The AAGUID (lowercase UUID text); all zero for `none` attestation from most browsers.
+    var aaguid: String
+    /// The authenticator's name from the FIDO metadata, else its AAGUID; nil when the AAGUID is all zero.
+    var authenticator: String?
+    /// The authenticator's icon (a `data:` URL) from the FIDO metadata.
+    var authenticatorIcon: String?
 
     enum CodingKeys: String, CodingKey {
-        case id, name, transports
+        case id, name, transports, aaguid, authenticator
         case createdAt = "created_at"
         case lastUsedAt = "last_used_at"
         case backupEligible = "backup_eligible"
         case backedUp = "backed_up"
+        case authenticatorIcon = "authenticator_icon"
     }
 }
+
+struct PasskeyRenameRequest: Decodable, Sendable { var name: String }
 
 struct PasskeyList: Encodable, Sendable { var passkeys: [PasskeySummary] }
 
 extension PasskeyService {
     /// The HTTP endpoints: `POST /v1/passkeys/register/options`, `POST /v1/passkeys/register/verify`,
     /// `POST /v1/passkeys/authenticate/options`, `POST /v1/passkeys/authenticate/verify`, `GET /v1/passkeys`,
-    /// `DELETE /v1/passkeys/:id`.
+    /// `PATCH /v1/passkeys/:id` (`{"name": ...}`), `DELETE /v1/passkeys/:id`.
     public func routes() -> [Route] {
         [
             Route("POST", "/v1/passkeys/register/options") { [self] in await handleRegistrationOptions($0) },
@@ -58,6 +67,7 @@ extension PasskeyService {
             Route("POST", "/v1/passkeys/authenticate/options") { [self] _ in await handleAuthenticationOptions() },
             Route("POST", "/v1/passkeys/authenticate/verify") { [self] in await handleAuthenticationVerify($0) },
             Route("GET", "/v1/passkeys") { [self] in handleList($0) },
+            Route("PATCH", "/v1/passkeys/:id") { [self] in handleRename($0) },
             Route("DELETE", "/v1/passkeys/:id") { [self] in handleDelete($0) },
         ]
     }
@@ -111,13 +121,31 @@ extension PasskeyService {
     func handleList(_ request: HTTPRequest) -> HTTPResponse {
         do {
             let records = try list(authorization: request.header("authorization"))
-            return Self.noStore(.json(PasskeyList(passkeys: records.map { record in
-                PasskeySummary(id: record.credential.id.base64URLEncodedString(), name: record.name,
-                               createdAt: Self.timestamp(record.credential.createdAt),
-                               lastUsedAt: record.credential.lastUsedAt.map(Self.timestamp),
-                               backupEligible: record.credential.backupEligible, backedUp: record.credential.backupState,
-                               transports: record.credential.transports)
-            })))
+            return Self.noStore(.json(PasskeyList(passkeys: records.map(summary))))
+        } catch {
+            return Self.response(error)
+        }
+    }
+
+    func summary(_ record: PasskeyRecord) -> PasskeySummary {
+        let c = record.credential
+        return PasskeySummary(id: c.id.base64URLEncodedString(), name: record.name, createdAt: Self.timestamp(c.createdAt),
+                              lastUsedAt: c.lastUsedAt.map(Self.timestamp), backupEligible: c.backupEligible,
+                              backedUp: c.backupState, transports: c.transports, aaguid: MetadataService.text(c.aaguid),
+                              authenticator: authenticatorName(aaguid: c.aaguid),
+                              authenticatorIcon: metadata?.icon(aaguid: c.aaguid))
+    }
+
+    func handleRename(_ request: HTTPRequest) -> HTTPResponse {
+        guard let id = request.pathParameters["id"], !id.isEmpty else { return Self.response(.notFound) }
+        let body: PasskeyRenameRequest
+        do { body = try request.decodeJSON(PasskeyRenameRequest.self) } catch { return error.response }
+        do {
+            try rename(id: id, to: body.name, authorization: request.header("authorization"), ip: request.remoteAddress)
+            guard let record = try? database.passkey(id: Data(base64URLEncoded: id) ?? Data()) else {
+                return Self.response(.serverError)
+            }
+            return Self.noStore(.json(summary(record)))
         } catch {
             return Self.response(error)
         }

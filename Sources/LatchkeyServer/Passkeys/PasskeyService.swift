@@ -8,12 +8,19 @@ import LatchkeyWebAuthn
 public final class PasskeyService: Sendable {
     public let auth: AuthService
     public let relyingParty: WebAuthnRelyingParty
+    /// The FIDO metadata (MDS3) the service was given: authenticator names in listings, and (through the relying
+    /// party's `attestationRootProvider`) attestation roots and the refusal of revoked or compromised models.
+    public let metadata: MetadataService?
     var database: any Database { auth.database }
 
     /// `configuration` names the relying party (ID, name, allowed origins; user verification required
-    /// by default). The database is the auth service's (already migrated by it).
-    public init(auth: AuthService, configuration: WebAuthnConfiguration) {
+    /// by default). The database is the auth service's (already migrated by it). With `metadata`, it becomes the
+    /// configuration's `attestationRootProvider` unless that is already set.
+    public init(auth: AuthService, configuration: WebAuthnConfiguration, metadata: MetadataService? = nil) {
         self.auth = auth
+        self.metadata = metadata
+        var configuration = configuration
+        if configuration.attestationRootProvider == nil { configuration.attestationRootProvider = metadata }
         let clock = auth.clock
         relyingParty = WebAuthnRelyingParty(configuration: configuration,
                                             challenges: DatabaseChallengeStore(database: auth.database, now: { clock.now() }),
@@ -70,9 +77,11 @@ public final class PasskeyService: Sendable {
                 credential = try await relyingParty.verifyRegistration(response, isRegistered: { try db.passkey(id: $0) != nil })
             } catch let error as WebAuthnError {
                 throw PasskeyEndpointError.invalidRequest(error.englishText)
+            } catch let error as MetadataError {
+                throw PasskeyEndpointError.authenticatorRefused(error.localizedDescription)
             }
             let now = auth.clock.seconds
-            let name = "Passkey"
+            let name = metadata?.authenticatorName(aaguid: credential.aaguid).map(PasskeyName.truncated) ?? "Passkey"
             let passkeyID = credential.id.base64URLEncodedString()
             if let bearer {
                 guard try database.accountID(userHandle: credential.userHandle) == bearer.id else {
@@ -165,6 +174,35 @@ public final class PasskeyService: Sendable {
         } catch {
             throw .serverError
         }
+    }
+
+    /// Renames one of the Bearer token's account's passkeys (`invalidPasskeyName` when `name` is not
+    /// acceptable, see `PasskeyName`; `notFound` when it is not the caller's). Returns the stored name.
+    @discardableResult
+    public func rename(id: String, to name: String, authorization: String?, ip: String? = nil)
+        throws(PasskeyEndpointError) -> String {
+        do {
+            let account = try bearerAccount(authorization)
+            let stored: String
+            do { stored = try PasskeyName.validated(name) } catch { throw PasskeyEndpointError.invalidPasskeyName(error) }
+            guard try database.renamePasskey(id: id, accountID: account.id, name: stored) else {
+                throw PasskeyEndpointError.notFound
+            }
+            try? database.appendAudit(AuditEvent(at: auth.clock.seconds, accountID: account.id, event: "passkey_renamed",
+                                                 ip: ip, detail: id))
+            return stored
+        } catch let error as PasskeyEndpointError {
+            throw error
+        } catch {
+            throw .serverError
+        }
+    }
+
+    /// The authenticator's name for a listing: from the metadata when loaded, else the AAGUID (nil when the
+    /// AAGUID is all zero, as with `none` attestation from most browsers).
+    public func authenticatorName(aaguid: Data) -> String? {
+        if let name = metadata?.authenticatorName(aaguid: aaguid) { return name }
+        return aaguid.contains(where: { $0 != 0 }) ? MetadataService.text(aaguid) : nil
     }
 
     /// Deletes one of the Bearer token's account's passkeys (`notFound` when it is not the caller's).

@@ -104,6 +104,14 @@ extension Database {
         }
     }
 
+    /// Renames one of the account's passkeys; false when it has none with that id.
+    public func renamePasskey(id: String, accountID: String, name: String) throws -> Bool {
+        try withConnection { conn in
+            !(try conn.execute("UPDATE passkeys SET name = ? WHERE id = ? AND account_id = ? RETURNING id",
+                               [.text(name), .text(id), .text(accountID)]).isEmpty)
+        }
+    }
+
     /// Deletes one of the account's passkeys; false when it has none with that id.
     public func deletePasskey(id: String, accountID: String) throws -> Bool {
         try withConnection { conn in

@@ -29,6 +29,9 @@ public struct WebAuthnConfiguration: Sendable {
     public var requireTrustedAttestation: Bool
     /// Registration without the UP flag (WebAuthn L3 conditional create) is accepted when true.
     public var allowConditionalRegistration: Bool
+    /// Per-authenticator attestation roots and status (e.g. `MetadataService` from a FIDO MDS3 BLOB): its roots
+    /// for the registration's AAGUID join `attestationTrustAnchors`, and a revoked or compromised model is refused.
+    public var attestationRootProvider: (any AttestationRootProvider)? = nil
 
     public init(relyingPartyID: String, relyingPartyName: String, allowedOrigins: Set<String>,
                 allowCrossOrigin: Bool = false, allowedTopOrigins: Set<String> = [],

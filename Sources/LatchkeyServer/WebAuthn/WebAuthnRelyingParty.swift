@@ -90,8 +90,14 @@ public struct WebAuthnRelyingParty: Sendable {
         }
 
         let clientDataHash = SHA256.hash(data: clientDataJSON)
-        let trust = try AttestationVerifier(configuration: configuration, now: now())
+        var effective = configuration
+        if let provider = configuration.attestationRootProvider {
+            effective.attestationTrustAnchors[attestation.format, default: []] += provider.attestationRoots(aaguid: attested.aaguid)
+        }
+        let trust = try AttestationVerifier(configuration: effective, now: now())
             .verify(attestation, credentialKey: key, clientDataHash: clientDataHash)
+        // The one authenticator-status check: after the attestation, before anything is stored.
+        try configuration.attestationRootProvider?.checkAuthenticatorStatus(aaguid: attested.aaguid)
         if configuration.requireTrustedAttestation, trust != .trusted {
             throw WebAuthnError.attestationNotTrusted(attestation.format)
         }

@@ -48,6 +48,12 @@ function showSignedOut() {
   $("signed-in").hidden = true;
   $("signed-out").hidden = false;
   $("whoami").textContent = "";
+  startConditionalSignIn();
+}
+
+function describeBackup(key) {
+  if (!key.backup_eligible) return "device-bound";
+  return key.backed_up ? "synced (backed up)" : "syncable, not backed up";
 }
 
 async function listPasskeys() {
@@ -56,20 +62,128 @@ async function listPasskeys() {
   const result = await api("GET", "/v1/passkeys", undefined, true);
   for (const key of result.passkeys || []) {
     const item = document.createElement("li");
-    item.textContent = (key.name || "Passkey") + " — created " + key.created_at;
+    item.dataset.id = key.id;
+    const name = document.createElement("strong");
+    name.className = "passkey-name";
+    name.textContent = key.name || "Passkey";
+    const details = document.createElement("div");
+    details.className = "passkey-details";
+    const parts = [];
+    if (key.authenticator) parts.push(key.authenticator);
+    parts.push("created " + key.created_at);
+    parts.push(key.last_used_at ? "last used " + key.last_used_at : "never used");
+    parts.push(describeBackup(key));
+    details.textContent = parts.join(" · ");
+    if (key.authenticator_icon && key.authenticator_icon.startsWith("data:image/")) {
+      const icon = document.createElement("img");
+      icon.className = "passkey-icon";
+      icon.alt = "";
+      icon.src = key.authenticator_icon;
+      item.append(icon);
+    }
+    const rename = document.createElement("button");
+    rename.className = "rename";
+    rename.type = "button";
+    rename.textContent = "Rename";
+    rename.addEventListener("click", () => showRename(item, key));
     const remove = document.createElement("button");
+    remove.className = "delete";
+    remove.type = "button";
     remove.textContent = "Delete";
     remove.addEventListener("click", () => run(async () => {
       await api("DELETE", "/v1/passkeys/" + encodeURIComponent(key.id), undefined, true);
       await listPasskeys();
       setStatus("Passkey deleted.");
     }));
-    item.append(remove);
+    item.append(name, rename, remove, details);
     list.append(item);
   }
 }
 
+// Inline rename: a text field and Save/Cancel in place of the name.
+function showRename(item, key) {
+  if (item.querySelector(".rename-form")) return;
+  const form = document.createElement("form");
+  form.className = "rename-form";
+  const input = document.createElement("input");
+  input.className = "rename-input";
+  input.value = key.name || "";
+  input.maxLength = 64;
+  input.required = true;
+  input.setAttribute("aria-label", "New passkey name");
+  const save = document.createElement("button");
+  save.className = "rename-save";
+  save.type = "submit";
+  save.textContent = "Save";
+  const cancel = document.createElement("button");
+  cancel.className = "rename-cancel";
+  cancel.type = "button";
+  cancel.textContent = "Cancel";
+  cancel.addEventListener("click", () => form.remove());
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    run(async () => {
+      await api("PATCH", "/v1/passkeys/" + encodeURIComponent(key.id), { name: input.value }, true);
+      await listPasskeys();
+      setStatus("Passkey renamed.");
+    });
+  });
+  form.append(input, save, cancel);
+  item.append(form);
+  input.focus();
+}
+
+// Passkey autofill (WebAuthn conditional mediation): while signed out, a pending get() with
+// mediation "conditional" lets the browser offer passkeys in the username field's autofill
+// (autocomplete="username webauthn"). Its state is in document.body.dataset.conditional
+// (unavailable, pending, signed-in, aborted, error) for people debugging and for the browser test.
+let conditionalRequest = null;
+
+function setConditionalState(state) { document.body.dataset.conditional = state; }
+
+async function startConditionalSignIn() {
+  if (conditionalRequest || accessToken) return;
+  if (!window.PublicKeyCredential || !PublicKeyCredential.isConditionalMediationAvailable
+      || !(await PublicKeyCredential.isConditionalMediationAvailable())) {
+    setConditionalState("unavailable");
+    return;
+  }
+  const controller = new AbortController();
+  conditionalRequest = controller;
+  try {
+    const options = await api("POST", "/v1/passkeys/authenticate/options", {});
+    setConditionalState("pending");
+    const credential = await navigator.credentials.get({
+      mediation: "conditional",
+      signal: controller.signal,
+      publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(options.publicKey),
+    });
+    conditionalRequest = null;
+    await run(async () => {
+      keepTokens(await api("POST", "/v1/passkeys/authenticate/verify", credential.toJSON()));
+      setConditionalState("signed-in");
+      setStatus("Signed in with a passkey.");
+      await showSession();
+    });
+  } catch (e) {
+    if (conditionalRequest === controller) conditionalRequest = null;
+    // Not shown in the status line: the autofill request fails quietly (the buttons still work).
+    document.body.dataset.conditionalError = e.name || "Error";
+    setConditionalState(e.name === "AbortError" || controller.signal.aborted ? "aborted" : "error");
+  }
+}
+
+// Only one WebAuthn request may be pending: the buttons' requests cancel the autofill one first.
+function abortConditionalSignIn() {
+  if (conditionalRequest) {
+    const controller = conditionalRequest;
+    conditionalRequest = null;
+    controller.abort();
+  }
+}
+
 async function registerPasskey(signedIn) {
+  abortConditionalSignIn();
   const body = signedIn ? {} : { username: $("username").value };
   const options = await api("POST", "/v1/passkeys/register/options", body, signedIn);
   const credential = await navigator.credentials.create({
@@ -82,6 +196,7 @@ async function registerPasskey(signedIn) {
 }
 
 async function passkeyLogin() {
+  abortConditionalSignIn();
   const options = await api("POST", "/v1/passkeys/authenticate/options", {});
   const credential = await navigator.credentials.get({
     publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(options.publicKey),
