@@ -311,8 +311,9 @@ enum ServeCommand {
             try server.start(router: router)
             let rotation = scheduleKeyRotation(service)
             defer { rotation.cancel() }
-            FileHandle.standardOutput.write(Data("listening on \(server.baseURL)\n".utf8))
-            let signal = server.runUntilSignal()
+            let signal = server.runUntilSignal {
+                FileHandle.standardOutput.write(Data("listening on \(server.baseURL)\n".utf8))
+            }
             FileHandle.standardError.write(Data("latchkey serve: stopped (signal \(signal))\n".utf8))
             return 0
         } catch {

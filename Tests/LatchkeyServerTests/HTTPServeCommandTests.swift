@@ -14,6 +14,17 @@ struct HTTPServeCommandTests {
         #expect(!log.contains("secret"))
     }
 
+    /// The signal handlers are in place before `listening on` is printed: a SIGTERM sent the moment the line
+    /// appears stops the server (it used to be lost while Dispatch registered its signal source).
+    @Test func sigtermRightAfterListeningStopsTheServer() async throws {
+        for _ in 0..<5 {
+            let server = try await ServeProcess(OpenAPITests.databaseArguments())
+            let started = Date()
+            #expect(try await server.stop() == 0)
+            #expect(Date().timeIntervalSince(started) < 20, "stopped by SIGTERM, not by the watchdog's SIGKILL")
+        }
+    }
+
     @Test func badOptionsExitWithUsage() async throws {
         #expect(try await ServeProcess.run(["serve", "--port", "99999"]).status == 64)
         #expect(try await ServeProcess.run(["serve", "--database", "mysql://x"]).status == 64)

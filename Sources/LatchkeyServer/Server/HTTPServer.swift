@@ -226,24 +226,47 @@ public final class HTTPServer: Sendable {
     }
 
     /// Blocks until one of `signals` (SIGTERM and SIGINT by default) arrives, then shuts down gracefully and
-    /// returns the signal number. The signals' default actions are replaced for the life of the process.
-    public func runUntilSignal(_ signals: [Int32] = [SIGTERM, SIGINT]) -> Int32 {
-        let received = Mutex<Int32>(0)
-        let semaphore = DispatchSemaphore(value: 0)
-        let queue = DispatchQueue(label: "latchkey.http.signals")
-        let sources = signals.map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler {
-                received.withLock { $0 = number }
-                semaphore.signal()
-            }
-            source.resume()
-            return source
+    /// returns the signal number. The handlers are installed (synchronously, with `sigaction`) before `ready`
+    /// runs, so a signal sent as soon as the caller announces itself is never lost; once one has arrived the
+    /// signals are ignored while the server drains.
+    public func runUntilSignal(_ signals: [Int32] = [SIGTERM, SIGINT], ready: () -> Void = {}) -> Int32 {
+        let pipe = SignalPipe.descriptors
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = SignalPipe.handler
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = SA_RESTART
+        var set = sigset_t()
+        sigemptyset(&set)
+        for number in signals {
+            sigaction(number, &action, nil)
+            sigaddset(&set, number)
         }
-        semaphore.wait()
-        for source in sources { source.cancel() }
+        // A parent may have started us with these signals blocked (the mask is inherited): take them here.
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        ready()
+        var received: Int32 = 0
+        while read(pipe.read, &received, MemoryLayout<Int32>.size) != MemoryLayout<Int32>.size {
+            if errno != EINTR { received = 0; break }
+        }
+        for number in signals { signal(number, SIG_IGN) }
         shutdownBlocking()
-        return received.withLock { $0 }
+        return received
+    }
+}
+
+/// The self-pipe a signal handler writes the signal's number to (`write` is async-signal-safe); made once,
+/// before any handler is installed.
+enum SignalPipe {
+    static let descriptors: (read: Int32, write: Int32) = {
+        var fds: [Int32] = [-1, -1]
+        _ = pipe(&fds)
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        return (fds[0], fds[1])
+    }()
+    /// `descriptors` is initialized by `runUntilSignal` before the handler is installed, so the handler only
+    /// reads an initialized constant.
+    static let handler: @convention(c) (Int32) -> Void = { number in
+        var value = number
+        _ = write(SignalPipe.descriptors.write, &value, MemoryLayout<Int32>.size)
     }
 }
