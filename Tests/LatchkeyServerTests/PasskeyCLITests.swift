@@ -77,7 +77,8 @@ struct PasskeyCLITests {
 
     struct CLIFailure: Error { let message: String }
 
-    @Test func registerThenLoginFromATerminal() throws {
+    /// Runs `body` with the CLI binary, a fresh home directory and a `latchkey serve` on it (stopped after).
+    func withServer(_ body: (_ binary: URL, _ home: URL, _ url: String, _ passphrase: String) throws -> Void) throws {
         let binary = try #require(Self.binary, "build the latchkey product first (swift build --build-tests)")
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-passkey-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
@@ -89,73 +90,69 @@ struct PasskeyCLITests {
         }
         let url = "http://127.0.0.1:\(port)"
         let passphrase = "a vault passphrase\n"
+        try body(binary, home, url, passphrase)
+    }
 
-        let registered = try Self.run(binary, ["passkey", "register", "--server", url, "--username", "alice",
-                                               "--passphrase-fd", "0"], home: home, input: passphrase)
-        #expect(registered.status == 0, "\(registered.stderr)")
-        #expect(registered.stdout.contains("signed in as alice"))
-        #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent("data/latchkey/default.vault").path))
+    @Test func registerThenLoginFromATerminal() throws {
+        try withServer { binary, home, url, passphrase in
+            let registered = try Self.run(binary, ["passkey", "register", "--server", url, "--username", "alice",
+                                                   "--passphrase-fd", "0"], home: home, input: passphrase)
+            #expect(registered.status == 0, "\(registered.stderr)")
+            #expect(registered.stdout.contains("signed in as alice"))
+            #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent("data/latchkey/default.vault").path))
 
-        let login = try Self.run(binary, ["passkey", "login", "--server", url, "--passphrase-fd", "0"],
-                                 home: home, input: passphrase)
-        #expect(login.status == 0, "\(login.stderr)")
-        #expect(login.stdout.contains("signed in as alice"))
+            let login = try Self.run(binary, ["passkey", "login", "--server", url, "--passphrase-fd", "0"],
+                                     home: home, input: passphrase)
+            #expect(login.status == 0, "\(login.stderr)")
+            #expect(login.stdout.contains("signed in as alice"))
 
-        // The name is taken now: the server refuses, the CLI says so with exit code 77.
-        let again = try Self.run(binary, ["passkey", "register", "--server", url, "--username", "alice",
-                                          "--passphrase-fd", "0"], home: home, input: passphrase)
-        #expect(again.status == 77)
-        #expect(again.stderr.contains("username_taken") || again.stderr.lowercased().contains("taken"))
+            // The name is taken now: the server refuses, the CLI says so with exit code 77.
+            let again = try Self.run(binary, ["passkey", "register", "--server", url, "--username", "alice",
+                                              "--passphrase-fd", "0"], home: home, input: passphrase)
+            #expect(again.status == 77)
+            #expect(again.stderr.contains("username_taken") || again.stderr.lowercased().contains("taken"))
 
-        // A wrong passphrase does not open the vault.
-        let locked = try Self.run(binary, ["passkey", "login", "--server", url, "--passphrase-fd", "0"],
-                                  home: home, input: "not it\n")
-        #expect(locked.status != 0)
-        #expect(!locked.stdout.contains("signed in"))
+            // A wrong passphrase does not open the vault.
+            let locked = try Self.run(binary, ["passkey", "login", "--server", url, "--passphrase-fd", "0"],
+                                      home: home, input: "not it\n")
+            #expect(locked.status != 0)
+            #expect(!locked.stdout.contains("signed in"))
 
-        let usage = try Self.run(binary, ["passkey", "register", "--server", url], home: home, input: "")
-        #expect(usage.status == 64)
+            let usage = try Self.run(binary, ["passkey", "register", "--server", url], home: home, input: "")
+            #expect(usage.status == 64)
+        }
     }
 
     @Test func listAndRenameFromATerminal() throws {
-        let binary = try #require(Self.binary, "build the latchkey product first (swift build --build-tests)")
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-passkey-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: home) }
-        let (server, port) = try Self.startServer(binary, directory: home)
-        defer {
-            server.terminate()
-            server.waitUntilExit()
+        try withServer { binary, home, url, passphrase in
+            func cli(_ arguments: [String]) throws -> Run {
+                try Self.run(binary, ["passkey"] + arguments + ["--server", url, "--passphrase-fd", "0"], home: home, input: passphrase)
+            }
+
+            // Not signed in yet: nothing to list with.
+            #expect(try cli(["list"]).status == 77)
+            #expect(try cli(["register", "--username", "erin"]).status == 0)
+            let fresh = try cli(["list"])
+            #expect(fresh.status == 0, "\(fresh.stderr)")
+            #expect(fresh.stdout.contains("Passkey  (id "))
+            #expect(fresh.stdout.contains("last used:     never"))
+            #expect(fresh.stdout.contains("backup:        device-bound"))
+            #expect(fresh.stdout.contains("authenticator: unknown"))
+            let id = try #require(fresh.stdout.split(separator: "(id ").last?.split(separator: ")").first.map(String.init))
+
+            #expect(try cli(["login"]).status == 0)
+            let renamed = try cli(["rename", "--id", id, "--name", "터미널 키"])
+            #expect(renamed.status == 0, "\(renamed.stderr)")
+            #expect(renamed.stdout.contains("renamed \(id) to 터미널 키"))
+            let after = try cli(["list"])
+            #expect(after.stdout.contains("터미널 키  (id \(id))"))
+            #expect(!after.stdout.contains("last used:     never"))
+
+            let refused = try cli(["rename", "--id", id, "--name", "bad\u{202E}name"])
+            #expect(refused.status == 77)
+            #expect(refused.stderr.contains("invalid_name"))
+            #expect(try cli(["rename", "--id", id]).status == 64)
+            #expect(try cli(["rename", "--id", "../me", "--name", "x"]).status == 64)
         }
-        let url = "http://127.0.0.1:\(port)"
-        let passphrase = "a vault passphrase\n"
-        func cli(_ arguments: [String]) throws -> Run {
-            try Self.run(binary, ["passkey"] + arguments + ["--server", url, "--passphrase-fd", "0"], home: home, input: passphrase)
-        }
-
-        // Not signed in yet: nothing to list with.
-        #expect(try cli(["list"]).status == 77)
-        #expect(try cli(["register", "--username", "erin"]).status == 0)
-        let fresh = try cli(["list"])
-        #expect(fresh.status == 0, "\(fresh.stderr)")
-        #expect(fresh.stdout.contains("Passkey  (id "))
-        #expect(fresh.stdout.contains("last used:     never"))
-        #expect(fresh.stdout.contains("backup:        device-bound"))
-        #expect(fresh.stdout.contains("authenticator: unknown"))
-        let id = try #require(fresh.stdout.split(separator: "(id ").last?.split(separator: ")").first.map(String.init))
-
-        #expect(try cli(["login"]).status == 0)
-        let renamed = try cli(["rename", "--id", id, "--name", "터미널 키"])
-        #expect(renamed.status == 0, "\(renamed.stderr)")
-        #expect(renamed.stdout.contains("renamed \(id) to 터미널 키"))
-        let after = try cli(["list"])
-        #expect(after.stdout.contains("터미널 키  (id \(id))"))
-        #expect(!after.stdout.contains("last used:     never"))
-
-        let refused = try cli(["rename", "--id", id, "--name", "bad\u{202E}name"])
-        #expect(refused.status == 77)
-        #expect(refused.stderr.contains("invalid_name"))
-        #expect(try cli(["rename", "--id", id]).status == 64)
-        #expect(try cli(["rename", "--id", "../me", "--name", "x"]).status == 64)
     }
 }
