@@ -7,7 +7,9 @@
 # Known libraries, found in DIR by directory name, else by the library product their Package.swift declares:
 #   keychain-swift (evgenyneu, KeychainSwift), SimpleKeychain (auth0), SwiftKeychainWrapper (jrendel),
 #   KeychainAccess (kishikawakatsumi; tests from Lib/KeychainAccessTests, which its Package.swift does not declare).
-# A library that is not in DIR is skipped with a line saying so.
+# A library that is not in DIR is skipped with a line saying so. Any other Swift package in DIR (another
+# wrapper) is run too: its targets come from its own manifest (`swift package dump-package`, offline); one
+# that depends on other packages is skipped with their names, since nothing can be fetched here.
 #
 # For each library: the .swift files of its source and test targets are copied to a temporary directory
 # (never into the repository), `import Security` / `import LocalAuthentication` is added as the first line
@@ -226,6 +228,36 @@ count_tests() {
 
 FOUND=0
 SCRATCH="$WORK/build"
+USED=()
+
+# Builds the wrapper package $1 of library $2 and runs its tests with a fresh HOME; prints the result line.
+build_and_test() {
+    local pkg=$1 name=$2 bundleid=$3 appid=$4 compiled passed=0 failedcount=0 bindir home edits=""
+    if swift build --build-tests --package-path "$pkg" --scratch-path "$SCRATCH" >"$WORK/$name.build.log" 2>&1; then
+        compiled=yes
+    else
+        compiled=no
+    fi
+    if [ "$compiled" = yes ]; then
+        bindir=$(swift build --show-bin-path --package-path "$pkg" --scratch-path "$SCRATCH" 2>/dev/null)
+        write_host_info "$bindir" "$name" "${bundleid:-dev.latchkey.third-party.$name}"
+        home="$WORK/home-$name"
+        mkdir -p "$home/.local/share" "$home/.config" "$home/.cache" "$home/.local/state"
+        local appenv=(-u LATCHKEY_APPLICATION_IDENTIFIER)
+        [ -n "$appid" ] && appenv=(LATCHKEY_APPLICATION_IDENTIFIER="$appid")
+        env -u LATCHKEY_KEYCHAIN_PATH "${appenv[@]}" HOME="$home" XDG_DATA_HOME="$home/.local/share" \
+            XDG_CONFIG_HOME="$home/.config" XDG_CACHE_HOME="$home/.cache" XDG_STATE_HOME="$home/.local/state" \
+            timeout "$TIMEOUT" swift test --skip-build --package-path "$pkg" --scratch-path "$SCRATCH" \
+            >"$WORK/$name.test.log" 2>&1
+        read -r passed failedcount < <(count_tests "$WORK/$name.test.log")
+    else
+        grep -E '^/.*: error:' "$WORK/$name.build.log" | sort -u | head -n 20 >&2
+    fi
+    [ "$TEST_EDITS" -gt 0 ] && edits=" ($TEST_EDITS test edits, see docs/COMPATIBILITY.md)"
+    echo "$name: compiled $compiled, tests $passed passed / $failedcount failed$edits"
+    if [ "$compiled" != yes ] || [ "$failedcount" -ne 0 ] || [ "$passed" -eq 0 ]; then FAILED=1; fi
+}
+
 for entry in "${LIBRARIES[@]}"; do
     IFS='|' read -r name product sources tests testmodule excludes bundleid appid <<<"$entry"
     if ! checkout=$(locate "$name" "$product"); then
@@ -237,6 +269,7 @@ for entry in "${LIBRARIES[@]}"; do
         continue
     fi
     FOUND=$((FOUND + 1))
+    USED+=("$(cd "$checkout" && pwd -P)")
     pkg="$WORK/$name"
     echo "third-party-compat: $name from $checkout" >&2
     copy_sources "$checkout/$sources" "$pkg/Sources/$product" "$excludes"
@@ -244,36 +277,108 @@ for entry in "${LIBRARIES[@]}"; do
     add_imports "$pkg" "$name"
     edit_tests "$pkg" "$name"
     write_manifest "$pkg" "$name" "$product" "$testmodule" "$(language_mode "$checkout")"
+    build_and_test "$pkg" "$name" "$bundleid" "$appid"
+done
 
-    if swift build --build-tests --package-path "$pkg" --scratch-path "$SCRATCH" >"$WORK/$name.build.log" 2>&1; then
-        compiled=yes
-    else
-        compiled=no
+# Any other Swift package in DIR (another keychain wrapper): its manifest is read with `swift package
+# dump-package` (offline), every library and test target is copied with the same single edit, and a wrapper
+# manifest keeps their dependencies on each other. A package that depends on other packages is skipped with
+# their names: nothing can be fetched here.
+# $1: the JSON of `swift package dump-package`. Prints "skip|why", or one line per target:
+# "regular|test" | name | path in the checkout | excludes | dependencies on its own targets.
+plan_generic() {
+    python3 - "$1" <<'PY'
+import json, sys
+with open(sys.argv[1]) as f:
+    d = json.load(f)
+external = [dep[k][0].get("identity", "?") for dep in d.get("dependencies", []) for k in dep]
+if external:
+    print("skip|depends on packages that cannot be fetched here: " + ", ".join(external)); sys.exit()
+names = {t["name"] for t in d["targets"] if t["type"] in ("regular", "test")}
+rows = []
+for t in d["targets"]:
+    if t["type"] not in ("regular", "test"):
+        continue
+    path = t.get("path") or (("Tests/" if t["type"] == "test" else "Sources/") + t["name"])
+    deps = []
+    for dep in t.get("dependencies", []):
+        for kind, value in dep.items():
+            if kind in ("byName", "target") and value[0] in names:
+                deps.append(value[0])
+    rows.append("|".join([t["type"], t["name"], path, ",".join(t.get("exclude") or []), ",".join(deps)]))
+if not any(r.startswith("test|") for r in rows):
+    print("skip|declares no test target"); sys.exit()
+print("\n".join(rows))
+PY
+}
+
+write_generic_manifest() {
+    local pkg=$1 name=$2 mode=$3 plan=$4 kind target path excludes deps list
+    {
+        echo "// swift-tools-version:6.0"
+        echo "// Generated by Latchkey's scripts/third-party-compat.sh: $name's own targets, built against"
+        echo "// Latchkey's Security and LocalAuthentication modules."
+        echo "import PackageDescription"
+        echo ""
+        echo "let frameworks: [Target.Dependency] = ["
+        echo "    .product(name: \"Security\", package: \"$IDENTITY\"),"
+        echo "    .product(name: \"LocalAuthentication\", package: \"$IDENTITY\"),"
+        echo "]"
+        echo "let settings: [SwiftSetting] = [.swiftLanguageMode(.$mode)]"
+        echo ""
+        echo "let package = Package("
+        echo "    name: \"$name-latchkey-compat\","
+        echo "    dependencies: [.package(path: \"$REPO\")],"
+        echo "    targets: ["
+        while IFS='|' read -r kind target path excludes deps; do
+            list=""
+            IFS=',' read -ra names <<<"$deps"
+            for d in "${names[@]}"; do [ -n "$d" ] && list+="\"$d\", "; done
+            local where=Sources
+            [ "$kind" = test ] && where=Tests
+            local call=target
+            [ "$kind" = test ] && call=testTarget
+            echo "        .$call(name: \"$target\", dependencies: [$list] + frameworks, path: \"$where/$target\", swiftSettings: settings),"
+        done <<<"$plan"
+        echo "    ]"
+        echo ")"
+    } >"$pkg/Package.swift"
+}
+
+for candidate in "$DIR"/*/; do
+    candidate=${candidate%/}
+    [ -f "$candidate/Package.swift" ] || continue
+    resolved=$(cd "$candidate" && pwd -P)
+    known=0
+    for used in "${USED[@]}"; do [ "$used" = "$resolved" ] && known=1; done
+    [ "$known" = 1 ] && continue
+    name=$(basename "$candidate")
+    FOUND=$((FOUND + 1))
+    manifest="$WORK/$name.manifest.json"
+    if ! swift package dump-package --package-path "$candidate" >"$manifest" 2>"$WORK/$name.manifest.log"; then
+        echo "$name: skipped, its Package.swift cannot be read here (see $WORK/$name.manifest.log)"
+        FAILED=1; continue
     fi
-    passed=0 failedcount=0
-    if [ "$compiled" = yes ]; then
-        bindir=$(swift build --show-bin-path --package-path "$pkg" --scratch-path "$SCRATCH" 2>/dev/null)
-        write_host_info "$bindir" "$name" "${bundleid:-dev.latchkey.third-party.$name}"
-        home="$WORK/home-$name"
-        mkdir -p "$home/.local/share" "$home/.config" "$home/.cache" "$home/.local/state"
-        appenv=(-u LATCHKEY_APPLICATION_IDENTIFIER)
-        [ -n "$appid" ] && appenv=(LATCHKEY_APPLICATION_IDENTIFIER="$appid")
-        env -u LATCHKEY_KEYCHAIN_PATH "${appenv[@]}" HOME="$home" XDG_DATA_HOME="$home/.local/share" \
-            XDG_CONFIG_HOME="$home/.config" XDG_CACHE_HOME="$home/.cache" XDG_STATE_HOME="$home/.local/state" \
-            timeout "$TIMEOUT" swift test --skip-build --package-path "$pkg" --scratch-path "$SCRATCH" \
-            >"$WORK/$name.test.log" 2>&1
-        read -r passed failedcount < <(count_tests "$WORK/$name.test.log")
-    else
-        grep -E '^/.*: error:' "$WORK/$name.build.log" | sort -u | head -n 20 >&2
+    plan=$(plan_generic "$manifest")
+    if [[ $plan == skip\|* ]]; then
+        echo "$name: skipped, ${plan#skip|}"
+        continue
     fi
-    edits=""
-    [ "$TEST_EDITS" -gt 0 ] && edits=" ($TEST_EDITS test edits, see docs/COMPATIBILITY.md)"
-    echo "$name: compiled $compiled, tests $passed passed / $failedcount failed$edits"
-    if [ "$compiled" != yes ] || [ "$failedcount" -ne 0 ] || [ "$passed" -eq 0 ]; then FAILED=1; fi
+    echo "third-party-compat: $name from $candidate (targets from its manifest)" >&2
+    pkg="$WORK/$name"
+    while IFS='|' read -r kind target path excludes deps; do
+        where=Sources
+        [ "$kind" = test ] && where=Tests
+        copy_sources "$candidate/$path" "$pkg/$where/$target" "$excludes"
+    done <<<"$plan"
+    add_imports "$pkg" "$name"
+    TEST_EDITS=0
+    write_generic_manifest "$pkg" "$name" "$(language_mode "$candidate")" "$plan"
+    build_and_test "$pkg" "$name" "" ""
 done
 
 if [ "$FOUND" -eq 0 ]; then
-    echo "third-party-compat: none of the known libraries is in $DIR" >&2
+    echo "third-party-compat: no Swift package in $DIR" >&2
     exit 2
 fi
 exit "$FAILED"
