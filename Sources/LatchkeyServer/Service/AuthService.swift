@@ -137,7 +137,8 @@ public final class AuthService: Sendable {
                                                 lockedUntil: user.blockedUntil)
         }
         try database.appendAudit(AuditEvent(at: now, accountID: account?.id, event: "login_failure", ip: ip,
-                                            detail: account == nil ? "unknown user" : "wrong password"))
+                                            detail: account == nil ? "unknown user" : "wrong password"),
+                                 durability: .relaxed)
         if lockedOut, user.failures == accountPolicy.lockoutThreshold {
             try database.appendAudit(AuditEvent(at: now, accountID: account?.id, event: "account_locked", ip: ip,
                                                 detail: "until \(user.blockedUntil)"))

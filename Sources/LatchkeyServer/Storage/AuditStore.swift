@@ -2,8 +2,13 @@ import Foundation
 
 extension Database {
     /// Appends an audit event.
-    public func appendAudit(_ event: AuditEvent) throws {
-        try withConnection { conn in try insertAudit(event, on: conn) }
+    /// Appends `event`; `.relaxed` for events whose loss in a power cut costs nothing (a failed login).
+    public func appendAudit(_ event: AuditEvent, durability: TransactionDurability = .full) throws {
+        if durability == .full {
+            try withConnection { conn in try insertAudit(event, on: conn) }
+        } else {
+            try transaction(durability: durability) { conn in try insertAudit(event, on: conn) }
+        }
     }
 
     /// The newest events first, optionally for one account.

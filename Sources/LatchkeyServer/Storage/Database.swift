@@ -61,7 +61,8 @@ public enum TransactionDurability: Sendable {
     /// (SQLite `synchronous=NORMAL`: the WAL is synced at the next full commit or checkpoint; a crash of the
     /// process loses nothing). PostgreSQL commits these fully unless `asynchronousRelaxedCommits` is set
     /// (`SET LOCAL synchronous_commit = off`). Used only where a lost commit is harmless: a refresh-token
-    /// rotation, whose loss means the client signs in again.
+    /// rotation, whose loss means the client signs in again, and a failed login's throttle counters and audit
+    /// row, whose loss gives a guesser a few more tries.
     case relaxed
 }
 

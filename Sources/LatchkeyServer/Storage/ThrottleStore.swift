@@ -13,7 +13,9 @@ extension Database {
     /// than `resetAfter` seconds) and stores the block that `blockUntil(failures)` computes.
     public func recordFailure(key: String, now: Int64, resetAfter: Int64,
                               blockUntil: (Int) -> Int64) throws -> ThrottleState {
-        let computed: ThrottleState = try transaction { conn in
+        // Relaxed: a failure count lost in a power cut gives a guesser a few more tries, while a synced
+        // commit per failed attempt would make every bad password cost the server a disk flush.
+        let computed: ThrottleState = try transaction(durability: .relaxed) { conn in
             let rows = try conn.execute("""
                 INSERT INTO login_throttle (throttle_key, failures, last_failure_at, blocked_until) VALUES (?, 1, ?, 0)
                 ON CONFLICT (throttle_key) DO UPDATE SET
