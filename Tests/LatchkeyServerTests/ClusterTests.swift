@@ -206,13 +206,14 @@ import Testing
         defer { cluster.stop() }
         let url = cluster.databaseURL
         let before = try PostgresDatabase(conninfo: url, poolSize: 1).signingKeys().count
-        try await Task.sleep(for: .seconds(1.1))
-        // Eight "instances" find the key due at the same moment (interval 1 s): one rotates.
+        // Eight "instances" find the key due at the same moment (interval 1 s; one frozen clock 2 s ahead, so
+        // thread start-up spread across a second boundary cannot make a second rotation legitimately due): one rotates.
+        let clock = ManualClock(Date().addingTimeInterval(2))
         let rotated = try await withThrowingTaskGroup(of: Bool.self) { group in
             for _ in 0..<8 {
                 group.addTask {
                     try await onThread {
-                        let ring = try SigningKeyRing(database: try PostgresDatabase(conninfo: url, poolSize: 1), clock: SystemClock(),
+                        let ring = try SigningKeyRing(database: try PostgresDatabase(conninfo: url, poolSize: 1), clock: clock,
                                                       accessTokenLifetime: 900, clockSkew: 60, rotationInterval: 1)
                         return try ring.rotateIfDue()
                     }

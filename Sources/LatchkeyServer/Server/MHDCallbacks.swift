@@ -55,11 +55,14 @@ let mhdConnectionNotified: MHD_NotifyConnectionCallback = { cls, _, socketContex
     }
 }
 
-/// Feeds one header or query argument to a `ValueCollector`.
-let mhdCollectValue: MHD_KeyValueIterator = { cls, _, key, value in
+/// Feeds one header or query argument, with its real length, to a `ValueCollector`.
+let mhdCollectValue: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, valueSize in
     guard let cls, let key else { return .YES }
     let collector = Unmanaged<ValueCollector>.fromOpaque(cls).takeUnretainedValue()
-    collector.add(String(cString: key), value.map { String(cString: $0) } ?? "")
+    let name = UnsafeRawBufferPointer(start: key, count: keySize)
+    let text = value.map { UnsafeRawBufferPointer(start: $0, count: valueSize) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
+    if name.contains(0) || text.contains(0) { collector.containsNUL = true }
+    collector.add(String(decoding: name, as: UTF8.self), String(decoding: text, as: UTF8.self))
     return .YES
 }
 

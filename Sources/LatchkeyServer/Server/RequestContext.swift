@@ -89,6 +89,8 @@ final class ValueCollector {
     var values: [String: String] = [:]
     var contentLengths: [String] = []
     var hasTransferEncoding = false
+    /// A name or value held a NUL byte (libmicrohttpd reports the real lengths; C strings would cut them).
+    var containsNUL = false
     let lowercaseKeys: Bool
 
     init(lowercaseKeys: Bool) { self.lowercaseKeys = lowercaseKeys }

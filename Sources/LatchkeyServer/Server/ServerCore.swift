@@ -48,11 +48,11 @@ final class ServerCore: @unchecked Sendable {
         let headers = ValueCollector(lowercaseKeys: true)
         let query = ValueCollector(lowercaseKeys: false)
         withExtendedLifetime(headers) {
-            _ = MHD_get_connection_values(connection, .HEADER_KIND, mhdCollectValue,
+            _ = MHD_get_connection_values_n(connection, .HEADER_KIND, mhdCollectValue,
                                           Unmanaged.passUnretained(headers).toOpaque())
         }
         withExtendedLifetime(query) {
-            _ = MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, mhdCollectValue,
+            _ = MHD_get_connection_values_n(connection, .GET_ARGUMENT_KIND, mhdCollectValue,
                                           Unmanaged.passUnretained(query).toOpaque())
         }
         let peer = ConnectionInfo.remoteAddress(connection)
@@ -107,6 +107,9 @@ final class ServerCore: @unchecked Sendable {
     func requestLineProblem(pathIsUTF8: Bool, version: String, headers: ValueCollector) -> HTTPResponse? {
         guard pathIsUTF8 else {
             return .error(status: 400, code: "invalid_request", description: "The request target is not UTF-8.")
+        }
+        if headers.containsNUL {
+            return .error(status: 400, code: "invalid_request", description: "A header contains a NUL byte.")
         }
         if version == "HTTP/1.1", headers.values["host"] == nil {
             return .error(status: 400, code: "invalid_request", description: "The Host header is missing.")
