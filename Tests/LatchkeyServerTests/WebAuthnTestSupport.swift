@@ -24,6 +24,7 @@ final class PasskeyFixture: Sendable {
     init(aaguid: Data = Data(count: 16), configure: (inout WebAuthnConfiguration) -> Void = { _ in }) {
         var config = WebAuthnConfiguration(relyingPartyID: "localhost", relyingPartyName: "Latchkey test",
                                            allowedOrigins: [Self.origin])
+        config.attestation = .direct // statements are verified; the policy tests set `.none` themselves
         configure(&config)
         rp = WebAuthnRelyingParty(configuration: config, challenges: InMemoryChallengeStore(now: clock.function),
                                   now: clock.function)

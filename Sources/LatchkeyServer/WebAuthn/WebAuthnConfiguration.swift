@@ -32,6 +32,8 @@ public struct WebAuthnConfiguration: Sendable {
     /// Per-authenticator attestation roots and status (e.g. `MetadataService` from a FIDO MDS3 BLOB): its roots
     /// for the registration's AAGUID join `attestationTrustAnchors`, and a revoked or compromised model is refused.
     public var attestationRootProvider: (any AttestationRootProvider)? = nil
+    /// android-key TEE requirement and the SafetyNet timestamp window.
+    public var attestationOptions = AttestationOptions()
 
     public init(relyingPartyID: String, relyingPartyName: String, allowedOrigins: Set<String>,
                 allowCrossOrigin: Bool = false, allowedTopOrigins: Set<String> = [],

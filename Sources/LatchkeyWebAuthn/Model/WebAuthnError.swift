@@ -31,6 +31,8 @@ public enum WebAuthnError: Error, Sendable, Equatable {
     /// The attestation statement did not verify (which check, in words).
     case attestationInvalid(String)
     case attestationNotTrusted(String)
+    /// One check of a `tpm`, `android-key` or `android-safetynet` statement failed.
+    case attestationCheckFailed(AttestationError)
     case credentialIDMismatch
     case credentialAlreadyRegistered
     case unknownCredential
@@ -68,6 +70,8 @@ extension WebAuthnError: LocalizedError {
         case let .unsupportedAttestationFormat(f): (en, ko) = ("Unsupported attestation format \(f)", "지원되지 않는 증명 형식 \(f)")
         case let .attestationInvalid(w): (en, ko) = ("Attestation statement invalid: \(w)", "증명 진술이 유효하지 않습니다: \(w)")
         case let .attestationNotTrusted(w): (en, ko) = ("Attestation not trusted: \(w)", "신뢰할 수 없는 증명: \(w)")
+        case let .attestationCheckFailed(e):
+            (en, ko) = ("Attestation check failed: " + e.message(in: .english), "증명 검사 실패: " + e.message(in: .korean))
         case .credentialIDMismatch: (en, ko) = ("Credential id does not match", "자격 증명 ID가 일치하지 않습니다")
         case .credentialAlreadyRegistered: (en, ko) = ("Credential is already registered", "이미 등록된 자격 증명입니다")
         case .unknownCredential: (en, ko) = ("Unknown credential", "알 수 없는 자격 증명입니다")

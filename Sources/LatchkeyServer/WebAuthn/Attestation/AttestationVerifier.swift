@@ -2,7 +2,13 @@ import Foundation
 import LatchkeyCrypto
 import LatchkeyWebAuthn
 
-/// Verifies attestation statements (WebAuthn §8): `none`, `packed` (self and full), `fido-u2f`, `apple`.
+/// Verifies attestation statements (WebAuthn §8): `none`, `packed` (self and full), `fido-u2f`, `apple`,
+/// `tpm`, `android-key`, `android-safetynet`.
+///
+/// Policy: with conveyance `none` (and trusted attestation not required) the statement of any format is
+/// ignored and the credential registers as `.none`. Otherwise a known format must pass all its checks (without
+/// a configured root the result is `.uncertain`), and an unknown format is accepted as `.none` unless trusted
+/// attestation is required.
 struct AttestationVerifier {
     let configuration: WebAuthnConfiguration
     let now: Date
@@ -15,12 +21,14 @@ struct AttestationVerifier {
     func verify(_ object: AttestationObject, credentialKey: COSEKey, clientDataHash: Data) throws -> AttestationTrust {
         let statement = object.statement
         let authData = object.authenticatorData
-        switch object.format {
-        case "none":
+        if object.format == "none" {
             guard statement.mapEntries?.isEmpty == true else {
                 throw WebAuthnError.attestationInvalid("none: attStmt must be empty")
             }
             return .none
+        }
+        if configuration.attestation == .none && !configuration.requireTrustedAttestation { return .none }
+        switch object.format {
         case "packed":
             return try verifyPacked(statement, authData: authData, credentialKey: credentialKey,
                                     clientDataHash: clientDataHash)
@@ -30,8 +38,19 @@ struct AttestationVerifier {
         case "apple":
             return try verifyApple(statement, authData: authData, credentialKey: credentialKey,
                                    clientDataHash: clientDataHash)
+        case "tpm":
+            return try verifyTPM(statement, authData: authData, credentialKey: credentialKey,
+                                 clientDataHash: clientDataHash)
+        case "android-key":
+            return try verifyAndroidKey(statement, authData: authData, credentialKey: credentialKey,
+                                        clientDataHash: clientDataHash)
+        case "android-safetynet":
+            return try verifyAndroidSafetyNet(statement, authData: authData, clientDataHash: clientDataHash)
         default:
-            throw WebAuthnError.unsupportedAttestationFormat(object.format)
+            guard !configuration.requireTrustedAttestation else {
+                throw WebAuthnError.unsupportedAttestationFormat(object.format)
+            }
+            return .none
         }
     }
 
