@@ -61,4 +61,19 @@ import LatchkeyWebAuthn
         let noneButStrict = try TPMAttestationTests.Scenario(anchored: true) { $0.requireTrustedAttestation = true; $0.attestation = .none }
         #expect(try await noneButStrict.f.rp.verifyRegistration(try await noneButStrict.response()).attestationTrust == .trusted)
     }
+
+    @Test func checkFailuresHaveEnglishAndKoreanText() {
+        let samples: [AttestationError] = [
+            .statementFieldMissing(format: "tpm", field: "ver"), .tpmMagicInvalid, .tpmSubjectAlternativeNameInvalid("missing"),
+            .androidKeyOriginInvalid, .androidKeyDescriptionMalformed("KeyDescription"), .safetyNetNonceMismatch,
+            .safetyNetTimestampOutOfRange, .credentialKeyMismatch(format: "android-key"),
+        ]
+        for error in samples {
+            let english = error.message(in: .english), korean = error.message(in: .korean)
+            #expect(!english.isEmpty && !korean.isEmpty && english != korean)
+        }
+        let wrapped = WebAuthnError.attestationCheckFailed(.tpmMagicInvalid)
+        #expect(wrapped.checkName == "attestationCheckFailed")
+        #expect(wrapped.localizedDescription.contains("TPM_GENERATED_VALUE"))
+    }
 }

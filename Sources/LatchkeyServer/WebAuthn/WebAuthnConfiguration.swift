@@ -22,7 +22,8 @@ public struct WebAuthnConfiguration: Sendable {
     public var timeoutMilliseconds: Int
     /// How long an issued challenge stays valid.
     public var challengeLifetime: TimeInterval
-    /// Root certificates per attestation format (`packed`, `fido-u2f`, `apple`). Empty: chains are
+    /// Root certificates per attestation format (`packed`, `fido-u2f`, `apple`, `tpm`, `android-key`,
+    /// `android-safetynet`). Empty: chains are
     /// checked for internal consistency but not to a root, and the result says `.uncertain`.
     public var attestationTrustAnchors: [String: [Certificate]]
     /// Refuse registrations whose attestation is not verified to a trust anchor.

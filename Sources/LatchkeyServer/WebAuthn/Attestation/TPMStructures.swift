@@ -48,42 +48,42 @@ enum TPM {
         var objectAttributes: UInt32
         var key: Key
 
-        init(_ data: Data) throws(AttestationErrorBox) {
+        init(_ data: Data) throws(TPMParseError) {
             var r = Reader(data)
             guard let type = r.u16(), let nameAlg = r.u16(), let attributes = r.u32(), r.sized() != nil else {
-                throw AttestationErrorBox("truncated header")
+                throw TPMParseError("truncated header")
             }
             self.type = type
             self.nameAlg = nameAlg
             objectAttributes = attributes
             // TPMT_SYM_DEF_OBJECT: algorithm, then keyBits and mode unless TPM_ALG_NULL.
-            guard let symmetric = r.u16() else { throw AttestationErrorBox("truncated parameters") }
+            guard let symmetric = r.u16() else { throw TPMParseError("truncated parameters") }
             if symmetric != TPM.algNull {
-                guard r.u16() != nil, r.u16() != nil else { throw AttestationErrorBox("truncated symmetric") }
+                guard r.u16() != nil, r.u16() != nil else { throw TPMParseError("truncated symmetric") }
             }
             // TPMT_RSA_SCHEME / TPMT_ECC_SCHEME: scheme, then a hash unless TPM_ALG_NULL.
-            guard let scheme = r.u16() else { throw AttestationErrorBox("truncated scheme") }
+            guard let scheme = r.u16() else { throw TPMParseError("truncated scheme") }
             if scheme != TPM.algNull {
-                guard r.u16() != nil else { throw AttestationErrorBox("truncated scheme") }
+                guard r.u16() != nil else { throw TPMParseError("truncated scheme") }
             }
             switch type {
             case TPM.algRSA:
                 guard r.u16() != nil, let exponent = r.u32(), let modulus = r.sized(), !modulus.isEmpty else {
-                    throw AttestationErrorBox("truncated RSA parameters")
+                    throw TPMParseError("truncated RSA parameters")
                 }
                 // An exponent of zero means the default, 2^16 + 1.
                 key = .rsa(modulus: modulus, exponent: exponent == 0 ? 65537 : exponent)
             case TPM.algECC:
-                guard let curve = r.u16(), let kdf = r.u16() else { throw AttestationErrorBox("truncated ECC parameters") }
+                guard let curve = r.u16(), let kdf = r.u16() else { throw TPMParseError("truncated ECC parameters") }
                 if kdf != TPM.algNull {
-                    guard r.u16() != nil else { throw AttestationErrorBox("truncated KDF") }
+                    guard r.u16() != nil else { throw TPMParseError("truncated KDF") }
                 }
-                guard let x = r.sized(), let y = r.sized() else { throw AttestationErrorBox("truncated ECC point") }
+                guard let x = r.sized(), let y = r.sized() else { throw TPMParseError("truncated ECC point") }
                 key = .ecc(curve: curve, x: x, y: y)
             default:
-                throw AttestationErrorBox("key type \(type)")
+                throw TPMParseError("key type \(type)")
             }
-            guard r.isAtEnd else { throw AttestationErrorBox("trailing bytes") }
+            guard r.isAtEnd else { throw TPMParseError("trailing bytes") }
         }
     }
 
@@ -96,29 +96,29 @@ enum TPM {
         var attestedName: Data
         var attestedQualifiedName: Data
 
-        init(_ data: Data) throws(AttestationErrorBox) {
+        init(_ data: Data) throws(TPMParseError) {
             var r = Reader(data)
             guard let magic = r.u32(), let type = r.u16(), let signer = r.sized(), let extra = r.sized() else {
-                throw AttestationErrorBox("truncated header")
+                throw TPMParseError("truncated header")
             }
             self.magic = magic
             self.type = type
             qualifiedSigner = signer
             extraData = extra
             // TPMS_CLOCK_INFO (clock, resetCount, restartCount, safe) and firmwareVersion.
-            guard r.take(8 + 4 + 4 + 1) != nil, r.take(8) != nil else { throw AttestationErrorBox("truncated clock") }
+            guard r.take(8 + 4 + 4 + 1) != nil, r.take(8) != nil else { throw TPMParseError("truncated clock") }
             guard let name = r.sized(), let qualified = r.sized() else {
-                throw AttestationErrorBox("truncated attested names")
+                throw TPMParseError("truncated attested names")
             }
             attestedName = name
             attestedQualifiedName = qualified
-            guard r.isAtEnd else { throw AttestationErrorBox("trailing bytes") }
+            guard r.isAtEnd else { throw TPMParseError("trailing bytes") }
         }
     }
 }
 
-/// A parse failure's reason, turned into the structure's `AttestationError` by the caller.
-struct AttestationErrorBox: Error {
+/// Why a TPM structure did not parse; the caller turns it into `AttestationError.tpmPubAreaMalformed` / `.tpmCertInfoMalformed`.
+struct TPMParseError: Error {
     let reason: String
     init(_ reason: String) { self.reason = reason }
 }
