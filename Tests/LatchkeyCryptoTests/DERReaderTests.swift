@@ -46,3 +46,33 @@ import Testing
         #expect((try? DERReader.parse(nested, maxDepth: 64)) != nil)
     }
 }
+
+@Suite struct DERReaderRobustnessTests {
+    /// Random and mutated inputs only ever parse or throw (a deterministic generator, so failures repeat).
+    @Test func randomInputNeverTraps() {
+        var state: UInt64 = 0x9e37_79b9_7f4a_7c15
+        func next() -> UInt8 {
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            return UInt8(truncatingIfNeeded: state)
+        }
+        let seed = Data([0x30, 0x18, 0xbf, 0x85, 0x3e, 0x03, 0x02, 0x01, 0x00, 0xbf, 0x84, 0x58, 0x02, 0x05, 0x00,
+                         0xa1, 0x05, 0x31, 0x03, 0x02, 0x01, 0x02, 0x04, 0x02, 0x61, 0x62])
+        var parsed = 0
+        for round in 0..<5000 {
+            var bytes: Data
+            if round % 2 == 0 {
+                bytes = seed
+                for _ in 0..<(1 + Int(next() % 4)) { bytes[Int(next()) % bytes.count] = next() }
+            } else {
+                bytes = Data((0..<Int(next() % 48)).map { _ in next() })
+            }
+            if let element = try? DERReader.parse(bytes) {
+                parsed += 1
+                _ = element.smallIntegerValue
+                _ = element.octetStringValue
+            }
+            _ = try? DERReader.parseAll(bytes)
+        }
+        #expect(parsed > 0)
+    }
+}

@@ -152,4 +152,20 @@ import LatchkeyWebAuthn
         let matching = try s.aik("aaguidok", extensions: Self.aikExtensions(aaguid: Data(count: 16)))
         #expect(try await s.f.rp.verifyRegistration(try await s.response(Knobs(aik: matching))).attestationTrust == .uncertain)
     }
+
+    @Test func everyTruncationOfTheStructuresIsRefused() throws {
+        let key = try P256.Signing.PrivateKey().publicKey
+        let ecc = TPMWriter.eccPublic(x: key.x, y: key.y)
+        let rsa = TPMWriter.rsaPublic(modulus: Data(repeating: 0xc5, count: 256))
+        let certInfo = TPMWriter.certInfo(extraData: Data(count: 32), name: TPMWriter.name(ecc))
+        #expect(try TPM.Public(ecc).key == .ecc(curve: 0x0003, x: key.x, y: key.y))
+        #expect(try TPM.Public(rsa).key == .rsa(modulus: Data(repeating: 0xc5, count: 256), exponent: 65537))
+        #expect(try TPM.Attest(certInfo).attestedName == TPMWriter.name(ecc))
+        for n in 0..<ecc.count { #expect(throws: TPMParseError.self) { try TPM.Public(ecc.prefix(n)) } }
+        for n in 0..<rsa.count { #expect(throws: TPMParseError.self) { try TPM.Public(rsa.prefix(n)) } }
+        for n in 0..<certInfo.count { #expect(throws: TPMParseError.self) { try TPM.Attest(certInfo.prefix(n)) } }
+        #expect(throws: TPMParseError.self) { try TPM.Attest(certInfo + Data([0])) }
+        // A key type other than RSA and ECC (TPM_ALG_KEYEDHASH).
+        #expect(throws: TPMParseError.self) { try TPM.Public(TPMWriter.u16(0x0008) + ecc.dropFirst(2)) }
+    }
 }

@@ -19,6 +19,14 @@ enum X509Fuzzing {
             _ = certificate.extensionValue(oid: oid)
             _ = certificate.isExtensionCritical(oid: oid)
         }
+        // TPM AIK and SafetyNet requirements; the Android KeyDescription through DERReader.
+        _ = certificate.hasEmptySubject
+        _ = certificate.subjectAlternativeNameDirectoryAttributes
+        _ = certificate.subjectAlternativeNameDNSNames
+        _ = certificate.extendedKeyUsageOIDs
+        _ = certificate.basicConstraintsCA
+        _ = certificate.matchesHostname("attest.android.com")
+        if let value = certificate.extensionValue(oid: "1.3.6.1.4.1.11129.2.1.17") { _ = try? DERReader.parse(value) }
         _ = certificate.isSigned(by: certificate)
         _ = try? certificate.verifyChain(intermediates: [], trustAnchors: [certificate],
                                          at: Date(timeIntervalSince1970: 1_800_000_000))
