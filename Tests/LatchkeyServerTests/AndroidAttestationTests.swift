@@ -200,4 +200,32 @@ import LatchkeyWebAuthn
         let s = try Scenario { $0.attestationOptions.safetyNetMaximumAge = 900 }
         #expect(try await s.f.rp.verifyRegistration(try await s.response(Knobs(timestampOffset: -600))).attestationTrust == .uncertain)
     }
+
+    /// Google's responses are RS256 with an RSA leaf: the same checks through the RSA key path.
+    @Test func verifiesAnRS256Response() async throws {
+        let s = try Scenario(anchored: true)
+        let rsa = try RSA.Signing.PrivateKey(keySize: 2048)
+        try rsa.pemRepresentation.write(toFile: s.pki.path("rsa.key"), atomically: true, encoding: .utf8)
+        try "basicConstraints=CA:FALSE\nsubjectAltName=DNS:attest.android.com\n"
+            .write(toFile: s.pki.path("rsa.ext"), atomically: true, encoding: .utf8)
+        try s.pki.run(["req", "-new", "-key", s.pki.path("rsa.key"), "-subj", "/O=Google LLC/CN=attest.android.com",
+                       "-out", s.pki.path("rsa.csr")])
+        try s.pki.run(["x509", "-req", "-in", s.pki.path("rsa.csr"), "-CA", s.pki.path("ca.pem"), "-CAkey", s.pki.path("ca.key"),
+                       "-CAcreateserial", "-days", "365", "-extfile", s.pki.path("rsa.ext"), "-out", s.pki.path("rsa.pem")])
+        let leaf = try s.pki.der(ofPEM: s.pki.path("rsa.pem"))
+        let now = s.f.clock.now
+        func response(signer: RSA.Signing.PrivateKey) async throws -> RegistrationResponse {
+            try await attestedRegistration(s.f, key: nil) { authData, hash in
+                let payload: [String: Any] = ["nonce": SHA256.hash(data: authData + hash).base64EncodedString(),
+                                              "timestampMs": Int64(now.timeIntervalSince1970 * 1000), "ctsProfileMatch": true]
+                let header = JWSHeader(alg: .RS256, additional: ["x5c": .array([.string(leaf.base64EncodedString())])])
+                let jws = try JWS.sign(payload: try JSONSerialization.data(withJSONObject: payload), header: header, key: .rsa(signer))
+                return ("android-safetynet", .map(["ver": "14366018", "response": .byteString(Data(jws.utf8))]))
+            }
+        }
+        #expect(try await s.f.rp.verifyRegistration(try await response(signer: rsa)).attestationTrust == .trusted)
+        await #expect(throws: WebAuthnError.attestationCheckFailed(.signatureInvalid(format: "android-safetynet"))) {
+            try await s.f.rp.verifyRegistration(try await response(signer: try RSA.Signing.PrivateKey(keySize: 2048)))
+        }
+    }
 }
