@@ -4,12 +4,14 @@ import Foundation
 ///
 /// A certificate's `signatureValue` is a BIT STRING whose first content octet counts the unused bits of
 /// its last octet. A signature is whole octets, so X.509 encoders write 0. Attestation certificates of
-/// some early, widely sold U2F security keys (documented by Yubico for its first U2F batches, whose
-/// leaves are signed by an RSA root) were encoded as a *named bit list*: trailing zero bits of the
-/// signature's last octet were declared unused (e.g. `03 82 01 01 03 …`). The signature octets themselves
-/// are the real signature. OpenSSL 3 parses such a certificate but refuses to verify any signature whose
-/// BIT STRING declares unused bits (`ASN1_R_INVALID_BIT_STRING_BITS_LEFT`), so the chain check fails with
-/// X509_V_ERR_CERT_SIGNATURE_FAILURE ("certificate signature failure"); other verifiers accept it.
+/// some early, widely sold U2F security keys (Yubico's first U2F batches, whose leaves its RSA root signs:
+/// `03 82 01 01 03 …`, a 256-octet signature said to leave 3 bits unused) declare a non-zero count; the
+/// octets after it are the real signature, and the bits declared unused are zero. OpenSSL 3 parses such
+/// a certificate but refuses to verify any signature whose BIT STRING declares unused bits
+/// (`ASN1_R_INVALID_BIT_STRING_BITS_LEFT`), so the chain check fails with X509_V_ERR_CERT_SIGNATURE_FAILURE
+/// ("certificate signature failure"); other verifiers accept it. Yubico's own libraries fix the same byte
+/// to 0 for a list of known certificates before OpenSSL verifies them; here the shape decides, and the
+/// signature is verified all the same.
 extension Certificate {
     /// Parses `der`; when, and only when, it has the quirk exactly — the outer
     /// `SEQUENCE { tbsCertificate SEQUENCE, signatureAlgorithm SEQUENCE, signatureValue BIT STRING }`
