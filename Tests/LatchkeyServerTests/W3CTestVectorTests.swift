@@ -9,7 +9,7 @@ import LatchkeyWebAuthn
 /// packed (self and full; ES256, ES384, RS256, Ed25519), apple and fido-u2f. Each registration and its
 /// authentication are replayed through `WebAuthnRelyingParty` with the vectors' RP ID `example.org` and
 /// origin `https://example.org`, and one mutation of each is refused. Not covered: ES512 and Ed448
-/// credentials (algorithms not offered), tpm and android-key attestation.
+/// credentials (algorithms not offered); tpm and android-key are in AttestationSpecVectorTests.
 @Suite struct W3CTestVectorTests {
     struct Vector: Sendable, CustomTestStringConvertible {
         let name: String
@@ -530,7 +530,8 @@ import LatchkeyWebAuthn
         let configuration = WebAuthnConfiguration(
             relyingPartyID: "example.org", relyingPartyName: "W3C test vectors", allowedOrigins: ["https://example.org"],
             allowCrossOrigin: true, allowedTopOrigins: ["https://example.com"], userVerification: .preferred,
-            residentKey: .preferred, attestationTrustAnchors: ["packed": [root], "apple": [root], "fido-u2f": [root]])
+            residentKey: .preferred, attestation: .direct,
+            attestationTrustAnchors: ["packed": [root], "apple": [root], "fido-u2f": [root]])
         let store = InMemoryChallengeStore()
         return (WebAuthnRelyingParty(configuration: configuration, challenges: store), store)
     }
