@@ -14,6 +14,19 @@ public final class Certificate: @unchecked Sendable, Hashable, CustomStringConve
     public static let maxSize = 16 * 1024
 
     public init(derRepresentation der: Data) throws(CryptoError) {
+        handle = try Self.parse(der)
+        derRepresentation = der
+    }
+
+    /// A certificate whose OpenSSL object was parsed from other bytes than `der` (see
+    /// `init(derRepresentationToleratingUnusedSignatureBits:)`). Takes ownership of `handle`.
+    init(handle: OpaquePointer, derRepresentation der: Data) {
+        self.handle = handle
+        derRepresentation = der
+    }
+
+    /// Parses DER with OpenSSL; the result must re-encode to exactly `der`. The caller frees it.
+    static func parse(_ der: Data) throws(CryptoError) -> OpaquePointer {
         guard der.count <= Self.maxSize else { throw .inputTooLarge(limit: Self.maxSize) }
         guard !der.isEmpty else { throw .malformedInput("empty certificate") }
         let parsed: OpaquePointer? = der.withUnsafeBytes { raw -> OpaquePointer? in
@@ -29,8 +42,7 @@ public final class Certificate: @unchecked Sendable, Hashable, CustomStringConve
             X509_free(parsed)
             throw .malformedInput("X.509 DER has trailing or non-canonical bytes")
         }
-        handle = parsed
-        derRepresentation = der
+        return parsed
     }
 
     deinit { X509_free(handle) }

@@ -5,7 +5,17 @@ import LatchkeyCrypto
 /// the input bytes; every accessor attestation verification uses answers without trapping.
 enum X509Fuzzing {
     static func run(_ data: Data) throws(FuzzPropertyViolation) {
-        guard let certificate = try? Certificate(derRepresentation: data) else { return }
+        // The fido-u2f parse keeps the input too, and differs from the plain one only for the quirk.
+        let tolerant = try? Certificate(derRepresentationToleratingUnusedSignatureBits: data)
+        if let tolerant {
+            try require(tolerant.derRepresentation == data, .x509, "a tolerated certificate does not keep its DER")
+            _ = tolerant.isSigned(by: tolerant)
+        }
+        guard let certificate = try? Certificate(derRepresentation: data) else {
+            try require(tolerant?.declaresUnusedSignatureBits ?? true, .x509, "only the quirk is tolerated")
+            return
+        }
+        try require(tolerant != nil, .x509, "the fido-u2f parse refuses a certificate the plain one takes")
         try require(certificate.derRepresentation == data, .x509, "a parsed certificate does not keep its DER")
         _ = certificate.version
         _ = try? certificate.subjectPublicKeyInfo

@@ -129,9 +129,16 @@ struct AttestationVerifier {
         guard let items = x5c.arrayValue, !items.isEmpty, items.count <= 8 else {
             throw WebAuthnError.attestationInvalid("\(format): x5c must be a non-empty array")
         }
-        return try items.map { item in
+        return try items.enumerated().map { index, item in
             guard let der = item.bytesValue else { throw WebAuthnError.attestationInvalid("\(format): x5c entry") }
-            do { return try Certificate(derRepresentation: der) } catch {
+            do {
+                // Early U2F keys' leaves declare unused bits in their signature BIT STRING, which OpenSSL
+                // never verifies; the signature and every chain check still apply (see that initializer).
+                if format == "fido-u2f", index == 0 {
+                    return try Certificate(derRepresentationToleratingUnusedSignatureBits: der)
+                }
+                return try Certificate(derRepresentation: der)
+            } catch {
                 throw WebAuthnError.attestationInvalid("\(format): x5c certificate does not parse")
             }
         }
