@@ -1,6 +1,7 @@
 import Foundation
 import LatchkeyCrypto
 import LatchkeyServer
+import LatchkeyWebAuthn
 
 /// `latchkey serve [--host 127.0.0.1] [--port 8080] [--database sqlite:PATH|postgres://...] [--threads N] [--access-log]`
 enum ServeCommand {
@@ -10,6 +11,7 @@ enum ServeCommand {
                               [--db-pool 8] [--db-timeout-ms 5000] [--refresh-grace SECONDS] [--key-reload SECONDS]
                               [--trusted-proxy ADDRESS]...
                               [--rp-id localhost] [--rp-name NAME] [--origin URL]... [--user-verification required|preferred]
+                              [--attestation none|indirect|direct|enterprise] [--attestation-roots DIR]
                               [--metadata BLOB.jwt --metadata-root ROOT.pem|.der [--metadata-stale warn|refuse]]
                               [--apple-client-id ID]... [--apple-base-url URL] [--apple-team-id ID --apple-key-id ID
                                --apple-key-file KEY.p8] [--apple-token-key-file FILE]
@@ -24,6 +26,9 @@ enum ServeCommand {
         whose X-Forwarded-For gives the client address used for throttling and the access log.
         Passkeys: --rp-id is the WebAuthn relying party ID; --origin (repeatable) the accepted origins, by default
         http://localhost:PORT and http://127.0.0.1:PORT (the terminal client) when the RP ID is localhost.
+        --attestation is the attestation the options ask for (default none). --attestation-roots DIR holds the
+        attestation root certificates, DIR/<format>/*.pem with <format> one of packed, fido-u2f, apple, tpm,
+        android-key, android-safetynet; a chain to one of them makes a passkey's attestation "trusted".
         --metadata is a FIDO Metadata Service (MDS3) BLOB downloaded from mds3.fidoalliance.org, verified against
         --metadata-root (the "FIDO Alliance Global Root" certificate you download); nothing is fetched. Its entries
         name authenticators in passkey listings, add attestation roots per AAGUID, and refuse registrations from
@@ -47,6 +52,8 @@ enum ServeCommand {
         var rpName = "Latchkey"
         var origins: [String] = []
         var userVerificationRequired = true
+        var attestation = AttestationConveyancePreference.none
+        var attestationRootsDirectory: String?
         var appleClientIDs: [String] = []
         var appleBaseURL: URL?
         var appleTeamID: String?
@@ -143,6 +150,14 @@ enum ServeCommand {
                 case "preferred": options.userVerificationRequired = false
                 default: return .failure("--user-verification needs required or preferred")
                 }
+            case "--attestation":
+                guard let text = value(), let preference = AttestationConveyancePreference(rawValue: text) else {
+                    return .failure("--attestation needs none, indirect, direct or enterprise")
+                }
+                options.attestation = preference
+            case "--attestation-roots":
+                guard let path = value(), !path.isEmpty else { return .failure("--attestation-roots needs a directory") }
+                options.attestationRootsDirectory = path
             case "--apple-client-id":
                 guard let id = value(), !id.isEmpty else { return .failure("--apple-client-id needs a value") }
                 options.appleClientIDs.append(id)
@@ -213,16 +228,23 @@ enum ServeCommand {
         return try AuthService(database: database, configuration: configuration)
     }
 
-    /// The relying party of the passkey endpoints (origins default to the bound port on localhost).
-    static func webAuthnConfiguration(_ options: Options, boundPort: UInt16) -> WebAuthnConfiguration {
+    /// The relying party of the passkey endpoints (origins default to the bound port on localhost), with the
+    /// attestation roots of `--attestation-roots` (reported on standard error).
+    static func webAuthnConfiguration(_ options: Options, boundPort: UInt16) throws -> WebAuthnConfiguration {
         var origins = Set(options.origins)
         if origins.isEmpty, options.rpID == "localhost" {
             origins = ["http://localhost:\(boundPort)", "http://127.0.0.1:\(boundPort)"]
         } else if origins.isEmpty {
             origins = ["https://\(options.rpID)"]
         }
-        return WebAuthnConfiguration(relyingPartyID: options.rpID, relyingPartyName: options.rpName, allowedOrigins: origins,
-                                     userVerification: options.userVerificationRequired ? .required : .preferred)
+        var configuration = WebAuthnConfiguration(relyingPartyID: options.rpID, relyingPartyName: options.rpName,
+                                                  allowedOrigins: origins, attestation: options.attestation)
+        if let directory = options.attestationRootsDirectory {
+            configuration.attestationTrustAnchors = try AttestationRoots.load(directory: directory)
+            let summary = AttestationRoots.summary(configuration.attestationTrustAnchors)
+            FileHandle.standardError.write(Data("latchkey serve: attestation roots: \(summary)\n".utf8))
+        }
+        return configuration
     }
 
     /// Why the Apple options could not be used.
@@ -299,8 +321,9 @@ enum ServeCommand {
             if !options.printRoutes { try server.bind() }
             let service = try service(options, baseURL: server.baseURL)
             let passkeys = PasskeyService(auth: service,
-                                          configuration: webAuthnConfiguration(options, boundPort: server.port),
-                                          metadata: try metadata(options))
+                                          configuration: try webAuthnConfiguration(options, boundPort: server.port),
+                                          metadata: try metadata(options),
+                                          userVerification: options.userVerificationRequired ? .required : .preferred)
             let apple = try appleService(options, auth: service)
             let router = Router(service.routes() + passkeys.routes() + apple.routes() + (WebPage()?.routes() ?? []))
             if options.printRoutes {

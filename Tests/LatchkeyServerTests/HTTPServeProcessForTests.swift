@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -32,21 +33,37 @@ final class ServeProcess: Sendable {
 
     /// Runs `latchkey` with `arguments` to completion and returns its standard output.
     static func run(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+        let result = try await runCapturingErrors(arguments)
+        return (result.status, result.output)
+    }
+
+    /// Runs `latchkey` with `arguments` to completion and returns its standard output and standard error.
+    static func runCapturingErrors(_ arguments: [String]) async throws -> (status: Int32, output: String, errors: String) {
         let binary = try binary()
         return try await onThread {
             let process = Process()
             process.executableURL = binary
             process.arguments = arguments
             let pipe = Pipe()
+            let errorPipe = Pipe()
             process.standardOutput = pipe
-            process.standardError = FileHandle.nullDevice
+            process.standardError = errorPipe
             try process.run()
             DispatchQueue.global().asyncAfter(deadline: .now() + 60) {
                 if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             }
+            // Standard error is read on another thread so neither pipe can fill up and block the child.
+            let errorData = Mutex(Data())
+            let group = DispatchGroup()
+            DispatchQueue.global().async(group: group) {
+                let data = errorPipe.fileHandleForReading.readDataToEndOfFile()
+                errorData.withLock { $0 = data }
+            }
             let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            group.wait()
             process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+            return (process.terminationStatus, String(decoding: data, as: UTF8.self),
+                    String(decoding: errorData.withLock { $0 }, as: UTF8.self))
         }
     }
 

@@ -91,6 +91,31 @@ struct PasskeyEndpointTests {
         #expect(again.status == 400 && again.bodyText.contains("invalid_request"))
     }
 
+    /// A WebAuthnConfiguration defaults to `.preferred`, the endpoints still require UV; a response field that is
+    /// not base64url is a 400 naming it; a discoverable sign-in without a user handle is audited as such.
+    @Test func endpointsRequireUVNameBadBase64URLFieldsAndMissingUserHandles() async throws {
+        let f = try #require(try await PasskeyEndpointFixture.make())
+        defer { f.base.test.cleanup() }
+        let defaults = PasskeyService(auth: f.base.service, configuration: WebAuthnConfiguration(
+            relyingPartyID: "localhost", relyingPartyName: "t", allowedOrigins: [PasskeyEndpointFixture.origin]))
+        #expect(defaults.relyingParty.configuration.userVerification == .required)
+
+        let key = SoftwareAuthenticator(store: InMemorySoftwareCredentialStore())
+        #expect(try await f.register(key, username: "erin").status == 201)
+        var body = try #require(try JSONSerialization.jsonObject(with: try JSONEncoder().encode(try await f.assertion(key)))
+                                    as? [String: Any])
+        body["rawId"] = "not*base64url"
+        let bad = await f.request("POST", "/v1/passkeys/authenticate/verify", body: try JSONSerialization.data(withJSONObject: body))
+        #expect(bad.status == 400 && bad.bodyText.contains("invalid_request") && bad.bodyText.contains("rawId"), "\(bad.bodyText)")
+
+        var anonymous = try await f.assertion(key)
+        anonymous.response.userHandle = nil
+        let refused = try await f.signIn(anonymous)
+        #expect(refused.status == 401 && refused.bodyText.contains("invalid_grant"))
+        let failure = try f.base.service.database.auditEvents(limit: 100).first { $0.event == "passkey_login_failed" }
+        #expect(failure?.detail == "userHandleMissing")
+    }
+
     @Test func userVerificationMissingIsRefusedAndAudited() async throws {
         let f = try #require(try await PasskeyEndpointFixture.make())
         defer { f.base.test.cleanup() }

@@ -612,13 +612,20 @@ import LatchkeyWebAuthn
         }
     }
 
-    /// `crossOrigin: true` without `topOrigin`: WebAuthn lets the RP decide; this one names the parent it
-    /// accepts, so a cross-origin ceremony that does not say its top origin is refused.
-    @Test func crossOriginWithoutTopOriginIsRefused() async throws {
+    /// `crossOrigin: true` without `topOrigin`: WebAuthn L3 §7.1 checks topOrigin only when present, so it is
+    /// accepted by default; a relying party with `requireTopOrigin` refuses it.
+    @Test func crossOriginWithoutTopOriginIsAcceptedUnlessRequired() async throws {
         let v = Self.noneES256CrossOrigin
         let (rp, store) = try Self.relyingParty()
         try await Self.issue(v.registrationChallenge, .registration, in: store)
-        await #expect(throws: WebAuthnError.topOriginNotAllowed("")) { try await rp.verifyRegistration(Self.registration(v)) }
+        #expect(try await rp.verifyRegistration(Self.registration(v)).attestationFormat == "none")
+
+        var strict = rp.configuration
+        strict.requireTopOrigin = true
+        let strictStore = InMemoryChallengeStore()
+        let strictRP = WebAuthnRelyingParty(configuration: strict, challenges: strictStore)
+        try await Self.issue(v.registrationChallenge, .registration, in: strictStore)
+        await #expect(throws: WebAuthnError.topOriginMissing) { try await strictRP.verifyRegistration(Self.registration(v)) }
     }
 
     /// The vectors' attestation root parses as a CA certificate.

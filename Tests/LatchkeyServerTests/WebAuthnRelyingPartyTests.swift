@@ -12,7 +12,7 @@ import LatchkeyWebAuthn
         let options = try await f.rp.registrationOptions(user: PasskeyFixture.user)
         #expect(options.challenge.data.count == 32)
         #expect(options.rp.id == "localhost")
-        #expect(options.authenticatorSelection?.userVerification == .required)
+        #expect(options.authenticatorSelection?.userVerification == .preferred)
         #expect(options.authenticatorSelection?.residentKey == .required)
         #expect(options.pubKeyCredParams.map(\.alg).contains(-7))
         let other = try await f.rp.registrationOptions(user: PasskeyFixture.user)
@@ -137,12 +137,14 @@ import LatchkeyWebAuthn
     }
 
     @Test func rejectsMissingUserVerificationWhenRequired() async throws {
-        let f = PasskeyFixture()
+        let f = PasskeyFixture { $0.userVerification = .required }
         f.authenticator.behaviour.userVerified = false
         let response = try await f.registrationResponse()
         await #expect(throws: WebAuthnError.userVerificationMissing) { try await f.rp.verifyRegistration(response) }
 
-        let g = PasskeyFixture { $0.userVerification = .preferred }
+        // `.preferred` is the default (WebAuthn's and the browsers'): the flag is reported, not required.
+        let g = PasskeyFixture()
+        #expect(g.rp.configuration.userVerification == .preferred)
         g.authenticator.behaviour.userVerified = false
         try await g.register()
         let result = try await g.verify(try await g.assertionResponse())
@@ -214,7 +216,14 @@ import LatchkeyWebAuthn
 
         var anonymous = try await f.assertionResponse()
         anonymous.response.userHandle = nil
-        await #expect(throws: WebAuthnError.userHandleMismatch) { try await f.verify(anonymous) }
+        await #expect(throws: WebAuthnError.userHandleMissing) { try await f.verify(anonymous) }
+        // When the options named the user's credentials, the user handle may be absent.
+        let named = try await f.rp.authenticationOptions(allowCredentials: Array(f.credentials.withLock { $0.values }))
+        var identified = try f.authenticator.authenticate(named, origin: PasskeyFixture.origin)
+        identified.response.userHandle = nil
+        let table = f.credentials.withLock { $0 }
+        let result = try await f.rp.verifyAuthentication(identified, allowedCredentialIDs: Set(table.keys)) { table[$0] }
+        #expect(result.credential.signCount > 0)
 
         let unknown = try await f.assertionResponse()
         await #expect(throws: WebAuthnError.unknownCredential) {

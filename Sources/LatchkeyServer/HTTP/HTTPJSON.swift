@@ -105,6 +105,9 @@ extension HTTPRequest {
             return try JSONCoding.decoder.decode(type, from: body)
         } catch let error as DecodingError {
             throw .malformedBody(HTTPRequest.describe(error))
+        } catch let error as any LocalizedError {
+            // A value type's own check (e.g. WebAuthn's base64url fields) names the field itself.
+            throw .malformedBody(error.errorDescription ?? "The body is not valid JSON.")
         } catch {
             throw .malformedBody("The body is not valid JSON.")
         }

@@ -13,13 +13,19 @@ public final class PasskeyService: Sendable {
     public let metadata: MetadataService?
     var database: any Database { auth.database }
 
-    /// `configuration` names the relying party (ID, name, allowed origins; user verification required
-    /// by default). The database is the auth service's (already migrated by it). With `metadata`, it becomes the
-    /// configuration's `attestationRootProvider` unless that is already set.
-    public init(auth: AuthService, configuration: WebAuthnConfiguration, metadata: MetadataService? = nil) {
+    /// `configuration` names the relying party (ID, name, allowed origins). The database is the auth service's
+    /// (already migrated by it). With `metadata`, it becomes the configuration's `attestationRootProvider` unless
+    /// that is already set.
+    ///
+    /// `userVerification` replaces the configuration's: a passkey is the only factor of these accounts
+    /// (passwordless sign-up and sign-in), so the endpoints require user verification unless told otherwise
+    /// (`latchkey serve --user-verification preferred`), whatever `WebAuthnConfiguration`'s own default is.
+    public init(auth: AuthService, configuration: WebAuthnConfiguration, metadata: MetadataService? = nil,
+                userVerification: UserVerificationRequirement = .required) {
         self.auth = auth
         self.metadata = metadata
         var configuration = configuration
+        configuration.userVerification = userVerification
         if configuration.attestationRootProvider == nil { configuration.attestationRootProvider = metadata }
         let clock = auth.clock
         relyingParty = WebAuthnRelyingParty(configuration: configuration,

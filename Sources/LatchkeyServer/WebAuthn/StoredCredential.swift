@@ -1,7 +1,10 @@
 import Foundation
 import LatchkeyCrypto
 
-/// What the relying party keeps about a registered passkey (WebAuthn §7.1 step 27 "credential record").
+/// What the relying party keeps about a registered passkey (WebAuthn §7.1 step 27 "credential record"), as
+/// `verifyRegistration` returns it. `Codable`: JSON-encode it to keep it in any store (binary fields are base64,
+/// dates seconds since 2001 with the default `JSONEncoder`; decode with the same strategies), and pass it back to
+/// the authentication methods as it was.
 public struct StoredCredential: Sendable, Hashable, Codable {
     public var id: Data
     public var userHandle: Data
@@ -18,10 +21,14 @@ public struct StoredCredential: Sendable, Hashable, Codable {
     public var attestationTrust: AttestationTrust
     public var createdAt: Date
     public var lastUsedAt: Date?
+    /// The RP ID the credential was made for (one of the related RP IDs, or the main one). An assertion must
+    /// carry its hash; nil (records made before it was kept) accepts any RP ID allowed for the origin.
+    public var relyingPartyID: String?
 
     public init(id: Data, userHandle: Data, publicKey: Data, algorithm: Int, signCount: UInt32, transports: [String],
                 backupEligible: Bool, backupState: Bool, userVerifiedAtRegistration: Bool, aaguid: Data,
-                attestationFormat: String, attestationTrust: AttestationTrust, createdAt: Date, lastUsedAt: Date? = nil) {
+                attestationFormat: String, attestationTrust: AttestationTrust, createdAt: Date, lastUsedAt: Date? = nil,
+                relyingPartyID: String? = nil) {
         self.id = id
         self.userHandle = userHandle
         self.publicKey = publicKey
@@ -36,6 +43,7 @@ public struct StoredCredential: Sendable, Hashable, Codable {
         self.attestationTrust = attestationTrust
         self.createdAt = createdAt
         self.lastUsedAt = lastUsedAt
+        self.relyingPartyID = relyingPartyID
     }
 }
 

@@ -4,6 +4,11 @@ import LatchkeyWebAuthn
 
 /// A WebAuthn Level 3 relying party: makes ceremony options and verifies every byte of what
 /// comes back (§7.1 registration, §7.2 authentication). Usable without the HTTP server.
+///
+/// Challenges either live in the `ChallengeStore` (the methods without a challenge argument: issued by the options
+/// calls, consumed by the verify calls, single-use with `challengeLifetime`), or the integrator keeps them itself,
+/// e.g. in its session: `makeChallenge()`, the options methods taking `challenge:` and the verify methods taking
+/// `expectedChallenge:`. Then single use and expiry are the integrator's to enforce; the store is never touched.
 public struct WebAuthnRelyingParty: Sendable {
     public let configuration: WebAuthnConfiguration
     let challenges: any ChallengeStore
@@ -22,14 +27,26 @@ public struct WebAuthnRelyingParty: Sendable {
     /// A new random user handle (64 bytes, never derived from the username).
     public static func makeUserHandle() -> Data { SecureRandom.bytes(count: 64) }
 
+    /// A new random challenge (32 bytes), for integrators that keep challenges themselves.
+    public static func makeChallenge() -> Data { SecureRandom.bytes(count: 32) }
+
     // MARK: Options
 
-    /// Options for `navigator.credentials.create()`, with a fresh single-use 32-byte challenge.
-    public func registrationOptions(user: UserEntity, excludeCredentials: [StoredCredential] = [])
-        async throws -> PublicKeyCredentialCreationOptions {
+    /// Options for `navigator.credentials.create()`, with a fresh single-use 32-byte challenge from the store.
+    /// `relyingPartyID` names one of the `relatedRelyingParties` instead of the main RP ID.
+    public func registrationOptions(user: UserEntity, excludeCredentials: [StoredCredential] = [],
+                                    relyingPartyID: String? = nil) async throws -> PublicKeyCredentialCreationOptions {
         let challenge = try await issueChallenge(.registration, userHandle: user.id.data)
-        return PublicKeyCredentialCreationOptions(
-            rp: RelyingPartyEntity(id: configuration.relyingPartyID, name: configuration.relyingPartyName),
+        return registrationOptions(user: user, challenge: challenge, excludeCredentials: excludeCredentials,
+                                   relyingPartyID: relyingPartyID)
+    }
+
+    /// Options for `navigator.credentials.create()` with a challenge the caller keeps (see `makeChallenge()`);
+    /// verify the answer with `verifyRegistration(_:expectedChallenge:userHandle:isRegistered:)`.
+    public func registrationOptions(user: UserEntity, challenge: Data, excludeCredentials: [StoredCredential] = [],
+                                    relyingPartyID: String? = nil) -> PublicKeyCredentialCreationOptions {
+        PublicKeyCredentialCreationOptions(
+            rp: RelyingPartyEntity(id: relyingPartyID ?? configuration.relyingPartyID, name: configuration.relyingPartyName),
             user: user, challenge: challenge,
             pubKeyCredParams: configuration.supportedAlgorithms.compactMap {
                 COSEAlgorithmIdentifier(rawValue: $0.rawValue).map(PublicKeyCredentialParameters.init(alg:))
@@ -44,38 +61,70 @@ public struct WebAuthnRelyingParty: Sendable {
 
     /// Options for `navigator.credentials.get()`. With no credentials listed the browser offers
     /// discoverable passkeys (also the conditional-UI / autofill request).
-    public func authenticationOptions(allowCredentials: [StoredCredential] = []) async throws
-        -> PublicKeyCredentialRequestOptions {
+    public func authenticationOptions(allowCredentials: [StoredCredential] = [], relyingPartyID: String? = nil)
+        async throws -> PublicKeyCredentialRequestOptions {
         let challenge = try await issueChallenge(.authentication, userHandle: nil)
-        return PublicKeyCredentialRequestOptions(
-            challenge: challenge, timeout: configuration.timeoutMilliseconds, rpId: configuration.relyingPartyID,
+        return authenticationOptions(challenge: challenge, allowCredentials: allowCredentials, relyingPartyID: relyingPartyID)
+    }
+
+    /// Options for `navigator.credentials.get()` with a challenge the caller keeps; verify the answer with
+    /// `verifyAuthentication(_:expectedChallenge:credential:userIdentified:)`.
+    public func authenticationOptions(challenge: Data, allowCredentials: [StoredCredential] = [],
+                                      relyingPartyID: String? = nil) -> PublicKeyCredentialRequestOptions {
+        PublicKeyCredentialRequestOptions(
+            challenge: challenge, timeout: configuration.timeoutMilliseconds,
+            rpId: relyingPartyID ?? configuration.relyingPartyID,
             allowCredentials: allowCredentials.map { PublicKeyCredentialDescriptor(id: $0.id, transports: $0.transports) },
             userVerification: configuration.userVerification)
     }
 
     func issueChallenge(_ ceremony: IssuedChallenge.Ceremony, userHandle: Data?) async throws -> Data {
-        let challenge = SecureRandom.bytes(count: 32)
+        let challenge = Self.makeChallenge()
         try await challenges.insert(IssuedChallenge(challenge: challenge, ceremony: ceremony, userHandle: userHandle,
                                                     expiresAt: now().addingTimeInterval(configuration.challengeLifetime)))
         return challenge
     }
 
+    /// Where the challenge a response must carry comes from.
+    enum ExpectedChallenge: Sendable {
+        /// Issued by this relying party into its `ChallengeStore` (consumed on use).
+        case issued
+        /// Kept by the caller; `userHandle` is the registering user's.
+        case given(Data, userHandle: Data?)
+    }
+
     // MARK: Registration (§7.1)
 
-    /// Verifies a registration response and returns the credential record to store.
-    /// `isRegistered` tells whether a credential id is already known (step 26).
+    /// Verifies a registration response whose challenge came from the store and returns the credential record
+    /// to store. `isRegistered` tells whether a credential id is already known (step 26).
     public func verifyRegistration(_ response: RegistrationResponse,
                                    isRegistered: @Sendable (Data) async throws -> Bool = { _ in false })
         async throws -> StoredCredential {
+        try await register(response, challenge: .issued, isRegistered: isRegistered)
+    }
+
+    /// Verifies a registration response against a challenge the caller kept (from
+    /// `registrationOptions(user:challenge:)`) for the user with `userHandle`. The store is not consulted: the
+    /// caller makes sure the challenge is used once and is recent.
+    public func verifyRegistration(_ response: RegistrationResponse, expectedChallenge: Data, userHandle: Data,
+                                   isRegistered: @Sendable (Data) async throws -> Bool = { _ in false })
+        async throws -> StoredCredential {
+        try await register(response, challenge: .given(expectedChallenge, userHandle: userHandle), isRegistered: isRegistered)
+    }
+
+    func register(_ response: RegistrationResponse, challenge expected: ExpectedChallenge,
+                  isRegistered: @Sendable (Data) async throws -> Bool) async throws -> StoredCredential {
         guard response.type == "public-key" else { throw WebAuthnError.malformedResponse("type \(response.type)") }
         guard response.id == response.rawId.base64URL else { throw WebAuthnError.credentialIDMismatch }
         let clientDataJSON = response.response.clientDataJSON.data
         let client = try CollectedClientData.parse(clientDataJSON)
-        let issued = try await checkClientData(client, ceremony: .registration)
+        let checked = try await checkClientData(client, ceremony: .registration, challenge: expected)
 
-        let attestation = try AttestationObject(response.response.attestationObject.data)
+        let attestation = try AttestationObject(response.response.attestationObject.data,
+                                                strictness: configuration.cborStrictness)
         let authData = attestation.authenticatorData
-        try checkAuthenticatorData(authData, allowMissingUP: configuration.allowConditionalRegistration)
+        let rpID = try checkAuthenticatorData(authData, acceptedRelyingPartyIDs: checked.relyingPartyIDs,
+                                              allowMissingUP: configuration.allowConditionalRegistration)
         guard let attested = authData.attestedCredential else { throw WebAuthnError.attestedCredentialDataMissing }
         guard attested.credentialID == response.rawId.data else { throw WebAuthnError.credentialIDMismatch }
 
@@ -104,11 +153,12 @@ public struct WebAuthnRelyingParty: Sendable {
         guard try await !isRegistered(attested.credentialID) else { throw WebAuthnError.credentialAlreadyRegistered }
 
         return StoredCredential(
-            id: attested.credentialID, userHandle: issued.userHandle ?? Data(), publicKey: attested.publicKeyCOSE,
+            id: attested.credentialID, userHandle: checked.userHandle ?? Data(), publicKey: attested.publicKeyCOSE,
             algorithm: key.algorithm.rawValue, signCount: authData.signCount,
             transports: response.response.transports ?? [], backupEligible: authData.backupEligible,
             backupState: authData.backedUp, userVerifiedAtRegistration: authData.userVerified,
-            aaguid: attested.aaguid, attestationFormat: attestation.format, attestationTrust: trust, createdAt: now())
+            aaguid: attested.aaguid, attestationFormat: attestation.format, attestationTrust: trust, createdAt: now(),
+            relyingPartyID: rpID)
     }
 
     // MARK: Authentication (§7.2)
@@ -119,10 +169,29 @@ public struct WebAuthnRelyingParty: Sendable {
         public var userVerified: Bool
     }
 
-    /// Verifies an assertion. `lookup` finds the stored credential by id; when the request named
-    /// allowed credentials, pass them as `allowedCredentialIDs` so another credential is refused.
+    /// Verifies an assertion whose challenge came from the store. `lookup` finds the stored credential by id;
+    /// when the request named allowed credentials, pass them as `allowedCredentialIDs` so another credential is
+    /// refused. Without them the sign-in is discoverable and the response must carry the user handle.
     public func verifyAuthentication(_ response: AuthenticationResponse, allowedCredentialIDs: Set<Data>? = nil,
                                      lookup: @Sendable (Data) async throws -> StoredCredential?)
+        async throws -> AuthenticationResult {
+        try await authenticate(response, challenge: .issued, allowedCredentialIDs: allowedCredentialIDs, lookup: lookup)
+    }
+
+    /// Verifies an assertion against a challenge the caller kept (from `authenticationOptions(challenge:)`) and
+    /// the caller's record of the credential (found by `response.rawId`). `userIdentified` is true when the user
+    /// was known before the ceremony (the options listed their credentials); false for a discoverable sign-in,
+    /// where the response must carry the user handle. The store is not consulted.
+    public func verifyAuthentication(_ response: AuthenticationResponse, expectedChallenge: Data,
+                                     credential: StoredCredential, userIdentified: Bool = false)
+        async throws -> AuthenticationResult {
+        try await authenticate(response, challenge: .given(expectedChallenge, userHandle: nil),
+                               allowedCredentialIDs: userIdentified ? [credential.id] : nil,
+                               lookup: { $0 == credential.id ? credential : nil })
+    }
+
+    func authenticate(_ response: AuthenticationResponse, challenge expected: ExpectedChallenge,
+                      allowedCredentialIDs: Set<Data>?, lookup: @Sendable (Data) async throws -> StoredCredential?)
         async throws -> AuthenticationResult {
         guard response.type == "public-key" else { throw WebAuthnError.malformedResponse("type \(response.type)") }
         guard response.id == response.rawId.base64URL else { throw WebAuthnError.credentialIDMismatch }
@@ -132,7 +201,7 @@ public struct WebAuthnRelyingParty: Sendable {
         }
         let clientDataJSON = response.response.clientDataJSON.data
         let client = try CollectedClientData.parse(clientDataJSON)
-        _ = try await checkClientData(client, ceremony: .authentication)
+        let checked = try await checkClientData(client, ceremony: .authentication, challenge: expected)
 
         guard var stored = try await lookup(credentialID) else { throw WebAuthnError.unknownCredential }
         // Step 6: the user handle, when given, must be the credential's owner.
@@ -140,11 +209,15 @@ public struct WebAuthnRelyingParty: Sendable {
             guard handle == stored.userHandle else { throw WebAuthnError.userHandleMismatch }
         } else if allowedCredentialIDs?.isEmpty ?? true {
             // Discoverable sign-in: the authenticator must name the user.
-            throw WebAuthnError.userHandleMismatch
+            throw WebAuthnError.userHandleMissing
         }
 
-        let authData = try AuthenticatorData(response.response.authenticatorData.data)
-        try checkAuthenticatorData(authData, allowMissingUP: false)
+        let authData = try AuthenticatorData(response.response.authenticatorData.data,
+                                             strictness: configuration.cborStrictness)
+        // A credential is scoped to the RP ID it was made for.
+        let accepted = stored.relyingPartyID.map { id in checked.relyingPartyIDs.filter { $0 == id } }
+            ?? checked.relyingPartyIDs
+        try checkAuthenticatorData(authData, acceptedRelyingPartyIDs: accepted, allowMissingUP: false)
         guard authData.attestedCredential == nil else { throw WebAuthnError.unexpectedAttestedCredentialData }
         guard authData.backupEligible == stored.backupEligible else { throw WebAuthnError.backupEligibilityChanged }
 
@@ -169,37 +242,61 @@ public struct WebAuthnRelyingParty: Sendable {
 
     // MARK: Shared checks
 
-    func checkClientData(_ client: CollectedClientData, ceremony: IssuedChallenge.Ceremony) async throws -> IssuedChallenge {
+    /// What the client data checks established: the registering user's handle (registration) and the RP IDs
+    /// whose hash the authenticator data may carry for this origin.
+    struct CheckedClientData {
+        var userHandle: Data?
+        var relyingPartyIDs: [String]
+    }
+
+    func checkClientData(_ client: CollectedClientData, ceremony: IssuedChallenge.Ceremony,
+                         challenge expected: ExpectedChallenge) async throws -> CheckedClientData {
         let expectedType = ceremony == .registration ? "webauthn.create" : "webauthn.get"
         guard client.type == expectedType else {
             throw WebAuthnError.wrongCeremonyType(expected: expectedType, actual: client.type)
         }
         guard let challenge = client.challengeBytes, !challenge.isEmpty else { throw WebAuthnError.unknownChallenge }
-        // Consumed before any other check: a response is never verifiable twice.
-        guard let issued = try await challenges.consume(challenge), issued.ceremony == ceremony else {
-            throw WebAuthnError.unknownChallenge
+        let userHandle: Data?
+        switch expected {
+        case .issued:
+            // Consumed before any other check: a response is never verifiable twice.
+            guard let issued = try await challenges.consume(challenge), issued.ceremony == ceremony else {
+                throw WebAuthnError.unknownChallenge
+            }
+            guard issued.expiresAt > now() else { throw WebAuthnError.expiredChallenge }
+            userHandle = issued.userHandle
+        case let .given(expectedChallenge, handle):
+            guard ConstantTime.equals(challenge, expectedChallenge) else { throw WebAuthnError.challengeMismatch }
+            userHandle = handle
         }
-        guard issued.expiresAt > now() else { throw WebAuthnError.expiredChallenge }
-        guard configuration.allowedOrigins.contains(client.origin) else {
-            throw WebAuthnError.originNotAllowed(client.origin)
-        }
+        let relyingPartyIDs = configuration.relyingPartyIDs(acceptedFrom: client.origin)
+        guard !relyingPartyIDs.isEmpty else { throw WebAuthnError.originNotAllowed(client.origin) }
         if client.crossOrigin == true {
             guard configuration.allowCrossOrigin else { throw WebAuthnError.crossOriginNotAllowed }
-            guard let top = client.topOrigin, configuration.allowedTopOrigins.contains(top) else {
-                throw WebAuthnError.topOriginNotAllowed(client.topOrigin ?? "")
+            // §7.1 step 10 / §7.2 step 14: topOrigin is checked when present.
+            if let top = client.topOrigin {
+                guard configuration.allowedTopOrigins.contains(top) else { throw WebAuthnError.topOriginNotAllowed(top) }
+            } else if configuration.requireTopOrigin {
+                throw WebAuthnError.topOriginMissing
             }
         } else if let top = client.topOrigin, top != client.origin {
             throw WebAuthnError.topOriginNotAllowed(top)
         }
-        return issued
+        return CheckedClientData(userHandle: userHandle, relyingPartyIDs: relyingPartyIDs)
     }
 
-    func checkAuthenticatorData(_ data: AuthenticatorData, allowMissingUP: Bool) throws {
-        guard ConstantTime.equals(data.rpIDHash, relyingPartyIDHash) else { throw WebAuthnError.rpIDHashMismatch }
+    /// Checks the flags and that the rpIdHash is one of `acceptedRelyingPartyIDs`'; returns that RP ID.
+    @discardableResult
+    func checkAuthenticatorData(_ data: AuthenticatorData, acceptedRelyingPartyIDs: [String],
+                                allowMissingUP: Bool) throws -> String {
+        guard let rpID = acceptedRelyingPartyIDs.first(where: {
+            ConstantTime.equals(data.rpIDHash, SHA256.hash(data: Data($0.utf8)))
+        }) else { throw WebAuthnError.rpIDHashMismatch }
         if !data.userPresent && !allowMissingUP { throw WebAuthnError.userPresenceMissing }
         if configuration.userVerification == .required && !data.userVerified {
             throw WebAuthnError.userVerificationMissing
         }
         if data.backedUp && !data.backupEligible { throw WebAuthnError.backupStateWithoutEligibility }
+        return rpID
     }
 }

@@ -77,3 +77,34 @@ public struct ClientExtensionResults: Sendable, Hashable, Codable {
     public var credProps: CredentialProperties?
     public init(credProps: CredentialProperties? = nil) { self.credProps = credProps }
 }
+
+/// Credential responses read from the browser's JSON with every failure as a `WebAuthnError`.
+public protocol CredentialResponseJSON: Decodable {}
+extension RegistrationResponse: CredentialResponseJSON {}
+extension AuthenticationResponse: CredentialResponseJSON {}
+
+extension CredentialResponseJSON {
+    /// Decodes `credential.toJSON()` output. A field that is not base64url is `.invalidBase64URL(field:)`;
+    /// anything else that does not fit (not JSON, a missing field, a wrong type) is `.malformedResponse`.
+    public init(json: Data) throws(WebAuthnError) {
+        do {
+            self = try JSONDecoder().decode(Self.self, from: json)
+        } catch let error as WebAuthnError {
+            throw error
+        } catch let error as DecodingError {
+            throw .malformedResponse(Self.describe(error))
+        } catch {
+            throw .malformedResponse("not JSON")
+        }
+    }
+
+    static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case .keyNotFound(let key, let context): "\(Base64URLBytes.path(context.codingPath + [key])) missing"
+        case .typeMismatch(_, let context): "\(Base64URLBytes.path(context.codingPath)) has the wrong type"
+        case .valueNotFound(_, let context): "\(Base64URLBytes.path(context.codingPath)) is null"
+        case .dataCorrupted(let context): context.codingPath.isEmpty ? "not JSON" : "\(Base64URLBytes.path(context.codingPath)) is invalid"
+        @unknown default: "not JSON"
+        }
+    }
+}

@@ -9,9 +9,11 @@ public struct AttestationObject: Sendable, Hashable {
 
     public static let maxSize = 64 * 1024
 
-    public init(_ data: Data) throws(WebAuthnError) {
+    /// Parses an attestation object; `strictness` decides whether non-canonical CBOR is accepted here and in
+    /// the authenticator data it carries (duplicate keys and indefinite lengths are refused at every level).
+    public init(_ data: Data, strictness: CBORStrictness = .compatible) throws(WebAuthnError) {
         let decoder = CBORDecoder(limits: .init(maxInputBytes: Self.maxSize, maxDepth: 8, maxContainerCount: 64),
-                                  requireCanonical: false)
+                                  requireCanonical: strictness.requiresCanonicalAttestationObject)
         let item: CBOR
         do { item = try decoder.decode(data) } catch { throw .malformedAttestationObject("\(error)") }
         guard let fmt = item[text: "fmt"]?.textValue else { throw .malformedAttestationObject("fmt missing") }
@@ -23,7 +25,7 @@ public struct AttestationObject: Sendable, Hashable {
         }
         format = fmt
         statement = stmt
-        authenticatorData = try AuthenticatorData(authData)
+        authenticatorData = try AuthenticatorData(authData, strictness: strictness)
     }
 
     public init(format: String, statement: CBOR, authenticatorData: AuthenticatorData) {

@@ -35,7 +35,9 @@ public struct AuthenticatorData: Sendable, Hashable {
     /// Longest credential id WebAuthn allows (§5.1: at most 1023 bytes).
     public static let maxCredentialIDLength = 1023
 
-    public init(_ raw: Data) throws(WebAuthnError) {
+    /// Parses authenticator data; with a `strictness` other than `.compatible` the credential public key and the
+    /// extensions must be CTAP2 canonical CBOR.
+    public init(_ raw: Data, strictness: CBORStrictness = .compatible) throws(WebAuthnError) {
         let bytes = [UInt8](raw)
         guard bytes.count >= 37 else { throw .malformedAuthenticatorData("shorter than 37 bytes") }
         self.raw = raw
@@ -44,7 +46,7 @@ public struct AuthenticatorData: Sendable, Hashable {
         signCount = bytes[33..<37].reduce(0) { $0 << 8 | UInt32($1) }
         var offset = 37
         let decoder = CBORDecoder(limits: .init(maxInputBytes: 64 * 1024, maxDepth: 8, maxContainerCount: 64),
-                                  requireCanonical: false)
+                                  requireCanonical: strictness.requiresCanonicalAuthenticatorData)
 
         if flags.contains(.attestedCredentialData) {
             guard bytes.count >= offset + 18 else { throw .malformedAuthenticatorData("attested credential data truncated") }

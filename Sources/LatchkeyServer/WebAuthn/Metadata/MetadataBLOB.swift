@@ -106,16 +106,7 @@ public struct MetadataBLOB: Sendable {
         guard text.contains("-----BEGIN CERTIFICATE-----") else {
             do { return [try Certificate(derRepresentation: data)] } catch { throw .unreadableRoot("neither PEM nor DER") }
         }
-        var certificates: [Certificate] = []
-        for block in text.components(separatedBy: "-----BEGIN CERTIFICATE-----").dropFirst() {
-            guard let end = block.range(of: "-----END CERTIFICATE-----"),
-                  let der = Data(base64Encoded: String(block[..<end.lowerBound]), options: .ignoreUnknownCharacters),
-                  let certificate = try? Certificate(derRepresentation: der) else {
-                throw .unreadableRoot("a PEM CERTIFICATE block does not parse")
-            }
-            certificates.append(certificate)
-        }
-        return certificates
+        do { return try Certificate.all(pem: text) } catch { throw .unreadableRoot(error.localizedDescription) }
     }
 
     struct Payload: Decodable {
