@@ -85,6 +85,9 @@ import LatchkeyWebAuthn
             return ("android-key", .map(["alg": -7, "sig": .byteString(sig), "x5c": [.byteString(cert.der)]]))
         }
         #expect(try await anchored.f.rp.verifyRegistration(response).attestationTrust == .trusted)
+        // A leaf of the anchored scenario's own PKI does not chain to the configured root.
+        let foreign = try await anchored.response()
+        await #expect(throws: WebAuthnError.self) { try await anchored.f.rp.verifyRegistration(foreign) }
     }
 
     @Test func refusesEachBrokenCheck() async throws {
