@@ -16,6 +16,13 @@ import Testing
             == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
     }
 
+    /// SHA-1 exists only for verifying legacy TPM signatures (RS1); pinned to the same FIPS 180-4 examples.
+    @Test func legacySHA1() {
+        #expect(LegacySHA1.hash(Self.abc).hexString == "a9993e364706816aba3e25717850c26c9cd0d89d")
+        #expect(LegacySHA1.hash(Self.twoBlock).hexString == "84983e441c3bd26ebaae4aa1f95129e5e54670f1")
+        #expect(LegacySHA1.hash(Data()).hexString == "da39a3ee5e6b4b0d3255bfef95601890afd80709")
+    }
+
     @Test func sha384() {
         #expect(SHA384.hash(data: Self.abc).hexString
             == "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7")

@@ -66,9 +66,9 @@ enum TPMWriter {
     static func u32(_ v: UInt32) -> Data { Data([UInt8(v >> 24), UInt8(v >> 16 & 0xff), UInt8(v >> 8 & 0xff), UInt8(v & 0xff)]) }
     static func sized(_ d: Data) -> Data { u16(UInt16(d.count)) + d }
 
-    /// TPMT_PUBLIC of an ECC P-256 signing key, nameAlg SHA-256.
-    static func eccPublic(x: Data, y: Data, curve: UInt16 = 0x0003) -> Data {
-        u16(0x0023) + u16(0x000b) + u32(0x0006_0472) + sized(Data())
+    /// TPMT_PUBLIC of an ECC P-256 signing key, nameAlg SHA-256 unless told.
+    static func eccPublic(x: Data, y: Data, curve: UInt16 = 0x0003, nameAlg: UInt16 = 0x000b) -> Data {
+        u16(0x0023) + u16(nameAlg) + u32(0x0006_0472) + sized(Data())
             + u16(0x0010) + u16(0x0018) + u16(0x000b) + u16(curve) + u16(0x0010) + sized(x) + sized(y)
     }
 

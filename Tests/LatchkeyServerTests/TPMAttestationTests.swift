@@ -113,6 +113,36 @@ import LatchkeyWebAuthn
         }
     }
 
+    /// RS1 (-65535): RSASSA-PKCS1-v1_5 over SHA-1 by an RSA AIK, extraData a SHA-1 digest, as older Windows
+    /// Hello TPMs send; a SHA-1 nameAlg is accepted too. A SHA-256 extraData or a broken signature is still refused.
+    @Test func verifiesAnRS1StatementFromAnRSAAIK() async throws {
+        let s = try Scenario(anchored: true)
+        let aikDER = try s.pki.rsaLeaf(name: "rsa-aik", subject: "/", extensions: Self.aikExtensions())
+        let publicKey = s.credentialKey.publicKey
+        func response(extraData: (Data) -> Data = LegacySHA1.hash, nameAlg: UInt16 = 0x0004,
+                      tamper: Bool = false) async throws -> RegistrationResponse {
+            try await attestedRegistration(s.f, key: publicKey.coseKey) { authData, hash in
+                let pubArea = TPMWriter.eccPublic(x: publicKey.x, y: publicKey.y, nameAlg: nameAlg)
+                let name = TPMWriter.u16(nameAlg) + (nameAlg == 0x0004 ? LegacySHA1.hash(pubArea) : SHA256.hash(data: pubArea))
+                let certInfo = TPMWriter.certInfo(extraData: extraData(authData + hash), name: name)
+                var sig = try s.pki.signSHA1(certInfo, with: "rsa-aik")
+                if tamper { sig.flipBit(at: 7) }
+                return ("tpm", .map(["ver": "2.0", "alg": -65535, "x5c": [.byteString(aikDER)],
+                                     "sig": .byteString(sig), "certInfo": .byteString(certInfo),
+                                     "pubArea": .byteString(pubArea)]))
+            }
+        }
+        let stored = try await s.f.rp.verifyRegistration(try await response())
+        #expect(stored.attestationFormat == "tpm" && stored.attestationTrust == .trusted)
+        #expect(try await s.f.rp.verifyRegistration(try await response(nameAlg: 0x000b)).attestationTrust == .trusted)
+        await #expect(throws: WebAuthnError.attestationCheckFailed(.tpmExtraDataMismatch)) {
+            try await s.f.rp.verifyRegistration(try await response(extraData: { SHA256.hash(data: $0) }))
+        }
+        await #expect(throws: WebAuthnError.attestationCheckFailed(.signatureInvalid(format: "tpm"))) {
+            try await s.f.rp.verifyRegistration(try await response(tamper: true))
+        }
+    }
+
     @Test func refusesEachBrokenStructureCheck() async throws {
         let s = try Scenario()
         try await s.expect(.tpmVersionUnsupported("1.2"), Knobs(ver: "1.2"))

@@ -104,6 +104,24 @@ struct TestPKI {
         return (try der(ofPEM: path("\(name).pem")), key)
     }
 
+    /// A leaf certified by the test root for a new RSA-2048 key (kept as `<name>.key` for ``signSHA1(_:with:)``).
+    func rsaLeaf(name: String, subject: String, extensions: [String]) throws -> Data {
+        try run(["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", path("\(name).key")])
+        try run(["req", "-new", "-key", path("\(name).key"), "-subj", subject, "-out", path("\(name).csr")])
+        try (extensions.joined(separator: "\n") + "\n").write(toFile: path("\(name).ext"), atomically: true, encoding: .utf8)
+        try run(["x509", "-req", "-in", path("\(name).csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"),
+                 "-CAcreateserial", "-days", "365", "-extfile", path("\(name).ext"), "-out", path("\(name).pem")])
+        return try der(ofPEM: path("\(name).pem"))
+    }
+
+    /// An RSASSA-PKCS1-v1_5 SHA-1 signature of `data` by the key of `rsaLeaf(name:…)`, made by `openssl dgst`.
+    func signSHA1(_ data: Data, with name: String) throws -> Data {
+        let input = path("\(name).tbs"), output = path("\(name).sig")
+        try data.write(to: URL(fileURLWithPath: input))
+        try run(["dgst", "-sha1", "-sign", path("\(name).key"), "-out", output, input])
+        return try Data(contentsOf: URL(fileURLWithPath: output))
+    }
+
     func remove() { try? FileManager.default.removeItem(at: dir) }
 }
 

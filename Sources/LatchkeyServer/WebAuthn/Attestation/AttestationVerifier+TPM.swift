@@ -14,10 +14,7 @@ extension AttestationVerifier {
             throw Self.failure(.statementFieldMissing(format: format, field: "ver"))
         }
         guard ver == "2.0" else { throw Self.failure(.tpmVersionUnsupported(ver)) }
-        let alg = try statementAlgorithm(statement, format: format)
-        guard let hash = Self.hashAlgorithm(of: alg) else {
-            throw Self.failure(.unsupportedAlgorithm(format: format, algorithm: alg.rawValue))
-        }
+        let alg = try tpmSigningAlgorithm(statement)
         let sig = try statementBytes(statement, "sig", format: format)
         let certInfoBytes = try statementBytes(statement, "certInfo", format: format)
         let pubAreaBytes = try statementBytes(statement, "pubArea", format: format)
@@ -31,23 +28,58 @@ extension AttestationVerifier {
         do { certInfo = try TPM.Attest(certInfoBytes) } catch { throw Self.failure(.tpmCertInfoMalformed(error.reason)) }
         guard certInfo.magic == TPM.generatedValue else { throw Self.failure(.tpmMagicInvalid) }
         guard certInfo.type == TPM.stAttestCertified else { throw Self.failure(.tpmTypeInvalid) }
-        guard ConstantTime.equals(certInfo.extraData, hash.hash(authData.raw + clientDataHash)) else {
+        guard ConstantTime.equals(certInfo.extraData, alg.digest(authData.raw + clientDataHash)) else {
             throw Self.failure(.tpmExtraDataMismatch)
         }
         guard let nameHash = Self.tpmHash(pubArea.nameAlg) else {
             throw Self.failure(.tpmPubAreaMalformed("nameAlg \(pubArea.nameAlg)"))
         }
         var name = Data([UInt8(pubArea.nameAlg >> 8), UInt8(pubArea.nameAlg & 0xff)])
-        name += nameHash.hash(pubAreaBytes)
+        name += nameHash(pubAreaBytes)
         guard certInfo.attestedName == name else { throw Self.failure(.tpmAttestedNameMismatch) }
 
         let chain = try certificateChain(statement[text: "x5c"], format: format)
         let aik = chain[0]
-        guard Self.verify(signature: sig, of: certInfoBytes, spki: try aik.subjectPublicKeyInfo, algorithm: alg) else {
+        guard alg.verify(signature: sig, of: certInfoBytes, spki: try aik.subjectPublicKeyInfo) else {
             throw Self.failure(.signatureInvalid(format: format))
         }
         try checkAIKCertificate(aik, authData: authData)
         return try trust(chain, format: format)
+    }
+
+    /// The statement's `alg`: a COSE algorithm LatchkeyCrypto verifies, or RS1 (-65535, RSASSA-PKCS1-v1_5 with
+    /// SHA-1), which older Windows Hello TPMs sign with and which is accepted for `tpm` statements only.
+    enum TPMSigningAlgorithm {
+        case cose(COSEAlgorithm, HashAlgorithm)
+        case rs1
+
+        static let rs1Value = -65535
+
+        func digest(_ data: Data) -> Data {
+            switch self {
+            case .cose(_, let hash): hash.hash(data)
+            case .rs1: LegacySHA1.hash(data)
+            }
+        }
+
+        func verify(signature: Data, of data: Data, spki: Data) -> Bool {
+            switch self {
+            case .cose(let algorithm, _):
+                return AttestationVerifier.verify(signature: signature, of: data, spki: spki, algorithm: algorithm)
+            case .rs1:
+                guard let key = try? RSA.Signing.PublicKey(derRepresentation: spki) else { return false }
+                return key.isValidLegacySHA1Signature(signature, for: data)
+            }
+        }
+    }
+
+    func tpmSigningAlgorithm(_ statement: CBOR) throws(WebAuthnError) -> TPMSigningAlgorithm {
+        if statement[text: "alg"]?.intValue == TPMSigningAlgorithm.rs1Value { return .rs1 }
+        let alg = try statementAlgorithm(statement, format: "tpm")
+        guard let hash = Self.hashAlgorithm(of: alg) else {
+            throw Self.failure(.unsupportedAlgorithm(format: "tpm", algorithm: alg.rawValue))
+        }
+        return .cose(alg, hash)
     }
 
     /// §8.3.1 TPM attestation statement certificate requirements.
@@ -91,12 +123,15 @@ extension AttestationVerifier {
         }
     }
 
-    static func tpmHash(_ alg: UInt16) -> HashAlgorithm? {
+    /// The digest of a pubArea `nameAlg`. SHA-1 names (TPMs whose name algorithm is SHA-1) are accepted: the
+    /// name only ties certInfo to this pubArea, and the AIK's signature over certInfo is what is trusted.
+    static func tpmHash(_ alg: UInt16) -> ((Data) -> Data)? {
         switch alg {
-        case TPM.algSHA256: .sha256
-        case TPM.algSHA384: .sha384
-        case TPM.algSHA512: .sha512
-        default: nil // SHA-1 names are not accepted.
+        case TPM.algSHA1: LegacySHA1.hash
+        case TPM.algSHA256: HashAlgorithm.sha256.hash
+        case TPM.algSHA384: HashAlgorithm.sha384.hash
+        case TPM.algSHA512: HashAlgorithm.sha512.hash
+        default: nil
         }
     }
 
