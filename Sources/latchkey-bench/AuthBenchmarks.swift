@@ -135,7 +135,7 @@ enum AuthBenchmarks {
             "auth password login (Argon2id m=19456 KiB t=2 p=1, hashing queue width \(workers)), wrk 8 connections \(loginSeconds) s (best of 2):",
             String(format: "  raw Argon2id verify, %d threads   %8.1f verify/s", workers, raw),
             "  POST /v1/session/password       \(best.summary)",
-            String(format: "  ratio %.3f of the raw rate  %@", ratio, ratio >= 0.9 ? "ok (target > 0.90)" : "BELOW target 0.90"),
+            String(format: "  ratio %.3f of the raw rate  ", ratio) + verdict("auth password login", ratio >= 0.9, "≥ 0.90 of raw"),
         ]
     }
 

@@ -109,7 +109,7 @@ enum Harness {
             let (base, subject) = try timePair(baseline: pair.baseline, subject: pair.subject)
             let ratio = subject / base
             var flag = ""
-            if let target = bench.target { flag = ratio <= target ? "  ok (target ≤ \(target)x)" : "  OVER target \(target)x" }
+            if let target = bench.target { flag = "  " + verdict(bench.name, ratio <= target, "≤ \(target)x") }
             print(line(bench.name, subject: subject, base: base, baselineName: bench.baselineName, unit: bench.unit)
                   + String(format: "  ratio %.3fx", ratio) + flag)
         } catch {

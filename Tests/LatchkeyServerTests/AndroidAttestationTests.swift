@@ -108,6 +108,18 @@ import LatchkeyWebAuthn
         try await s.expect(.androidKeyDescriptionMalformed("not DER"), Knobs(rawExtension: Data([0x30, 0x05, 0x02])))
     }
 
+    /// `androidKeyAcceptsEmptyAuthorizationLists`: two empty lists pass; a present wrong origin or purpose, or an
+    /// origin without a purpose, is refused as before. Off by default.
+    @Test func emptyAuthorizationListsOnlyWithTheOption() async throws {
+        let empty = Knobs(software: Self.authorizationList(), tee: Self.authorizationList())
+        try await Scenario().expect(.androidKeyOriginInvalid, empty)
+        let s = try Scenario { $0.attestationOptions.androidKeyAcceptsEmptyAuthorizationLists = true }
+        #expect(try await s.f.rp.verifyRegistration(try await s.response(empty)).attestationTrust == .uncertain)
+        try await s.expect(.androidKeyOriginInvalid, Knobs(tee: Self.authorizationList(purposes: [2], origin: 1)))
+        try await s.expect(.androidKeyPurposeInvalid, Knobs(tee: Self.authorizationList(origin: 0)))
+        try await s.expect(.androidKeyOriginInvalid, Knobs(tee: Self.authorizationList(purposes: [2])))
+    }
+
     @Test func teeRequirementIgnoresTheSoftwareList() async throws {
         let s = try Scenario { $0.attestationOptions.androidKeyRequiresTrustedExecutionEnvironment = true }
         #expect(try await s.f.rp.verifyRegistration(try await s.response()).attestationTrust == .uncertain)

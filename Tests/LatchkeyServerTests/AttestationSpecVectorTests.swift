@@ -88,20 +88,23 @@ import LatchkeyWebAuthn
         df6b
         """)
 
-    static func configuration(_ anchors: [String: [Certificate]],
-                              attestation: AttestationConveyancePreference = .direct) -> WebAuthnConfiguration {
-        WebAuthnConfiguration(relyingPartyID: "example.org", relyingPartyName: "W3C test vectors",
-                              allowedOrigins: ["https://example.org"], userVerification: .preferred, residentKey: .preferred,
-                              attestation: attestation, attestationTrustAnchors: anchors)
+    static func configuration(_ anchors: [String: [Certificate]], attestation: AttestationConveyancePreference = .direct,
+                              options: AttestationOptions = AttestationOptions()) -> WebAuthnConfiguration {
+        var configuration = WebAuthnConfiguration(relyingPartyID: "example.org", relyingPartyName: "W3C test vectors",
+                                                  allowedOrigins: ["https://example.org"], userVerification: .preferred,
+                                                  residentKey: .preferred, attestation: attestation, attestationTrustAnchors: anchors)
+        configuration.attestationOptions = options
+        return configuration
     }
 
     static func verify(_ objectBytes: Data, clientDataJSON: Data, anchors: [String: [Certificate]],
-                       attestation: AttestationConveyancePreference = .direct) throws -> AttestationTrust {
+                       attestation: AttestationConveyancePreference = .direct,
+                       options: AttestationOptions = AttestationOptions()) throws -> AttestationTrust {
         let object = try AttestationObject(objectBytes)
         let credential = try #require(object.authenticatorData.attestedCredential)
         #expect(object.authenticatorData.rpIDHash == SHA256.hash(data: Data("example.org".utf8)))
         let key = try COSEKey(cbor: credential.publicKey)
-        return try AttestationVerifier(configuration: configuration(anchors, attestation: attestation),
+        return try AttestationVerifier(configuration: configuration(anchors, attestation: attestation, options: options),
                                        now: Date(timeIntervalSince1970: 1_750_000_000))
             .verify(object, credentialKey: key, clientDataHash: SHA256.hash(data: clientDataJSON))
     }
@@ -145,6 +148,15 @@ import LatchkeyWebAuthn
         #expect(throws: WebAuthnError.attestationCheckFailed(.signatureInvalid(format: "android-key"))) {
             try Self.verify(Self.androidKeyAttestationObject, clientDataJSON: Self.androidKeyClientDataJSON + Data(" ".utf8),
                             anchors: [:])
+        }
+        // Accepting empty authorization lists (an explicit option), the vector verifies to the published root;
+        // every other check still runs (changed client data still fails the signature).
+        let relaxed = AttestationOptions(androidKeyAcceptsEmptyAuthorizationLists: true)
+        #expect(try Self.verify(Self.androidKeyAttestationObject, clientDataJSON: Self.androidKeyClientDataJSON,
+                                anchors: ["android-key": [root]], options: relaxed) == .trusted)
+        #expect(throws: WebAuthnError.attestationCheckFailed(.signatureInvalid(format: "android-key"))) {
+            try Self.verify(Self.androidKeyAttestationObject, clientDataJSON: Self.androidKeyClientDataJSON + Data(" ".utf8),
+                            anchors: ["android-key": [root]], options: relaxed)
         }
         // With conveyance `none` the statement is not looked at.
         #expect(try Self.verify(Self.androidKeyAttestationObject, clientDataJSON: Self.androidKeyClientDataJSON,

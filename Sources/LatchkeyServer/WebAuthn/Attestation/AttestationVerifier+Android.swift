@@ -35,14 +35,18 @@ extension AttestationVerifier {
         guard !description.softwareEnforced.allApplications, !description.teeEnforced.allApplications else {
             throw Self.failure(.androidKeyAllApplicationsPresent)
         }
-        let lists = configuration.attestationOptions.androidKeyRequiresTrustedExecutionEnvironment
+        let options = configuration.attestationOptions
+        let lists = options.androidKeyRequiresTrustedExecutionEnvironment
             ? [description.teeEnforced] : [description.teeEnforced, description.softwareEnforced]
         let origins = lists.compactMap(\.origin)
-        guard !origins.isEmpty, origins.allSatisfy({ $0 == Self.kmOriginGenerated }) else {
-            throw Self.failure(.androidKeyOriginInvalid)
-        }
-        guard lists.contains(where: { $0.purposes.contains(Self.kmPurposeSign) }) else {
-            throw Self.failure(.androidKeyPurposeInvalid)
+        let emptyLists = origins.isEmpty && lists.allSatisfy { $0.purposes.isEmpty }
+        if !(emptyLists && options.androidKeyAcceptsEmptyAuthorizationLists) {
+            guard !origins.isEmpty, origins.allSatisfy({ $0 == Self.kmOriginGenerated }) else {
+                throw Self.failure(.androidKeyOriginInvalid)
+            }
+            guard lists.contains(where: { $0.purposes.contains(Self.kmPurposeSign) }) else {
+                throw Self.failure(.androidKeyPurposeInvalid)
+            }
         }
         return try trust(chain, format: format)
     }
