@@ -39,6 +39,14 @@ import Testing
         for bytes in cases {
             #expect(throws: CryptoError.self, "\(bytes.hexString)") { try DERReader.parse(bytes) }
         }
+        // BER's longer definite forms are read only when asked; indefinite lengths and overruns never are.
+        let longLength = try? DERReader.parse(Data([0x04, 0x81, 0x05, 1, 2, 3, 4, 5]), requireMinimalEncoding: false)
+        #expect(longLength?.octetStringValue == Data([1, 2, 3, 4, 5]))
+        let shortTag = try? DERReader.parse(Data([0xbf, 0x05, 0x00]), requireMinimalEncoding: false)
+        #expect(shortTag?.tagNumber == 5 && shortTag?.tagClass == .contextSpecific)
+        for bytes in [Data([0x30, 0x80, 0x00, 0x00]), Data([0x30, 0x05, 0x02, 0x01]), Data([0x04, 0x85, 1, 0, 0, 0, 0])] {
+            #expect(throws: CryptoError.self, "\(bytes.hexString)") { try DERReader.parse(bytes, requireMinimalEncoding: false) }
+        }
         // 40 nested SEQUENCEs exceed the depth limit.
         var nested = Data([0x05, 0x00])
         for _ in 0..<40 { nested = Data([0x30, UInt8(nested.count)]) + nested }

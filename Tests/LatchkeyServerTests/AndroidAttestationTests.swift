@@ -29,6 +29,8 @@ import LatchkeyWebAuthn
         var tee: Data = AndroidKeyAttestationTests.authorizationList(purposes: [2], origin: 0)
         var rawExtension: Data?
         var noExtension = false
+        /// Write the KeyDescription's outer length in BER's longer form (`30 81 L` for `30 L`), as some firmware does.
+        var berLength = false
         var certificateKey: P256.Signing.PrivateKey?
         var signer: P256.Signing.PrivateKey?
     }
@@ -47,8 +49,11 @@ import LatchkeyWebAuthn
 
         func response(_ knobs: Knobs = Knobs()) async throws -> RegistrationResponse {
             try await attestedRegistration(f, key: credentialKey.publicKey.coseKey) { authData, hash in
-                let value = knobs.rawExtension ?? AndroidKeyAttestationTests.keyDescription(
+                var value = knobs.rawExtension ?? AndroidKeyAttestationTests.keyDescription(
                     challenge: knobs.challenge ?? hash, software: knobs.software, tee: knobs.tee)
+                if knobs.berLength, value.count > 2, value[value.startIndex + 1] < 0x80 {
+                    value = Data([0x30, 0x81]) + value.dropFirst()
+                }
                 let certificateKey = knobs.certificateKey ?? self.credentialKey
                 let cert = try self.pki.leaf(name: "ak-\(UUID().uuidString)", subject: "/CN=Android Keystore Key",
                                              keyPEM: try certificateKey.pemRepresentation,
@@ -74,6 +79,8 @@ import LatchkeyWebAuthn
         // origin and purpose in the software list only are enough unless the TEE is required.
         let softwareOnly = Knobs(software: Self.authorizationList(purposes: [2], origin: 0), tee: Self.authorizationList())
         #expect(try await s.f.rp.verifyRegistration(try await s.response(softwareOnly)).attestationTrust == .uncertain)
+        // A KeyDescription with a BER (non-minimal) length is read: keystore firmware writes such values.
+        #expect(try await s.f.rp.verifyRegistration(try await s.response(Knobs(berLength: true))).attestationTrust == .uncertain)
 
         let root = try Certificate(derRepresentation: try s.pki.rootDER)
         let anchored = try Scenario { $0.attestationTrustAnchors = ["android-key": [root]] }
@@ -106,6 +113,7 @@ import LatchkeyWebAuthn
         try await s.expect(.androidKeyDescriptionMalformed("KeyDescription"),
                            Knobs(rawExtension: DERWriter.sequence(DERWriter.integer(3))))
         try await s.expect(.androidKeyDescriptionMalformed("not DER"), Knobs(rawExtension: Data([0x30, 0x05, 0x02])))
+        try await s.expect(.androidKeyDescriptionMalformed("not DER"), Knobs(rawExtension: Data([0x30, 0x80, 0x00, 0x00])))
     }
 
     /// `androidKeyAcceptsEmptyAuthorizationLists`: two empty lists pass; a present wrong origin or purpose, or an

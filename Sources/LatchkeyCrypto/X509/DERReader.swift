@@ -41,32 +41,40 @@ public struct DERElement: Sendable, Hashable {
 
 /// A bounded reader of DER: definite lengths only, at most `maxDepth` nested constructed elements,
 /// every length checked against the bytes left. For parsing certificate extension values (hostile input).
+///
+/// `requireMinimalEncoding: false` also reads BER's unambiguous definite-length forms — lengths and high tag
+/// numbers written longer than needed — which some Android keystore firmware writes into its attestation
+/// extension (inside a certificate the keystore signs). Indefinite lengths are refused in both modes.
 public enum DERReader {
     /// Deepest nesting accepted by default.
     public static let defaultMaxDepth = 16
 
     /// Parses exactly one element that spans all of `data`.
-    public static func parse(_ data: Data, maxDepth: Int = defaultMaxDepth) throws(CryptoError) -> DERElement {
+    public static func parse(_ data: Data, maxDepth: Int = defaultMaxDepth,
+                             requireMinimalEncoding: Bool = true) throws(CryptoError) -> DERElement {
         let bytes = [UInt8](data)
         var offset = 0
-        let element = try parseElement(bytes, &offset, end: bytes.count, depth: 0, maxDepth: maxDepth)
+        let element = try parseElement(bytes, &offset, end: bytes.count, depth: 0, maxDepth: maxDepth,
+                                       minimal: requireMinimalEncoding)
         guard offset == bytes.count else { throw .malformedInput("DER: trailing bytes") }
         return element
     }
 
     /// Parses a sequence of elements that spans all of `data` (the contents of a constructed element).
-    public static func parseAll(_ data: Data, maxDepth: Int = defaultMaxDepth) throws(CryptoError) -> [DERElement] {
+    public static func parseAll(_ data: Data, maxDepth: Int = defaultMaxDepth,
+                                requireMinimalEncoding: Bool = true) throws(CryptoError) -> [DERElement] {
         let bytes = [UInt8](data)
         var offset = 0
         var out: [DERElement] = []
         while offset < bytes.count {
-            out.append(try parseElement(bytes, &offset, end: bytes.count, depth: 0, maxDepth: maxDepth))
+            out.append(try parseElement(bytes, &offset, end: bytes.count, depth: 0, maxDepth: maxDepth,
+                                        minimal: requireMinimalEncoding))
         }
         return out
     }
 
     static func parseElement(_ bytes: [UInt8], _ offset: inout Int, end: Int, depth: Int,
-                             maxDepth: Int) throws(CryptoError) -> DERElement {
+                             maxDepth: Int, minimal: Bool) throws(CryptoError) -> DERElement {
         guard depth <= maxDepth else { throw .malformedInput("DER: nested too deeply") }
         guard offset < end else { throw .malformedInput("DER: truncated tag") }
         let first = bytes[offset]
@@ -83,11 +91,11 @@ public enum DERReader {
                 let b = bytes[offset]
                 offset += 1
                 count += 1
-                guard count <= 4, !(count == 1 && b == 0x80) else { throw .malformedInput("DER: tag number") }
+                guard count <= 4, !(minimal && count == 1 && b == 0x80) else { throw .malformedInput("DER: tag number") }
                 number = number << 7 | UInt32(b & 0x7f)
                 if b & 0x80 == 0 { break }
             }
-            guard number >= 0x1f else { throw .malformedInput("DER: non-minimal tag number") }
+            guard number >= 0x1f || !minimal else { throw .malformedInput("DER: non-minimal tag number") }
         }
         guard offset < end else { throw .malformedInput("DER: truncated length") }
         let lengthByte = bytes[offset]
@@ -103,7 +111,7 @@ public enum DERReader {
                 length = length << 8 | Int(bytes[offset])
                 offset += 1
             }
-            guard length >= 0x80 else { throw .malformedInput("DER: non-minimal length") }
+            guard length >= 0x80 || !minimal else { throw .malformedInput("DER: non-minimal length") }
         }
         guard length <= end - offset else { throw .malformedInput("DER: length exceeds the input") }
         let contentEnd = offset + length
@@ -112,7 +120,8 @@ public enum DERReader {
         if constructed {
             var inner = offset
             while inner < contentEnd {
-                children.append(try parseElement(bytes, &inner, end: contentEnd, depth: depth + 1, maxDepth: maxDepth))
+                children.append(try parseElement(bytes, &inner, end: contentEnd, depth: depth + 1, maxDepth: maxDepth,
+                                                 minimal: minimal))
             }
         }
         offset = contentEnd

@@ -150,7 +150,9 @@ struct AndroidKeyDescription {
 
     init(_ value: Data) throws(WebAuthnError) {
         let root: DERElement
-        do { root = try DERReader.parse(value) } catch { throw Self.malformed("not DER") }
+        // Read as BER's definite-length forms: some keystore firmware writes non-minimal lengths here (the
+        // certificate around it is signed by the keystore; what counts is that the reading is unambiguous).
+        do { root = try DERReader.parse(value, requireMinimalEncoding: false) } catch { throw Self.malformed("not DER") }
         guard root.isUniversal(DERElement.sequence), root.children.count >= 8 else { throw Self.malformed("KeyDescription") }
         guard let challenge = root.children[4].octetStringValue else { throw Self.malformed("attestationChallenge") }
         attestationChallenge = challenge
