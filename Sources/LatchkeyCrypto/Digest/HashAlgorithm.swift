@@ -28,9 +28,13 @@ public enum HashAlgorithm: String, Sendable, Hashable, Codable, CaseIterable {
 
     /// One EVP_Digest over a raw buffer. Returns an empty value only if OpenSSL fails (out of memory).
     func digest(_ input: UnsafeRawBufferPointer) -> Data {
-        let md = evpMD
+        Self.digest(input, md: evpMD, count: outputByteCount)
+    }
+
+    /// One EVP_Digest with `md`, whose output is `count` bytes (also used by `LegacySHA1`).
+    static func digest(_ input: UnsafeRawBufferPointer, md: OpaquePointer?, count: Int) -> Data {
         var ok = false
-        let out = DataOutput.make(count: outputByteCount) { out in
+        let out = DataOutput.make(count: count) { out in
             ok = EVP_Digest(input.baseAddress, input.count, out.baseAddress?.assumingMemoryBound(to: UInt8.self), nil,
                             md, nil) == 1
         }

@@ -10,14 +10,7 @@ import Foundation
 public enum LegacySHA1 {
     /// The SHA-1 digest of `data` (20 bytes; FIPS 180-4).
     public static func hash(_ data: Data) -> Data {
-        var ok = false
-        let out = data.withUnsafeBytes { input in
-            DataOutput.make(count: 20) { out in
-                ok = EVP_Digest(input.baseAddress, input.count, out.baseAddress?.assumingMemoryBound(to: UInt8.self), nil,
-                                EVP_sha1(), nil) == 1
-            }
-        }
-        return ok ? out : Data()
+        data.withUnsafeBytes { HashAlgorithm.digest($0, md: EVP_sha1(), count: 20) }
     }
 }
 
@@ -25,8 +18,9 @@ extension RSA.Signing.PublicKey {
     /// True when `signature` is an RSASSA-PKCS1-v1_5 signature with SHA-1 of `data` (COSE RS1; see ``LegacySHA1``).
     public func isValidLegacySHA1Signature(_ signature: Data, for data: Data) -> Bool {
         guard signature.count == modulus.count else { return false }
+        // PKCS#1 v1.5 padding takes no hash parameter of its own; the digest is `md`.
         return EVPSignature.verify(key, md: EVP_sha1(), signature: signature, data: data) {
-            EVP_PKEY_CTX_set_rsa_padding($0, RSA_PKCS1_PADDING) == 1
+            RSA.Signing.configure($0, padding: .pkcs1v15, hash: .sha256)
         }
     }
 }

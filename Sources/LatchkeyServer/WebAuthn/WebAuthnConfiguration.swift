@@ -89,11 +89,6 @@ public struct WebAuthnConfiguration: Sendable {
         }
         return ids
     }
-
-    /// Whether `id` is the relying party's RP ID or one of its related ones (what options may name).
-    public func isRelyingPartyID(_ id: String) -> Bool {
-        id == relyingPartyID || relatedRelyingParties.contains { $0.id == id }
-    }
 }
 
 /// Another RP ID of the same relying party and the origins that use it.

@@ -42,21 +42,16 @@ extension AttestationVerifier {
     }
 
     func checkLinks(_ chain: [Certificate], format: String) throws(WebAuthnError) {
-        for (cert, issuer) in zip(chain, chain.dropFirst()) where !cert.isSigned(by: issuer) {
-            throw Self.failure(.certificateChainInvalid(format: format))
-        }
+        guard Self.isLinked(chain) else { throw Self.failure(.certificateChainInvalid(format: format)) }
     }
 
     /// The AAGUID extension, when present, must be non-critical and name the authenticator data's AAGUID.
     func checkAAGUIDExtension(_ certificate: Certificate, authData: AuthenticatorData,
                               format: String) throws(WebAuthnError) {
-        guard let value = certificate.extensionValue(oid: Self.aaguidExtensionOID) else { return }
-        guard !certificate.isExtensionCritical(oid: Self.aaguidExtensionOID) else {
-            throw Self.failure(.aaguidExtensionCritical(format: format))
-        }
-        guard value.count == 18, value.prefix(2) == Data([0x04, 0x10]),
-              value.suffix(16) == authData.attestedCredential?.aaguid else {
-            throw Self.failure(.aaguidMismatch(format: format))
+        switch Self.aaguidExtensionProblem(certificate, authData: authData) {
+        case .critical: throw Self.failure(.aaguidExtensionCritical(format: format))
+        case .mismatch: throw Self.failure(.aaguidMismatch(format: format))
+        case nil: return
         }
     }
 

@@ -84,15 +84,10 @@ struct AttestationVerifier {
             throw WebAuthnError.attestationInvalid("packed: certificate subject")
         }
         guard !leaf.isCertificateAuthority else { throw WebAuthnError.attestationInvalid("packed: certificate is a CA") }
-        if let value = leaf.extensionValue(oid: Self.aaguidExtensionOID) {
-            guard !leaf.isExtensionCritical(oid: Self.aaguidExtensionOID) else {
-                throw WebAuthnError.attestationInvalid("packed: AAGUID extension is critical")
-            }
-            // The extension value is an OCTET STRING holding the 16-byte AAGUID.
-            guard value.count == 18, value.prefix(2) == Data([0x04, 0x10]),
-                  value.suffix(16) == authData.attestedCredential?.aaguid else {
-                throw WebAuthnError.attestationInvalid("packed: AAGUID differs from the certificate's")
-            }
+        switch Self.aaguidExtensionProblem(leaf, authData: authData) {
+        case .critical: throw WebAuthnError.attestationInvalid("packed: AAGUID extension is critical")
+        case .mismatch: throw WebAuthnError.attestationInvalid("packed: AAGUID differs from the certificate's")
+        case nil: break
         }
         return try trust(chain, format: "packed")
     }
@@ -165,9 +160,7 @@ struct AttestationVerifier {
 
     /// Chains each certificate to the next; then to a configured root when there is one.
     func trust(_ chain: [Certificate], format: String) throws -> AttestationTrust {
-        for (cert, issuer) in zip(chain, chain.dropFirst()) where !cert.isSigned(by: issuer) {
-            throw WebAuthnError.attestationInvalid("\(format): x5c chain is broken")
-        }
+        guard Self.isLinked(chain) else { throw WebAuthnError.attestationInvalid("\(format): x5c chain is broken") }
         guard let anchors = configuration.attestationTrustAnchors[format], !anchors.isEmpty else { return .uncertain }
         do {
             try chain[0].verifyChain(intermediates: Array(chain.dropFirst()), trustAnchors: anchors, at: now)
@@ -175,6 +168,23 @@ struct AttestationVerifier {
             throw WebAuthnError.attestationNotTrusted("\(format): \(error)")
         }
         return .trusted
+    }
+
+    /// Whether each certificate of `chain` is signed by the next one.
+    static func isLinked(_ chain: [Certificate]) -> Bool {
+        zip(chain, chain.dropFirst()).allSatisfy { cert, issuer in cert.isSigned(by: issuer) }
+    }
+
+    enum AAGUIDExtensionProblem { case critical, mismatch }
+
+    /// What is wrong with the certificate's id-fido-gen-ce-aaguid extension, if it has one: it must be
+    /// non-critical, and its value an OCTET STRING holding the authenticator data's 16-byte AAGUID.
+    static func aaguidExtensionProblem(_ certificate: Certificate, authData: AuthenticatorData) -> AAGUIDExtensionProblem? {
+        guard let value = certificate.extensionValue(oid: aaguidExtensionOID) else { return nil }
+        guard !certificate.isExtensionCritical(oid: aaguidExtensionOID) else { return .critical }
+        guard value.count == 18, value.prefix(2) == Data([0x04, 0x10]),
+              value.suffix(16) == authData.attestedCredential?.aaguid else { return .mismatch }
+        return nil
     }
 
     /// Verifies a signature made with the key of a SubjectPublicKeyInfo under a COSE algorithm.
