@@ -210,6 +210,10 @@ struct AbuseHTTPTests {
             #expect(second.status == 400 || (second.status == 200 && second.text.contains(#""x-a":"a""#)),
                     "\(second.status) \(second.text)")
             #expect(!second.text.contains("\\u0000"), "\(second.text)")
+            // `%00` in a query value decodes to a NUL byte: refused, not handed to the route (nor cut short).
+            let query = try await rawRequest(port: server.port, "GET /v1/query?a=x%00y HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+            #expect(query.status == 400 && query.text.contains("query parameter contains a NUL"), "\(query.status) \(query.text)")
+            #expect(try await rawRequest(port: server.port, "GET /v1/query?a=x%01y HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n").status == 200)
             // Percent-encoded bytes in a path parameter stay encoded: the handler gets text, not raw bytes.
             let escaped = try await rawRequest(port: server.port, "GET /v1/items/%00%C3%28%FF HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
             #expect(escaped.status == 400 || escaped.status == 404 || (escaped.status == 200 && !escaped.text.contains("\\u0000")),

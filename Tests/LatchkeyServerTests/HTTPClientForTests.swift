@@ -167,6 +167,7 @@ enum TestRoutes {
         },
         Route("DELETE", "/v1/items/:id") { _ in HTTPResponse(status: 204) },
         Route("GET", "/v1/headers") { request in .json(request.headers) },
+        Route("GET", "/v1/query") { request in .json(request.query) },
         Route("GET", "/v1/slow") { request in
             let milliseconds = Int(request.query["ms"] ?? "300") ?? 300
             try? await Task.sleep(for: .milliseconds(milliseconds))

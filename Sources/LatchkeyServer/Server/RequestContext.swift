@@ -89,7 +89,9 @@ final class ValueCollector {
     var values: [String: String] = [:]
     var contentLengths: [String] = []
     var hasTransferEncoding = false
-    /// A name or value held a NUL byte (libmicrohttpd reports the real lengths; C strings would cut them).
+    /// A name or value held a NUL byte. Values are read with the lengths libmicrohttpd reports: a query value's
+    /// `%00` decodes to one (a C string would cut the value there instead); libmicrohttpd 0.9.75 itself ends a
+    /// header value at a raw NUL, so there this catches what a later version might pass through.
     var containsNUL = false
     let lowercaseKeys: Bool
 

@@ -62,7 +62,7 @@ final class ServerCore: @unchecked Sendable {
         let context = RequestContext(connection: connection, request: request)
         context.closesConnection = latchkey_connection_socket_context(connection) != nil
         context.earlyResponse = framingProblem(headers)
-            ?? requestLineProblem(pathIsUTF8: path != nil, version: version, headers: headers)
+            ?? requestLineProblem(pathIsUTF8: path != nil, version: version, headers: headers, query: query)
             ?? overLimitProblem(context)
         return context
     }
@@ -102,14 +102,19 @@ final class ServerCore: @unchecked Sendable {
         return nil
     }
 
-    /// 400 for a request target that is not UTF-8 and for an HTTP/1.1 request without `Host` (RFC 9112 §3.2);
-    /// 501 for a transfer coding other than plain `chunked` (RFC 9112 §6.1: the body could not be read).
-    func requestLineProblem(pathIsUTF8: Bool, version: String, headers: ValueCollector) -> HTTPResponse? {
+    /// 400 for a request target that is not UTF-8, for a NUL byte in a header or a (decoded) query parameter,
+    /// and for an HTTP/1.1 request without `Host` (RFC 9112 §3.2); 501 for a transfer coding other than plain
+    /// `chunked` (RFC 9112 §6.1: the body could not be read).
+    func requestLineProblem(pathIsUTF8: Bool, version: String, headers: ValueCollector,
+                            query: ValueCollector) -> HTTPResponse? {
         guard pathIsUTF8 else {
             return .error(status: 400, code: "invalid_request", description: "The request target is not UTF-8.")
         }
         if headers.containsNUL {
             return .error(status: 400, code: "invalid_request", description: "A header contains a NUL byte.")
+        }
+        if query.containsNUL {
+            return .error(status: 400, code: "invalid_request", description: "A query parameter contains a NUL byte.")
         }
         if version == "HTTP/1.1", headers.values["host"] == nil {
             return .error(status: 400, code: "invalid_request", description: "The Host header is missing.")
