@@ -82,6 +82,17 @@ public protocol Database: Sendable {
     /// Runs `body` on a connection in autocommit mode (each statement is its own transaction).
     @discardableResult
     func withConnection<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T
+
+    /// Runs `body` like `transaction(durability:_:)`, but lets the engine commit it together with the bodies of
+    /// other callers waiting at the same moment (group commit): one commit, and one write of each page they
+    /// share, for all of them. Each body runs in its own savepoint, so one that throws undoes only its own
+    /// writes and gets its own error; the others' results are returned once their shared commit has
+    /// succeeded (when it fails, all of them get that error). Bodies run one after another in the order they
+    /// came, possibly on another caller's thread. SQLite batches; PostgreSQL runs a plain transaction (its
+    /// pool already commits in parallel).
+    @discardableResult
+    func batchedTransaction<T: Sendable>(durability: TransactionDurability,
+                                         _ body: @escaping @Sendable (any SQLConnection) throws -> T) throws -> T
 }
 
 extension Database {
@@ -89,5 +100,11 @@ extension Database {
     @discardableResult
     public func transaction<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T {
         try transaction(durability: .full, body)
+    }
+
+    @discardableResult
+    public func batchedTransaction<T: Sendable>(durability: TransactionDurability,
+                                                _ body: @escaping @Sendable (any SQLConnection) throws -> T) throws -> T {
+        try transaction(durability: durability, body)
     }
 }

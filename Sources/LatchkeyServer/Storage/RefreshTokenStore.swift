@@ -65,9 +65,10 @@ extension Database {
         // A plain rotation commits `.relaxed` (a power cut right after it loses it: the client signs in again).
         // Anything that writes more — a grace replacement, a reuse revocation and its audit — is redone in a
         // fully durable transaction, so a revocation is never lost.
+        // The relaxed attempt is group-committed with concurrent rotations (one commit for all of them).
         do {
-            return try transaction(durability: .relaxed) { conn in
-                try rotate(presentedHash: presentedHash, successorHash: successorHash, now: now,
+            return try batchedTransaction(durability: .relaxed) { conn in
+                try self.rotate(presentedHash: presentedHash, successorHash: successorHash, now: now,
                            successorExpiresAt: successorExpiresAt, graceSeconds: graceSeconds, ip: ip, on: conn,
                            durable: false)
             }
@@ -107,9 +108,9 @@ extension Database {
             // Replace the still-unused direct successor (the client never received it), once.
             let superseded = try conn.execute("""
                 UPDATE refresh_tokens SET revoked_at = ?
-                WHERE parent_hash = ? AND used_at IS NULL AND revoked_at IS NULL
+                WHERE family_id = ? AND parent_hash = ? AND used_at IS NULL AND revoked_at IS NULL
                 RETURNING token_hash
-                """, [.integer(now), .text(presentedHash)])
+                """, [.integer(now), .text(token.familyID), .text(presentedHash)])
             if !superseded.isEmpty {
                 let successor = try insertSuccessor(of: token, hash: successorHash, now: now,
                                                     expiresAt: try cappedExpiry(successorExpiresAt, familyID: token.familyID, on: conn),

@@ -11,17 +11,36 @@ private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self
 /// (or processes) on the same file are safe too, because writes start with `BEGIN IMMEDIATE` and wait
 /// up to the busy timeout for the lock.
 ///
+/// The log is copied back into the database by a `WALCheckpointer` on its own thread and connection, not by
+/// the commit that fills it, so a request never waits for a checkpoint's copying and syncing.
+///
 /// Key protection: the file (and its `-wal`/`-shm` companions, which SQLite creates with the same mode)
 /// is created with mode 0600, so the signing keys stored in it are readable only by the server's user.
 public final class SQLiteDatabase: Database {
     public let dialect = SQLDialect.sqlite
     /// The database file.
     public let path: String
-    private let connection: Mutex<SQLiteConnection>
+    private let writer: Writer
+    private let checkpointer: WALCheckpointer
+    /// Bodies waiting for a group commit (`batchedTransaction`).
+    private let waiting = Mutex<[any GroupCommitMember]>([])
+
+    /// The one connection and the mutex that serializes it, shared with the checkpoint thread's catch-up.
+    private final class Writer: Sendable {
+        let connection: Mutex<SQLiteConnection>
+        init(_ connection: sending SQLiteConnection) { self.connection = Mutex(connection) }
+    }
 
     /// Opens (creating with mode 0600 if needed) the database at `path`.
-    /// - Parameter busyTimeoutMilliseconds: how long a writer waits for another writer's lock.
-    public init(path: String, busyTimeoutMilliseconds: Int32 = 5000) throws {
+    /// - Parameters:
+    ///   - busyTimeoutMilliseconds: how long a writer waits for another writer's lock.
+    ///   - cacheKibibytes: the connection's page cache. The default, 32 MiB, holds the indexes of a few hundred
+    ///     thousand sessions, so a rotation reads no page from the file (SQLite's own default is 2 MiB). Memory
+    ///     is taken as pages are read, not up front.
+    ///   - checkpointPages: the log's size, in pages of 4 KiB, at which the checkpoint thread copies it back
+    ///     (SQLite's default is 1,000).
+    public init(path: String, busyTimeoutMilliseconds: Int32 = 5000, cacheKibibytes: Int = 32_768,
+                checkpointPages: Int32 = 1_000) throws {
         self.path = path
         if !FileManager.default.fileExists(atPath: path) {
             let fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
@@ -33,32 +52,97 @@ public final class SQLiteDatabase: Database {
         try conn.execute("PRAGMA journal_mode=WAL")
         try conn.execute("PRAGMA synchronous=FULL")
         try conn.execute("PRAGMA foreign_keys=ON")
-        connection = Mutex(conn)
+        try conn.execute("PRAGMA cache_size=-\(max(cacheKibibytes, 64))")
+        let writer = Writer(conn)
+        self.writer = writer
+        checkpointer = try WALCheckpointer(path: path, thresholdPages: max(checkpointPages, 1)) { catchUp in
+            writer.connection.withLock { _ in catchUp() }
+        }
+        let checkpointer = checkpointer
+        writer.connection.withLock { conn in conn.reportCommits(to: checkpointer) }
     }
+
+    deinit {
+        writer.connection.withLock { conn in conn.reportCommits(to: nil) }
+        checkpointer.stop()
+    }
+
+    /// Checkpoints run by the checkpoint thread so far.
+    var checkpointCount: Int { checkpointer.checkpointCount }
 
     @discardableResult
     public func transaction<T: Sendable>(durability: TransactionDurability,
                                          _ body: (any SQLConnection) throws -> T) throws -> T {
-        try connection.withLock { conn in
-            // The level applies to the connection's commits; WAL frames are synced in order, so a full commit
-            // after relaxed ones makes them durable too. Back to FULL whatever happens.
-            if durability == .relaxed { try conn.execute("PRAGMA synchronous=NORMAL") }
-            defer { if durability == .relaxed { _ = try? conn.execute("PRAGMA synchronous=FULL") } }
-            try conn.execute(dialect.beginStatement)
-            do {
-                let result = try body(conn)
-                try conn.execute("COMMIT")
-                return result
-            } catch {
-                _ = try? conn.execute("ROLLBACK")
+        try writer.connection.withLock { conn in
+            try conn.begin(durability)
+            let result: T
+            do { result = try body(conn) } catch {
+                conn.rollback()
                 throw error
             }
+            try conn.commit()
+            return result
+        }
+    }
+
+    /// Group commit: the caller's body joins the queue; whoever next holds the connection runs every queued
+    /// body in one transaction (each in its own savepoint) and commits once. A caller whose body was run by
+    /// another finds it finished when it gets the connection, and returns at once.
+    @discardableResult
+    public func batchedTransaction<T: Sendable>(durability: TransactionDurability,
+                                                _ body: @escaping @Sendable (any SQLConnection) throws -> T) throws -> T {
+        let job = GroupCommitJob(durability: durability, body: body)
+        waiting.withLock { $0.append(job) }
+        writer.connection.withLock { conn in
+            // Every job queued before this point is either still waiting or was finished under this same lock.
+            guard !job.isFinished else { return }
+            let batch = waiting.withLock { queue in
+                defer { queue.removeAll(keepingCapacity: true) }
+                return queue
+            }
+            Self.commit(batch, on: conn)
+        }
+        return try job.outcome()
+    }
+
+    /// Runs `batch` in one transaction, fully durable if any member asks for it.
+    private static func commit(_ batch: [any GroupCommitMember], on conn: SQLiteConnection) {
+        let durability: TransactionDurability = batch.allSatisfy { $0.durability == .relaxed } ? .relaxed : .full
+        do {
+            try conn.begin(durability)
+            do {
+                if batch.count == 1 {
+                    // Alone (no concurrent caller): a plain transaction, no savepoint's two extra statements.
+                    if !batch[0].run(on: conn) {
+                        conn.rollback()
+                        batch[0].finish(commitError: nil)
+                        return
+                    }
+                } else {
+                    for member in batch {
+                        try conn.execute("SAVEPOINT batched")
+                        if !member.run(on: conn) { try conn.execute("ROLLBACK TO batched") }
+                        try conn.execute("RELEASE batched")
+                    }
+                }
+            } catch {
+                conn.rollback()
+                throw error
+            }
+            try conn.commit()
+            for member in batch { member.finish(commitError: nil) }
+        } catch {
+            for member in batch { member.finish(commitError: error) }
         }
     }
 
     @discardableResult
     public func withConnection<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T {
-        try connection.withLock { conn in try body(conn) }
+        try writer.connection.withLock { conn in
+            // Autocommit statements may write: they commit fully.
+            try conn.commitAt(.full)
+            return try body(conn)
+        }
     }
 }
 
@@ -78,6 +162,19 @@ final class SQLiteConnection: SQLConnection {
         }
         sqlite3_extended_result_codes(db, 1)
         handle = db
+    }
+
+    /// Tells `checkpointer` the log's size after every commit, in place of SQLite's automatic checkpoint
+    /// (nil: no one). The checkpointer must outlive the hook: `SQLiteDatabase` removes it before stopping it.
+    func reportCommits(to checkpointer: WALCheckpointer?) {
+        guard let checkpointer else {
+            sqlite3_wal_hook(handle, nil, nil)
+            return
+        }
+        sqlite3_wal_hook(handle, { context, _, _, pages in
+            if let context { Unmanaged<WALCheckpointer>.fromOpaque(context).takeUnretainedValue().committed(logPages: pages) }
+            return SQLITE_OK
+        }, Unmanaged.passUnretained(checkpointer).toOpaque())
     }
 
     deinit {
@@ -102,6 +199,39 @@ final class SQLiteConnection: SQLConnection {
             if rc & 0xff == SQLITE_BUSY { return .busy }
             return .statementFailed(String(cString: sqlite3_errmsg(handle)))
         }
+    }
+
+    /// The level the connection's commits run at now. Switched only when a transaction or autocommit use
+    /// needs the other one: `PRAGMA synchronous` takes effect when it is prepared, so SQLite re-prepares it on
+    /// every run (≈ 10 k instructions each), and back-to-back rotations need no switch at all.
+    private var level = TransactionDurability.full
+
+    /// Makes the connection's next commits as durable as `durability` says (never inside a transaction). The
+    /// level applies to the connection's own commits; WAL frames are synced in order, so a full commit after
+    /// relaxed ones makes them durable too.
+    func commitAt(_ durability: TransactionDurability) throws {
+        guard durability != level else { return }
+        try execute(durability == .relaxed ? "PRAGMA synchronous=NORMAL" : "PRAGMA synchronous=FULL")
+        level = durability
+    }
+
+    /// Starts a write transaction (BEGIN IMMEDIATE) whose commit is as durable as `durability` says.
+    func begin(_ durability: TransactionDurability) throws {
+        try commitAt(durability)
+        try execute(SQLDialect.sqlite.beginStatement)
+    }
+
+    /// Commits the transaction `begin` started (rolled back when the commit fails).
+    func commit() throws {
+        do { try execute("COMMIT") } catch {
+            _ = try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Rolls back the transaction `begin` started.
+    func rollback() {
+        _ = try? execute("ROLLBACK")
     }
 
     @discardableResult

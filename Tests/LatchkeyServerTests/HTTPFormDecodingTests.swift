@@ -1,0 +1,29 @@
+import Foundation
+import Testing
+@testable import LatchkeyServer
+
+/// The byte-level form decoder accepts and refuses exactly what Foundation's `removingPercentEncoding` (after
+/// `+` → space), which it replaced, accepts and refuses.
+@Suite struct HTTPFormDecodingTests {
+    static let cases: [Substring] = [
+        "", "plain", "a+b", "+", "%20", "%2B", "%2b", "a%3Db%26c", "%e2%82%ac", "%E2%82%AC", "caf%C3%A9", "한국어",
+        "%", "%2", "%zz", "%g0", "a%", "%%41", "%C3", "%FF", "%C3%28", "%00", "%0a", "x+%2B+y", "~-._*",
+        "eyJhbGciOi.J9-_", "%41%42%43",
+    ]
+
+    @Test(arguments: cases)
+    func matchesFoundation(_ text: Substring) {
+        let foundation = text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+        #expect(HTTPRequest.formDecode(text) == foundation)
+    }
+
+    @Test func decodesAFormBody() throws {
+        let request = HTTPRequest(method: "POST", path: "/v1/token",
+                                  headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                                  body: Data("grant_type=refresh_token&refresh_token=a%2Bb+c&scope=".utf8))
+        #expect(try request.decodeForm() == ["grant_type": "refresh_token", "refresh_token": "a+b c", "scope": ""])
+        let bad = HTTPRequest(method: "POST", path: "/v1/token", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                              body: Data("refresh_token=%zz".utf8))
+        #expect(throws: HTTPRequestError.malformedBody("The form encoding is invalid.")) { try bad.decodeForm() }
+    }
+}
