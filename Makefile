@@ -41,7 +41,8 @@ BENCH_DEBS := wrk nginx-light valgrind
 bench: deps
 	@scripts/install-deps.sh $(BENCH_DEBS)
 	$(SWIFT) build -c release $(SWIFT_FLAGS)
-	$(SWIFT) run -c release latchkey-bench
+	# Under the test services, so the refresh endpoint is measured on PostgreSQL as well as on SQLite.
+	scripts/with-services.sh sh -c 'LATCHKEY_BENCH_POSTGRES="$$LATCHKEY_TEST_POSTGRES" $(SWIFT) run -c release latchkey-bench'
 
 # The vault's fault-injection figures at full size (1,000 SIGKILLs, 500 damaged files per kind, disk full);
 # rewrites their table in docs/RELIABILITY.md. Short versions of the same tests run in `make test`.

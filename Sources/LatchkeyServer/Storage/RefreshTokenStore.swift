@@ -39,7 +39,7 @@ extension Database {
 
     public func refreshToken(hash: String) throws -> RefreshTokenRecord? {
         try withConnection { conn in
-            try conn.execute("SELECT \(RefreshTokenRecord.columns) FROM refresh_tokens WHERE token_hash = ?", [.text(hash)])
+            try conn.execute(RefreshTokenSQL.byHash, [.text(hash)])
                 .first.map(RefreshTokenRecord.init(row:))
         }
     }
@@ -83,12 +83,7 @@ extension Database {
 
     private func rotate(presentedHash: String, successorHash: String, now: Int64, successorExpiresAt: Int64,
                         graceSeconds: Int64, ip: String?, on conn: any SQLConnection, durable: Bool) throws -> RotationOutcome {
-        let claimed = try conn.execute("""
-            UPDATE refresh_tokens SET used_at = ?
-            WHERE token_hash = ? AND used_at IS NULL AND revoked_at IS NULL AND expires_at > ?
-            RETURNING \(RefreshTokenRecord.columns),
-                (SELECT expires_at FROM sessions WHERE sessions.id = refresh_tokens.family_id)
-            """, [.integer(now), .text(presentedHash), .integer(now)])
+        let claimed = try conn.execute(RefreshTokenSQL.claim, [.integer(now), .text(presentedHash), .integer(now)])
         if let row = claimed.first {
             // The claim also returned the session's end, so the successor is capped without another read.
             let previous = try RefreshTokenRecord(row: row)
@@ -97,8 +92,7 @@ extension Database {
                                                 on: conn)
             return .rotated(previous: previous, successor: successor)
         }
-        guard let row = try conn.execute("SELECT \(RefreshTokenRecord.columns) FROM refresh_tokens WHERE token_hash = ?",
-                                         [.text(presentedHash)]).first else { return .notFound }
+        guard let row = try conn.execute(RefreshTokenSQL.byHash, [.text(presentedHash)]).first else { return .notFound }
         let token = try RefreshTokenRecord(row: row)
         // A used token presented again is reuse, even when its family is already revoked (each replay
         // is audited); an unused one failed because it was revoked or expired.
@@ -158,7 +152,7 @@ extension Database {
 private struct DurableCommitNeeded: Error {}
 
 private func insertRefreshToken(_ token: RefreshTokenRecord, on conn: any SQLConnection) throws {
-    try conn.execute("INSERT INTO refresh_tokens (\(RefreshTokenRecord.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    try conn.execute(RefreshTokenSQL.insert,
                      [.text(token.tokenHash), .text(token.familyID), .optional(token.parentHash), .text(token.accountID),
                       .text(token.clientID), .text(token.scope), .integer(token.createdAt), .integer(token.expiresAt),
                       .optional(token.usedAt), .optional(token.revokedAt)])
@@ -187,4 +181,18 @@ private func revokeFamily(_ familyID: String, now: Int64, on conn: any SQLConnec
     let sessions = try conn.execute("UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL RETURNING id",
                                     [.integer(now), .text(familyID)])
     return !sessions.isEmpty
+}
+
+/// The rotation's statements, built once: the connection's statement cache is keyed by the SQL text, which
+/// an interpolation would rebuild on every call.
+private enum RefreshTokenSQL {
+    static let byHash = "SELECT \(RefreshTokenRecord.columns) FROM refresh_tokens WHERE token_hash = ?"
+    static let insert = "INSERT INTO refresh_tokens (\(RefreshTokenRecord.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    /// Claims an unused, unrevoked, unexpired token and returns it with its session's end.
+    static let claim = """
+        UPDATE refresh_tokens SET used_at = ?
+        WHERE token_hash = ? AND used_at IS NULL AND revoked_at IS NULL AND expires_at > ?
+        RETURNING \(RefreshTokenRecord.columns),
+            (SELECT expires_at FROM sessions WHERE sessions.id = refresh_tokens.family_id)
+        """
 }
