@@ -198,11 +198,14 @@ enum AuthBenchmarks {
         let bareResult = try LoadGenerator.run(url: "http://127.0.0.1:\(bare.port)/v1/token", connections: connections,
                                                seconds: seconds, threads: threads, method: "POST", body: "grant_type=refresh_token")
         let cpuBefore = ProcessCPU.seconds()
+        let ioBefore = ProcessIO.counters()
         let refresh = try LoadGenerator.run(url: fixture.server.baseURL + "/v1/token", connections: connections,
                                             seconds: seconds, threads: threads, script: script)
         // The server's own CPU (user + system, all its threads; wrk is another process) per request: steadier
         // than req/s on a machine whose two cores the load generator shares.
-        let cpuPerRequest = (ProcessCPU.seconds() - cpuBefore) / max(refresh.requestsPerSecond * Double(seconds), 1)
+        let served = max(refresh.requestsPerSecond * Double(seconds), 1)
+        let cpuPerRequest = (ProcessCPU.seconds() - cpuBefore) / served
+        let io = ProcessIO.counters()
         let ok = refresh.requestsPerSecond >= refreshTarget.requestsPerSecond
             && refresh.p99Microseconds < refreshTarget.p99Microseconds && refresh.errors == 0
         var lines = [
@@ -210,6 +213,8 @@ enum AuthBenchmarks {
             "  bare libmicrohttpd responder   \(bareResult.summary)",
             "  POST /v1/token refresh         \(refresh.summary)  ratio \(ServerBenchmarks.ratio(refresh, bareResult)) vs bare",
             String(format: "  server CPU per refresh          %.1f µs (user + system, all server threads)", cpuPerRequest * 1e6),
+            String(format: "  server writes per refresh       %.1f write calls, %.1f KiB (log, checkpoints and responses)",
+                   Double(io.writeCalls - ioBefore.writeCalls) / served, Double(io.writtenBytes - ioBefore.writtenBytes) / served / 1024),
             "  " + verdict("auth token refresh req/s (\(engine))", ok, "≥ 5000 req/s, p99 < 15 ms, no errors"),
         ]
         if refresh.requestsPerSecond * Double(seconds) > Double(count) {
@@ -320,5 +325,19 @@ enum ProcessCPU {
         getrusage(RUSAGE_SELF.rawValue, &usage)
         return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
             + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    }
+}
+
+/// This process's write counters from /proc/self/io (Linux; zeros elsewhere): calls of the write family and
+/// the bytes they passed, sockets included.
+enum ProcessIO {
+    static func counters() -> (writeCalls: Int, writtenBytes: Int) {
+        let text = (try? String(contentsOfFile: "/proc/self/io", encoding: .utf8)) ?? ""
+        var values: [Substring: Int] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: ":")
+            if parts.count == 2 { values[parts[0]] = Int(parts[1].trimmingCharacters(in: .whitespaces)) }
+        }
+        return (values["syscw"] ?? 0, values["wchar"] ?? 0)
     }
 }

@@ -35,7 +35,7 @@ final class WALCheckpointer: Sendable {
         writerLock = Mutex(withWriterLock)
         let connection = try CheckpointConnection(path: path)
         let thread = Thread { [self] in self.run(connection) }
-        thread.name = "latchkey-wal-checkpoint"
+        thread.name = "latchkey-wal"
         thread.start()
     }
 
