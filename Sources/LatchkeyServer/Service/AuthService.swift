@@ -111,10 +111,9 @@ public final class AuthService: Sendable {
             }
             let grantedScope = try grant(scope, allowed: configuration.allowedScopes.sorted().joined(separator: " "),
                                          fallback: configuration.defaultScope)
-            let response = try startSession(accountID: account.id, clientID: clientID ?? configuration.defaultClientID,
-                                            scope: grantedScope, now: done)
-            try database.appendAudit(AuditEvent(at: done, accountID: account.id, event: "login_success", ip: ip))
-            return response
+            return try startSession(accountID: account.id, clientID: clientID ?? configuration.defaultClientID,
+                                    scope: grantedScope, now: done,
+                                    audit: AuditEvent(at: done, accountID: account.id, event: "login_success", ip: ip))
         } catch {
             throw OAuthError.storage(error)
         }
@@ -286,7 +285,9 @@ public final class AuthService: Sendable {
         try startSession(accountID: accountID, clientID: configuration.defaultClientID, scope: configuration.defaultScope, now: now)
     }
 
-    private func startSession(accountID: String, clientID: String, scope: String, now: Int64) throws -> TokenResponse {
+    /// Creates the session (and writes `audit` in the same transaction) and issues its first tokens.
+    private func startSession(accountID: String, clientID: String, scope: String, now: Int64,
+                              audit: AuditEvent? = nil) throws -> TokenResponse {
         let sessionID = UUID().uuidString.lowercased()
         let refresh = RefreshTokenSecret.generate()
         let sessionEnd = now + configuration.sessionLifetime
@@ -294,7 +295,8 @@ public final class AuthService: Sendable {
             SessionRecord(id: sessionID, accountID: accountID, clientID: clientID, createdAt: now, expiresAt: sessionEnd),
             firstToken: RefreshTokenRecord(tokenHash: RefreshTokenSecret.hash(of: refresh), familyID: sessionID, parentHash: nil,
                                            accountID: accountID, clientID: clientID, scope: scope, createdAt: now,
-                                           expiresAt: min(now + configuration.refreshTokenLifetime, sessionEnd)))
+                                           expiresAt: min(now + configuration.refreshTokenLifetime, sessionEnd)),
+            audit: audit)
         return try issue(accountID: accountID, sessionID: sessionID, clientID: clientID, scope: scope, refreshToken: refresh, now: now)
     }
 

@@ -16,14 +16,16 @@ public enum RotationOutcome: Sendable, Equatable {
 }
 
 extension Database {
-    /// Starts a session with its first refresh token, in one transaction.
-    public func createSession(_ session: SessionRecord, firstToken: RefreshTokenRecord) throws {
-        try transaction { conn in
+    /// Starts a session with its first refresh token (and `audit`, when given), in one fully durable
+    /// transaction, group-committed with concurrent sign-ins (one sync for all of them).
+    public func createSession(_ session: SessionRecord, firstToken: RefreshTokenRecord, audit: AuditEvent? = nil) throws {
+        try batchedTransaction(durability: .full) { conn in
             try conn.execute("""
                 INSERT INTO sessions (id, account_id, client_id, created_at, expires_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?)
                 """, [.text(session.id), .text(session.accountID), .text(session.clientID), .integer(session.createdAt),
                       .integer(session.expiresAt), .optional(session.revokedAt)])
             try insertRefreshToken(firstToken, on: conn)
+            if let audit { try insertAudit(audit, on: conn) }
         }
     }
 
