@@ -54,37 +54,65 @@ extension FileVault {
         return try state.withLock { (s: inout State) throws(KeychainStoreError) -> [QueryResult] in
             guard let keys = s.keys else { throw KeychainStoreError(.interactionNotAllowed, .locked) }
             var results: [QueryResult] = []
-            try Self.eachCandidate(query, &s, keys, full: false) { (row, needsAttributes) throws(KeychainStoreError) -> Bool in
-                try Self.checkLock(row.accessibility, keys)
-                var attributes: ItemAttributes?
-                if needsAttributes || query.returnAttributes || query.returnReference {
-                    let a = try row.openAttributes(keys: keys)
-                    guard query.matches(a) else { return true }
-                    attributes = a
-                }
-                var value = Data()
-                if query.needsValue {
-                    var itemKey: SymmetricKey?
-                    if row.accessControlFlags != 0, let ac = try Self.accessControl(of: row, attributes, keys) {
-                        do throws(KeychainStoreError) {
-                            itemKey = try Self.openGate(row, ac, query.authenticationContext, keys)
-                        } catch where query.authenticationUI == .skip {
-                            return true
-                        }
-                    }
-                    value = try row.openValue(keys: keys, itemKey: itemKey)
-                }
-                if attributes == nil && !query.returnPersistentReference && !query.returnReference {
-                    results.append(QueryResult(data: query.returnData ? value : nil))
-                } else {
-                    let a = attributes ?? ItemAttributes(itemClass: row.itemClass)
-                    results.append(StoreRules.result(attributes: a, value: value, reference: row.persistentReference, for: query))
+            try Self.eachCandidate(query, &s, keys, full: false) { (candidate, needsAttributes) throws(KeychainStoreError) -> Bool in
+                if candidate.isPlain, query.returnData, !query.returnPersistentReference,
+                   let value = try Self.openPlainValue(candidate.statement, keys) {
+                    results.append(QueryResult(data: value))
+                } else if let result = try Self.result(of: try candidate.row(), needsAttributes: needsAttributes, query, keys) {
+                    results.append(result)
                 }
                 if let limit = query.matchLimit.count, results.count >= limit { return false }
                 return true
             }
             guard !results.isEmpty else { throw .itemNotFound }
             return results
+        }
+    }
+
+    /// One row's result as the query asks for it; nil when the row does not match (or is skipped: it needs
+    /// authentication and the query says `.skip`).
+    static func result(of row: VaultRow, needsAttributes: Bool, _ query: ItemQuery,
+                       _ keys: VaultKeys) throws(KeychainStoreError) -> QueryResult? {
+        try checkLock(row.accessibility, keys)
+        var attributes: ItemAttributes?
+        if needsAttributes || query.returnAttributes || query.returnReference {
+            let a = try row.openAttributes(keys: keys)
+            guard query.matches(a) else { return nil }
+            attributes = a
+        }
+        var value = Data()
+        if query.needsValue {
+            var itemKey: SymmetricKey?
+            if row.accessControlFlags != 0, let ac = try accessControl(of: row, attributes, keys) {
+                do throws(KeychainStoreError) {
+                    itemKey = try openGate(row, ac, query.authenticationContext, keys)
+                } catch where query.authenticationUI == .skip {
+                    return nil
+                }
+            }
+            value = try row.openValue(keys: keys, itemKey: itemKey)
+        }
+        if attributes == nil && !query.returnPersistentReference && !query.returnReference {
+            return QueryResult(data: query.returnData ? value : nil)
+        }
+        let a = attributes ?? ItemAttributes(itemClass: row.itemClass)
+        return StoreRules.result(attributes: a, value: value, reference: row.persistentReference, for: query)
+    }
+
+    /// The value of a candidate selected with `plainColumns`, opened straight from SQLite's buffers (no copy of
+    /// the uid, primary key or sealed value is made); nil for an access-controlled row, which needs its gate.
+    static func openPlainValue(_ st: SQLiteStatement, _ keys: VaultKeys) throws(KeychainStoreError) -> Data? {
+        guard st.int(5) == 0 else { return nil }
+        guard let cls = st.text(1).flatMap(ItemClass.init(rawValue:)),
+              let level = st.text(4).flatMap(Accessibility.init(rawValue:))
+        else { throw KeychainStoreError(.decode, .corruptItem) }
+        try checkLock(level, keys)
+        let key = try keys.classKey(for: level)
+        var aad = st.withBlob(2) { pk in
+            st.withBlob(0) { uid in RowAAD(itemClass: cls, pk: pk, uid: uid, accessibility: level, flags: 0) }
+        }
+        return try st.withBlob(6) { (sealed) throws(KeychainStoreError) -> Data in
+            try VaultSeal.open(sealed, key: key, aad: &aad, part: 0x76)
         }
     }
 
@@ -187,16 +215,29 @@ extension FileVault {
     static func candidates(_ q: ItemQuery, _ s: inout State, _ keys: VaultKeys, full: Bool = true) throws(KeychainStoreError) -> ([VaultRow], Bool) {
         var rows: [VaultRow] = []
         var remaining = false
-        try eachCandidate(q, &s, keys, full: full) { (row, rest) throws(KeychainStoreError) -> Bool in
-            rows.append(row); remaining = rest; return true
+        try eachCandidate(q, &s, keys, full: full) { (candidate, rest) throws(KeychainStoreError) -> Bool in
+            rows.append(try candidate.row()); remaining = rest; return true
         }
         return (rows, remaining)
+    }
+
+    /// A candidate row as SQLite returns it, decoded into a `VaultRow` only when the caller asks.
+    struct Candidate {
+        let statement: SQLiteStatement
+        /// Selected with `plainColumns`.
+        let isPlain: Bool
+        let full: Bool
+        let attributes: Bool
+
+        func row() throws(KeychainStoreError) -> VaultRow {
+            isPlain ? try plainRow(statement) : try FileVault.row(statement, full: full, attributes: attributes)
+        }
     }
 
     /// Calls `body` with each candidate row as SQLite returns it (and whether filters remain to be checked on
     /// the opened attributes) until `body` returns false.
     static func eachCandidate(_ q: ItemQuery, _ s: inout State, _ keys: VaultKeys, full: Bool,
-                              _ body: (VaultRow, Bool) throws(KeychainStoreError) -> Bool) throws(KeychainStoreError) {
+                              _ body: (Candidate, Bool) throws(KeychainStoreError) -> Bool) throws(KeychainStoreError) {
         var shape = 0
         var blobs: [Data] = []
         var refID: Int64 = 0
@@ -239,8 +280,8 @@ extension FileVault {
             st.bind(1, q.itemClass.rawValue)
             for (i, b) in blobs.enumerated() { st.bind(Int32(i + 2), b) }
             if shape & 1 != 0 { st.bind(102, refID) }
+            let candidate = Candidate(statement: st, isPlain: plain, full: full, attributes: wantsAttributes)
             while try st.step() {
-                let candidate = plain ? try plainRow(st) : try row(st, full: full, attributes: wantsAttributes)
                 guard try body(candidate, remaining) else { break }
             }
         }

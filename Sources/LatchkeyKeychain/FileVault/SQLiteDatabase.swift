@@ -191,6 +191,13 @@ final class SQLiteStatement {
         return Data(bytes: p, count: count)
     }
 
+    /// Calls `body` with a blob column's bytes in place (empty for NULL or a zero-length blob). The pointer is
+    /// SQLite's own: valid only inside `body`, before the statement steps or resets.
+    func withBlob<R, E: Error>(_ column: Int32, _ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+        let p = sqlite3_column_blob(handle, column)
+        return try body(UnsafeRawBufferPointer(start: p, count: p == nil ? 0 : Int(sqlite3_column_bytes(handle, column))))
+    }
+
     func text(_ column: Int32) -> String? {
         guard let p = sqlite3_column_text(handle, column) else { return nil }
         return String(cString: p)
