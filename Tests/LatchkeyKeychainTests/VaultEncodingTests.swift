@@ -65,6 +65,18 @@ import Testing
         #expect(try row.openAttributes(keys: Self.keys) == Self.attributes)
     }
 
+    /// The bit set behind `isApplicable` answers as the sets do (and every attribute has its own bit).
+    @Test func applicabilityBitsMatchTheSets() {
+        #expect(AttributeKey.allCases.count <= 64)
+        #expect(Set(AttributeKey.allCases.map(\.bit)).count == AttributeKey.allCases.count)
+        for (index, key) in AttributeKey.allCases.enumerated() { #expect(key.bit == 1 << UInt64(index)) }
+        for itemClass in ItemClass.allCases {
+            for key in AttributeKey.allCases {
+                #expect(AttributeKey.isApplicable(key, to: itemClass) == AttributeKey.applicable(to: itemClass).contains(key))
+            }
+        }
+    }
+
     static let encodedAttributes =
         "010000000467656e700000000002616b00412e848000000000412e848300000000000000070000000461636374010000"
         + "0004616363740000000461677270010000000567726f75700000000463727472030000000000004c4b0000000467656e"

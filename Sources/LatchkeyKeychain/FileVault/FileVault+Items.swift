@@ -249,12 +249,15 @@ extension FileVault {
         }
         let primary = AttributeKey.primaryKey(of: q.itemClass)
         var remaining = false
-        for (bit, key) in VaultRow.lookupKeys.enumerated() {
-            guard let value = q.filters[key], primary.contains(key) else { continue }
-            shape |= 2 << bit
-            blobs.append(cachedMAC(key, key.comparable(value), &s, keys))
+        var macs: [(column: Int, mac: Data)] = []
+        for (key, value) in q.filters {
+            guard let column = VaultRow.lookupColumn(of: key), primary.contains(key) else { remaining = true; continue }
+            shape |= 2 << column
+            // Bound in column order, as the SQL of the shape names them.
+            let mac = cachedMAC(key, column, key.comparable(value), &s, keys)
+            macs.insert((column, mac), at: macs.firstIndex { $0.column > column } ?? macs.endIndex)
         }
-        for key in q.filters.keys where !(primary.contains(key) && column(for: key) != nil) { remaining = true }
+        for entry in macs { blobs.append(entry.mac) }
         switch q.synchronizable {
         case .yes: shape |= 1 << 6
         case .no: shape |= 1 << 7
@@ -288,16 +291,19 @@ extension FileVault {
     }
 
     /// The lookup MAC of a value, from a small cache (names, never secrets; cleared when it grows large).
-    static func cachedMAC(_ key: AttributeKey, _ value: AttributeValue, _ s: inout State, _ keys: VaultKeys) -> Data {
-        guard case let .string(text) = value, let column = VaultRow.lookupKeys.firstIndex(of: key) else {
-            return VaultRow.lookupMAC(key, value, keys: keys)
-        }
-        let cacheKey = MACCacheKey(column: UInt8(column), text: text)
-        if let mac = s.macCache[cacheKey] { return mac }
-        let mac = VaultRow.lookupMAC(key, value, keys: keys)
+    static func cachedMAC(_ key: AttributeKey, _ column: Int, _ value: AttributeValue, _ s: inout State,
+                          _ keys: VaultKeys) -> Data {
+        guard case let .string(text) = value else { return VaultRow.lookupMAC(key, value, keys: keys) }
         if s.macCache.count >= 16384 { s.macCache.removeAll(keepingCapacity: true) }
-        s.macCache[cacheKey] = mac
-        return mac
+        // One hash of the key whether it is found or inserted (an empty slot is new: a MAC is never empty).
+        return fill(&s.macCache[MACCacheKey(column: UInt8(column), text: text), default: Data()]) {
+            VaultRow.lookupMAC(key, value, keys: keys)
+        }
+    }
+
+    private static func fill(_ slot: inout Data, _ make: () -> Data) -> Data {
+        if slot.isEmpty { slot = make() }
+        return slot
     }
 
     static func column(for key: AttributeKey) -> String? {

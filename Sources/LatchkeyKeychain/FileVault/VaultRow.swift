@@ -38,6 +38,17 @@ struct VaultRow {
     /// Lookup columns, in table order.
     static let lookupKeys: [AttributeKey] = [.accessGroup, .service, .account, .server]
 
+    /// The position of `key` in `lookupKeys`, if it has a lookup column.
+    static func lookupColumn(of key: AttributeKey) -> Int? {
+        switch key {
+        case .accessGroup: 0
+        case .service: 1
+        case .account: 2
+        case .server: 3
+        default: nil
+        }
+    }
+
     /// The AAD of one sealed part, as `Data` (the sealing and opening paths use `RowAAD` directly).
     func aad(_ part: UInt8) -> Data {
         var aad = rowAAD
@@ -71,9 +82,8 @@ struct VaultRow {
         let flags = UInt64(attributes.accessControl?.flags.rawValue ?? 0)
         let pkMAC = keys.mac(PrimaryKey.bytes(attributes, value: value))
         var lookup: [AttributeKey: Data] = [:]
-        let applicable = AttributeKey.applicable(to: attributes.itemClass)
         let primary = AttributeKey.primaryKey(of: attributes.itemClass)
-        for key in lookupKeys where applicable.contains(key) && primary.contains(key) {
+        for key in lookupKeys where AttributeKey.isApplicable(key, to: attributes.itemClass) && primary.contains(key) {
             lookup[key] = lookupMAC(key, key.comparable(attributes.values[key] ?? .empty(key.kind(for: attributes.itemClass))),
                                     keys: keys)
         }
