@@ -152,7 +152,7 @@ extension FileVault {
                         updated = try VaultRow.make(uid: row.uid, attributes: new, value: Data(), keys: keys, gateSecrets: nil,
                                                     keep: (row.sealedValue, row.gate), rowid: row.rowid)
                     }
-                    if updated.pk == row.pk && updated.lookup == row.lookup && updated.synchronizable == row.synchronizable
+                    if updated.pk == row.pk && updated.lookupMACs == row.lookupMACs && updated.synchronizable == row.synchronizable
                         && updated.accessibility == row.accessibility && updated.accessControlFlags == row.accessControlFlags {
                         try Self.replaceSealed(updated, s.db)
                     } else {
@@ -323,11 +323,8 @@ extension FileVault {
               let pdmnText = s.text(8), let level = Accessibility(rawValue: pdmnText),
               let attrs = (full || attributes) ? s.data(10) : Data(), let value = s.data(11)
         else { throw KeychainStoreError(.decode, .corruptItem) }
-        var lookup: [AttributeKey: Data] = [:]
-        if full {
-            for (i, key) in VaultRow.lookupKeys.enumerated() { if let d = s.data(Int32(3 + i)) { lookup[key] = d } }
-        }
-        var row = VaultRow(uid: uid, itemClass: cls, pk: pk, lookup: lookup, synchronizable: s.int(7) != 0,
+        let lookup = full ? VaultRow.lookupKeys.indices.map { s.data(Int32(3 + $0)) } : []
+        var row = VaultRow(uid: uid, itemClass: cls, pk: pk, lookupMACs: lookup, synchronizable: s.int(7) != 0,
                            accessibility: level, accessControlFlags: UInt64(bitPattern: s.int(9)),
                            sealedAttributes: attrs, sealedValue: value, gate: s.data(12))
         row.rowid = s.int(13)
@@ -339,7 +336,7 @@ extension FileVault {
         guard let uid = s.data(0), let clsText = s.text(1), let cls = ItemClass(rawValue: clsText), let pk = s.data(2),
               let pdmnText = s.text(4), let level = Accessibility(rawValue: pdmnText), let value = s.data(6)
         else { throw KeychainStoreError(.decode, .corruptItem) }
-        var row = VaultRow(uid: uid, itemClass: cls, pk: pk, lookup: [:], synchronizable: s.int(3) != 0,
+        var row = VaultRow(uid: uid, itemClass: cls, pk: pk, lookupMACs: [], synchronizable: s.int(3) != 0,
                            accessibility: level, accessControlFlags: UInt64(bitPattern: s.int(5)),
                            sealedAttributes: Data(), sealedValue: value, gate: s.data(7))
         row.rowid = s.int(8)
@@ -350,7 +347,7 @@ extension FileVault {
         s.bind(1, row.uid)
         s.bind(2, row.itemClass.rawValue)
         s.bind(3, row.pk)
-        for (i, key) in VaultRow.lookupKeys.enumerated() { s.bind(Int32(4 + i), row.lookup[key]) }
+        for (i, key) in VaultRow.lookupKeys.enumerated() { s.bind(Int32(4 + i), row.lookup(key)) }
         s.bind(8, row.synchronizable ? 1 : 0)
         s.bind(9, row.accessibility.rawValue)
         s.bind(10, Int64(bitPattern: row.accessControlFlags))
@@ -360,7 +357,9 @@ extension FileVault {
     }
 
     static func insert(_ row: VaultRow, _ db: SQLiteDatabase) throws(KeychainStoreError) {
-        try db.using("INSERT INTO items (\(rowColumns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)") { s throws(KeychainStoreError) in
+        try db.using(shape: SQLiteDatabase.StatementID.insertItem, {
+            "INSERT INTO items (\(rowColumns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"
+        }) { s throws(KeychainStoreError) in
             bindRow(row, s)
             try s.run()
         }

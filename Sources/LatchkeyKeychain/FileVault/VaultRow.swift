@@ -10,7 +10,8 @@ struct VaultRow {
     var uid: Data
     var itemClass: ItemClass
     var pk: Data
-    var lookup: [AttributeKey: Data]
+    /// The lookup-column MACs in `lookupKeys` order (nil: no such column for the class); empty when not read.
+    var lookupMACs: [Data?]
     var synchronizable: Bool
     var accessibility: Accessibility
     var accessControlFlags: UInt64
@@ -39,6 +40,12 @@ struct VaultRow {
     static let lookupKeys: [AttributeKey] = [.accessGroup, .service, .account, .server]
 
     /// The position of `key` in `lookupKeys`, if it has a lookup column.
+    /// The MAC in the lookup column of `key`, if the row has one.
+    func lookup(_ key: AttributeKey) -> Data? {
+        guard let column = Self.lookupColumn(of: key), column < lookupMACs.count else { return nil }
+        return lookupMACs[column]
+    }
+
     static func lookupColumn(of key: AttributeKey) -> Int? {
         switch key {
         case .accessGroup: 0
@@ -81,13 +88,13 @@ struct VaultRow {
         let classKey = try keys.classKey(for: level)
         let flags = UInt64(attributes.accessControl?.flags.rawValue ?? 0)
         let pkMAC = keys.mac(PrimaryKey.bytes(attributes, value: value))
-        var lookup: [AttributeKey: Data] = [:]
         let primary = AttributeKey.primaryKey(of: attributes.itemClass)
-        for key in lookupKeys where AttributeKey.isApplicable(key, to: attributes.itemClass) && primary.contains(key) {
-            lookup[key] = lookupMAC(key, key.comparable(attributes.values[key] ?? .empty(key.kind(for: attributes.itemClass))),
-                                    keys: keys)
+        let lookup = lookupKeys.map { key -> Data? in
+            guard AttributeKey.isApplicable(key, to: attributes.itemClass), primary.contains(key) else { return nil }
+            return lookupMAC(key, key.comparable(attributes.values[key] ?? .empty(key.kind(for: attributes.itemClass))),
+                             keys: keys)
         }
-        var row = VaultRow(uid: uid, itemClass: attributes.itemClass, pk: pkMAC, lookup: lookup,
+        var row = VaultRow(uid: uid, itemClass: attributes.itemClass, pk: pkMAC, lookupMACs: lookup,
                            synchronizable: attributes.synchronizable, accessibility: level, accessControlFlags: flags,
                            sealedAttributes: Data(), sealedValue: Data(), gate: nil)
         row.rowid = rowid
