@@ -239,25 +239,23 @@ extension FileVault {
     static func eachCandidate(_ q: ItemQuery, _ s: inout State, _ keys: VaultKeys, full: Bool,
                               _ body: (Candidate, Bool) throws(KeychainStoreError) -> Bool) throws(KeychainStoreError) {
         var shape = 0
-        var blobs: [Data] = []
+        // Bound in the order the SQL of the shape names them: the uid (order -1), then lookup columns.
+        var blobs: [(order: Int, blob: Data)] = []
         var refID: Int64 = 0
         if let ref = q.persistentReference {
             guard let (id, uid) = VaultRow.parseReference(ref) else { throw .itemNotFound }
             refID = id
-            blobs.append(uid)
+            blobs.append((-1, uid))
             shape |= 1
         }
         let primary = AttributeKey.primaryKey(of: q.itemClass)
         var remaining = false
-        var macs: [(column: Int, mac: Data)] = []
         for (key, value) in q.filters {
             guard let column = VaultRow.lookupColumn(of: key), primary.contains(key) else { remaining = true; continue }
             shape |= 2 << column
-            // Bound in column order, as the SQL of the shape names them.
             let mac = cachedMAC(key, column, key.comparable(value), &s, keys)
-            macs.insert((column, mac), at: macs.firstIndex { $0.column > column } ?? macs.endIndex)
+            blobs.insert((column, mac), at: blobs.firstIndex { $0.order > column } ?? blobs.endIndex)
         }
-        for entry in macs { blobs.append(entry.mac) }
         switch q.synchronizable {
         case .yes: shape |= 1 << 6
         case .no: shape |= 1 << 7
@@ -281,7 +279,7 @@ extension FileVault {
         }
         return try s.db.using(shape: shape, sql) { st throws(KeychainStoreError) in
             st.bind(1, q.itemClass.rawValue)
-            for (i, b) in blobs.enumerated() { st.bind(Int32(i + 2), b) }
+            for (i, b) in blobs.enumerated() { st.bind(Int32(i + 2), b.blob) }
             if shape & 1 != 0 { st.bind(102, refID) }
             let candidate = Candidate(statement: st, isPlain: plain, full: full, attributes: wantsAttributes)
             while try st.step() {

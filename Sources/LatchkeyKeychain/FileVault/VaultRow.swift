@@ -161,18 +161,28 @@ struct RowAAD {
 
     init(itemClass: ItemClass, pk: UnsafeRawBufferPointer, uid: UnsafeRawBufferPointer, accessibility: Accessibility,
          flags: UInt64) {
-        bytes = []
-        bytes.reserveCapacity(24 + pk.count + uid.count)
-        bytes.append(contentsOf: [0x4c, 0x4b, 0x56, 0x31, 0])
-        bytes.append(contentsOf: itemClass.rawValue.utf8)
-        bytes.append(UInt8(truncatingIfNeeded: pk.count))
-        bytes.append(contentsOf: pk)
-        bytes.append(UInt8(truncatingIfNeeded: uid.count))
-        bytes.append(contentsOf: uid)
-        let level = accessibility.rawValue.utf8
-        bytes.append(UInt8(truncatingIfNeeded: level.count))
-        bytes.append(contentsOf: level)
-        for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8((flags >> UInt64(shift)) & 0xff)) }
+        var cls = itemClass.rawValue, level = accessibility.rawValue
+        bytes = cls.withUTF8 { cls in
+            level.withUTF8 { level in
+                let count = 5 + cls.count + 1 + pk.count + 1 + uid.count + 1 + level.count + 8
+                return [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
+                    var i = 0
+                    func put(_ b: UInt8) { out[i] = b; i += 1 }
+                    func put(_ bytes: UnsafeRawBufferPointer) {
+                        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+                        (out.baseAddress! + i).update(from: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+                        i += bytes.count
+                    }
+                    put(0x4c); put(0x4b); put(0x56); put(0x31); put(0) // "LKV1", part
+                    put(UnsafeRawBufferPointer(cls))
+                    put(UInt8(truncatingIfNeeded: pk.count)); put(pk)
+                    put(UInt8(truncatingIfNeeded: uid.count)); put(uid)
+                    put(UInt8(truncatingIfNeeded: level.count)); put(UnsafeRawBufferPointer(level))
+                    for shift in stride(from: 56, through: 0, by: -8) { put(UInt8((flags >> UInt64(shift)) & 0xff)) }
+                    initialized = i
+                }
+            }
+        }
     }
 
     /// Calls `body` with the AAD of one part (0x61 attributes, 0x76 value, 0x67 gate).
