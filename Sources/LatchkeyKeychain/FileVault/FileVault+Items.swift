@@ -56,7 +56,7 @@ extension FileVault {
             var results: [QueryResult] = []
             try Self.eachCandidate(query, &s, keys, full: false) { (candidate, needsAttributes) throws(KeychainStoreError) -> Bool in
                 if candidate.isPlain, query.returnData, !query.returnPersistentReference,
-                   let value = try Self.openPlainValue(candidate.statement, keys) {
+                   let value = try Self.openPlainValue(candidate.statement, query.itemClass, keys) {
                     results.append(QueryResult(data: value))
                 } else if let result = try Self.result(of: try candidate.row(), needsAttributes: needsAttributes, query, keys) {
                     results.append(result)
@@ -101,11 +101,12 @@ extension FileVault {
 
     /// The value of a candidate selected with `plainColumns`, opened straight from SQLite's buffers (no copy of
     /// the uid, primary key or sealed value is made); nil for an access-controlled row, which needs its gate.
-    static func openPlainValue(_ st: SQLiteStatement, _ keys: VaultKeys) throws(KeychainStoreError) -> Data? {
+    /// `cls` is the class the query selected on (`class = ?1`).
+    static func openPlainValue(_ st: SQLiteStatement, _ cls: ItemClass, _ keys: VaultKeys) throws(KeychainStoreError) -> Data? {
         guard st.int(5) == 0 else { return nil }
-        guard let cls = st.text(1).flatMap(ItemClass.init(rawValue:)),
-              let level = st.text(4).flatMap(Accessibility.init(rawValue:))
-        else { throw KeychainStoreError(.decode, .corruptItem) }
+        guard let level = st.text(4).flatMap(Accessibility.init(rawValue:)) else {
+            throw KeychainStoreError(.decode, .corruptItem)
+        }
         try checkLock(level, keys)
         let key = try keys.classKey(for: level)
         var aad = st.withBlob(2) { pk in

@@ -181,7 +181,16 @@ final class SQLiteStatement {
         }
     }
 
-    func bind(_ index: Int32, _ text: String) { sqlite3_bind_text(handle, index, text, -1, sqliteTransient) }
+    /// Binds text by its UTF-8 bytes and length (passing the `String` itself would build a C string copy).
+    func bind(_ index: Int32, _ text: String) {
+        var text = text
+        text.withUTF8 { utf8 in
+            _ = utf8.withMemoryRebound(to: CChar.self) { chars in
+                guard let base = chars.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, sqliteTransient) }
+                return sqlite3_bind_text(handle, index, base, Int32(chars.count), sqliteTransient)
+            }
+        }
+    }
     func bind(_ index: Int32, _ value: Int64) { sqlite3_bind_int64(handle, index, value) }
 
     /// Steps once: true when a row is available, false when done.
