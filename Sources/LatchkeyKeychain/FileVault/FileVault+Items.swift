@@ -242,6 +242,7 @@ extension FileVault {
         var shape = 0
         // Bound in the order the SQL of the shape names them: the uid (order -1), then lookup columns.
         var blobs: [(order: Int, blob: Data)] = []
+        blobs.reserveCapacity(1 + VaultRow.lookupKeys.count)
         var refID: Int64 = 0
         if let ref = q.persistentReference {
             guard let (id, uid) = VaultRow.parseReference(ref) else { throw .itemNotFound }
