@@ -87,12 +87,12 @@ struct VaultRow {
         let level = attributes.effectiveAccessibility
         let classKey = try keys.classKey(for: level)
         let flags = UInt64(attributes.accessControl?.flags.rawValue ?? 0)
-        let pkMAC = keys.mac(PrimaryKey.bytes(attributes, value: value))
+        let primaryValues = PrimaryKey.values(attributes)
+        let pkMAC = keys.mac(PrimaryKey.bytes(attributes, value: value, values: primaryValues))
         let primary = AttributeKey.primaryKey(of: attributes.itemClass)
         let lookup = lookupKeys.map { key -> Data? in
-            guard AttributeKey.isApplicable(key, to: attributes.itemClass), primary.contains(key) else { return nil }
-            return lookupMAC(key, key.comparable(attributes.values[key] ?? .empty(key.kind(for: attributes.itemClass))),
-                             keys: keys)
+            guard AttributeKey.isApplicable(key, to: attributes.itemClass), let i = primary.firstIndex(of: key) else { return nil }
+            return lookupMAC(key, primaryValues[i], keys: keys)
         }
         var row = VaultRow(uid: uid, itemClass: attributes.itemClass, pk: pkMAC, lookupMACs: lookup,
                            synchronizable: attributes.synchronizable, accessibility: level, accessControlFlags: flags,
