@@ -45,9 +45,10 @@ public enum AttributeKey: String, Sendable, Hashable, CaseIterable, Codable, Com
 
     public static func < (a: AttributeKey, b: AttributeKey) -> Bool { a.rawValue < b.rawValue }
 
-    /// Hashes the case itself rather than its raw string (equal cases are equal raw values and vice versa).
+    /// Hashes the case itself rather than its raw string (equal cases are equal raw values and vice versa),
+    /// as one integer (the case's tag byte: cheaper for `Hasher` than a byte buffer).
     public func hash(into hasher: inout Hasher) {
-        withUnsafeBytes(of: self) { hasher.combine(bytes: $0) }
+        hasher.combine(withUnsafeBytes(of: self) { $0[0] })
     }
 
     /// The kind of value this attribute holds for items of `itemClass`.
