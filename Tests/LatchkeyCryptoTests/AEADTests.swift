@@ -102,6 +102,32 @@ private func hexBytes(_ hex: String) -> Data { Data(hexString: hex) ?? Data() }
         }
     }
 
+    /// The raw-buffer forms give what the `Data` forms give, and fail where they fail.
+    @Test func rawBufferFormsMatchDataForms() throws {
+        let (key, box, aad) = try tc16Box()
+        let plaintext = try AES.GCM.open(box, using: key, authenticating: aad)
+        let opened = try box.combined.withUnsafeBytes { c in
+            try aad.withUnsafeBytes { a in try AES.GCM.open(combinedBytes: c, using: key, authenticatingBytes: a) }
+        }
+        #expect(opened == plaintext)
+        let resealed = try aad.withUnsafeBytes { a in
+            try AES.GCM.seal(plaintext, using: key, nonce: box.nonce, authenticatingBytes: a)
+        }
+        #expect(resealed.combined == box.combined)
+        var wrong = aad
+        wrong[wrong.startIndex] ^= 0x01
+        #expect(throws: CryptoError.authenticationFailure) {
+            try box.combined.withUnsafeBytes { c in
+                try wrong.withUnsafeBytes { a in try AES.GCM.open(combinedBytes: c, using: key, authenticatingBytes: a) }
+            }
+        }
+        #expect(throws: CryptoError.self) {
+            try box.combined.prefix(27).withUnsafeBytes { c in
+                try aad.withUnsafeBytes { a in try AES.GCM.open(combinedBytes: c, using: key, authenticatingBytes: a) }
+            }
+        }
+    }
+
     @Test func truncatedBoxes() throws {
         let (key, box, aad) = try tc16Box()
         let combined = box.combined

@@ -122,4 +122,24 @@ extension AEADCipher {
     ) throws(CryptoError) -> Data {
         try AEADEngine.open(box.combined, key: key, aad: aad, parameters: parameters)
     }
+
+    /// Encrypts and authenticates `plaintext` and authenticates `aad`, read from the caller's own buffer.
+    @inlinable
+    public static func seal(
+        _ plaintext: Data, using key: SymmetricKey, nonce: AEAD.Nonce<Self> = AEAD.Nonce<Self>(),
+        authenticatingBytes aad: UnsafeRawBufferPointer
+    ) throws(CryptoError) -> AEAD.SealedBox<Self> {
+        AEAD.SealedBox(unchecked: try AEADEngine.seal(plaintext, key: key, nonce: nonce.data, aad: aad,
+                                                       parameters: parameters))
+    }
+
+    /// Authenticates and decrypts a `nonce || ciphertext || tag` buffer held by the caller (no copy is made of
+    /// it or of `aad`). Fails as `open(_:using:authenticating:)` does, also with `.malformedInput` when the
+    /// buffer is shorter than a nonce and a tag.
+    @inlinable
+    public static func open(
+        combinedBytes combined: UnsafeRawBufferPointer, using key: SymmetricKey, authenticatingBytes aad: UnsafeRawBufferPointer
+    ) throws(CryptoError) -> Data {
+        try AEADEngine.open(combined, key: key, aad: aad, parameters: parameters)
+    }
 }

@@ -25,20 +25,34 @@ enum AEADEngine {
 
     static func seal(_ plaintext: UnsafeRawBufferPointer, key: SymmetricKey, nonce: Data, aad: Data,
                      parameters: AEADCipherParameters) throws(CryptoError) -> Data {
+        try ContiguousInput.with(aad) { (aadBytes) throws(CryptoError) in
+            try seal(plaintext, key: key, nonce: nonce, aad: aadBytes, parameters: parameters)
+        }
+    }
+
+    /// Seals `plaintext` with associated data the caller holds in its own buffer.
+    @usableFromInline
+    static func seal(_ plaintext: Data, key: SymmetricKey, nonce: Data, aad: UnsafeRawBufferPointer,
+                     parameters: AEADCipherParameters) throws(CryptoError) -> Data {
+        try ContiguousInput.with(plaintext) { (input) throws(CryptoError) in
+            try seal(input, key: key, nonce: nonce, aad: aad, parameters: parameters)
+        }
+    }
+
+    static func seal(_ plaintext: UnsafeRawBufferPointer, key: SymmetricKey, nonce: Data, aad aadBytes: UnsafeRawBufferPointer,
+                     parameters: AEADCipherParameters) throws(CryptoError) -> Data {
         let cipher = try parameters.cipher(key.byteCount)
         guard let cipher else { throw .libraryFailure("EVP_CIPHER_fetch(\(parameters.name))") }
         return try ContiguousInput.with(nonce) { (nonceBytes) throws(CryptoError) in
-            try ContiguousInput.with(aad) { (aadBytes) throws(CryptoError) in
-                let keyed = try key.withCipherContext(cipher: cipher, encrypt: true) { (ctx) throws(CryptoError) in
-                    try seal(ctx, cipher: nil, key: nil, name: parameters.name, nonce: nonceBytes, plaintext: plaintext,
-                             aad: aadBytes)
-                }
-                if let keyed { return keyed }
-                guard let ctx = EVP_CIPHER_CTX_new() else { throw .libraryFailure("EVP_CIPHER_CTX_new") }
-                defer { EVP_CIPHER_CTX_free(ctx) }
-                return try seal(ctx, cipher: cipher, key: key.keyBytes, name: parameters.name, nonce: nonceBytes,
-                                plaintext: plaintext, aad: aadBytes)
+            let keyed = try key.withCipherContext(cipher: cipher, encrypt: true) { (ctx) throws(CryptoError) in
+                try seal(ctx, cipher: nil, key: nil, name: parameters.name, nonce: nonceBytes, plaintext: plaintext,
+                         aad: aadBytes)
             }
+            if let keyed { return keyed }
+            guard let ctx = EVP_CIPHER_CTX_new() else { throw .libraryFailure("EVP_CIPHER_CTX_new") }
+            defer { EVP_CIPHER_CTX_free(ctx) }
+            return try seal(ctx, cipher: cipher, key: key.keyBytes, name: parameters.name, nonce: nonceBytes,
+                            plaintext: plaintext, aad: aadBytes)
         }
     }
 
@@ -47,19 +61,27 @@ enum AEADEngine {
     @usableFromInline
     static func open(_ combined: Data, key: SymmetricKey, aad: Data,
                      parameters: AEADCipherParameters) throws(CryptoError) -> Data {
-        let cipher = try parameters.cipher(key.byteCount)
-        guard let cipher else { throw .libraryFailure("EVP_CIPHER_fetch(\(parameters.name))") }
-        return try ContiguousInput.with(combined) { (box) throws(CryptoError) in
+        try ContiguousInput.with(combined) { (box) throws(CryptoError) in
             try ContiguousInput.with(aad) { (aadBytes) throws(CryptoError) in
-                let keyed = try key.withCipherContext(cipher: cipher, encrypt: false) { (ctx) throws(CryptoError) in
-                    try open(ctx, cipher: nil, key: nil, name: parameters.name, combined: box, aad: aadBytes)
-                }
-                if let keyed { return keyed }
-                guard let ctx = EVP_CIPHER_CTX_new() else { throw .libraryFailure("EVP_CIPHER_CTX_new") }
-                defer { EVP_CIPHER_CTX_free(ctx) }
-                return try open(ctx, cipher: cipher, key: key.keyBytes, name: parameters.name, combined: box, aad: aadBytes)
+                try open(box, key: key, aad: aadBytes, parameters: parameters)
             }
         }
+    }
+
+    /// Opens a `nonce || ciphertext || tag` buffer the caller holds (a database row, say), with associated
+    /// data in its own buffer too: no copy of either is made.
+    @usableFromInline
+    static func open(_ box: UnsafeRawBufferPointer, key: SymmetricKey, aad aadBytes: UnsafeRawBufferPointer,
+                     parameters: AEADCipherParameters) throws(CryptoError) -> Data {
+        let cipher = try parameters.cipher(key.byteCount)
+        guard let cipher else { throw .libraryFailure("EVP_CIPHER_fetch(\(parameters.name))") }
+        let keyed = try key.withCipherContext(cipher: cipher, encrypt: false) { (ctx) throws(CryptoError) in
+            try open(ctx, cipher: nil, key: nil, name: parameters.name, combined: box, aad: aadBytes)
+        }
+        if let keyed { return keyed }
+        guard let ctx = EVP_CIPHER_CTX_new() else { throw .libraryFailure("EVP_CIPHER_CTX_new") }
+        defer { EVP_CIPHER_CTX_free(ctx) }
+        return try open(ctx, cipher: cipher, key: key.keyBytes, name: parameters.name, combined: box, aad: aadBytes)
     }
 
     /// One seal on `ctx`: with `cipher` and `key` for a fresh context, or both nil for a context already keyed.

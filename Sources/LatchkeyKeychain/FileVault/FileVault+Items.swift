@@ -54,37 +54,66 @@ extension FileVault {
         return try state.withLock { (s: inout State) throws(KeychainStoreError) -> [QueryResult] in
             guard let keys = s.keys else { throw KeychainStoreError(.interactionNotAllowed, .locked) }
             var results: [QueryResult] = []
-            try Self.eachCandidate(query, &s, keys, full: false) { (row, needsAttributes) throws(KeychainStoreError) -> Bool in
-                try Self.checkLock(row.accessibility, keys)
-                var attributes: ItemAttributes?
-                if needsAttributes || query.returnAttributes || query.returnReference {
-                    let a = try row.openAttributes(keys: keys)
-                    guard query.matches(a) else { return true }
-                    attributes = a
-                }
-                var value = Data()
-                if query.needsValue {
-                    var itemKey: SymmetricKey?
-                    if row.accessControlFlags != 0, let ac = try Self.accessControl(of: row, attributes, keys) {
-                        do throws(KeychainStoreError) {
-                            itemKey = try Self.openGate(row, ac, query.authenticationContext, keys)
-                        } catch where query.authenticationUI == .skip {
-                            return true
-                        }
-                    }
-                    value = try row.openValue(keys: keys, itemKey: itemKey)
-                }
-                if attributes == nil && !query.returnPersistentReference && !query.returnReference {
-                    results.append(QueryResult(data: query.returnData ? value : nil))
-                } else {
-                    let a = attributes ?? ItemAttributes(itemClass: row.itemClass)
-                    results.append(StoreRules.result(attributes: a, value: value, reference: row.persistentReference, for: query))
+            try Self.eachCandidate(query, &s, keys, full: false) { (candidate, needsAttributes) throws(KeychainStoreError) -> Bool in
+                if candidate.isPlain, query.returnData, !query.returnPersistentReference,
+                   let value = try Self.openPlainValue(candidate.statement, query.itemClass, keys) {
+                    results.append(QueryResult(data: value))
+                } else if let result = try Self.result(of: try candidate.row(), needsAttributes: needsAttributes, query, keys) {
+                    results.append(result)
                 }
                 if let limit = query.matchLimit.count, results.count >= limit { return false }
                 return true
             }
             guard !results.isEmpty else { throw .itemNotFound }
             return results
+        }
+    }
+
+    /// One row's result as the query asks for it; nil when the row does not match (or is skipped: it needs
+    /// authentication and the query says `.skip`).
+    static func result(of row: VaultRow, needsAttributes: Bool, _ query: ItemQuery,
+                       _ keys: VaultKeys) throws(KeychainStoreError) -> QueryResult? {
+        try checkLock(row.accessibility, keys)
+        var attributes: ItemAttributes?
+        if needsAttributes || query.returnAttributes || query.returnReference {
+            let a = try row.openAttributes(keys: keys)
+            guard query.matches(a) else { return nil }
+            attributes = a
+        }
+        var value = Data()
+        if query.needsValue {
+            var itemKey: SymmetricKey?
+            if row.accessControlFlags != 0, let ac = try accessControl(of: row, attributes, keys) {
+                do throws(KeychainStoreError) {
+                    itemKey = try openGate(row, ac, query.authenticationContext, keys)
+                } catch where query.authenticationUI == .skip {
+                    return nil
+                }
+            }
+            value = try row.openValue(keys: keys, itemKey: itemKey)
+        }
+        if attributes == nil && !query.returnPersistentReference && !query.returnReference {
+            return QueryResult(data: query.returnData ? value : nil)
+        }
+        let a = attributes ?? ItemAttributes(itemClass: row.itemClass)
+        return StoreRules.result(attributes: a, value: value, reference: row.persistentReference, for: query)
+    }
+
+    /// The value of a candidate selected with `plainColumns`, opened straight from SQLite's buffers (no copy of
+    /// the uid, primary key or sealed value is made); nil for an access-controlled row, which needs its gate.
+    /// `cls` is the class the query selected on (`class = ?1`).
+    static func openPlainValue(_ st: SQLiteStatement, _ cls: ItemClass, _ keys: VaultKeys) throws(KeychainStoreError) -> Data? {
+        guard st.int(5) == 0 else { return nil }
+        guard let level = st.text(4).flatMap(Accessibility.init(rawValue:)) else {
+            throw KeychainStoreError(.decode, .corruptItem)
+        }
+        try checkLock(level, keys)
+        let key = try keys.classKey(for: level)
+        var aad = st.withBlob(2) { pk in
+            st.withBlob(0) { uid in RowAAD(itemClass: cls, pk: pk, uid: uid, accessibility: level, flags: 0) }
+        }
+        return try st.withBlob(6) { (sealed) throws(KeychainStoreError) -> Data in
+            try VaultSeal.open(sealed, key: key, aad: &aad, part: 0x76)
         }
     }
 
@@ -124,7 +153,7 @@ extension FileVault {
                         updated = try VaultRow.make(uid: row.uid, attributes: new, value: Data(), keys: keys, gateSecrets: nil,
                                                     keep: (row.sealedValue, row.gate), rowid: row.rowid)
                     }
-                    if updated.pk == row.pk && updated.lookup == row.lookup && updated.synchronizable == row.synchronizable
+                    if updated.pk == row.pk && updated.lookupMACs == row.lookupMACs && updated.synchronizable == row.synchronizable
                         && updated.accessibility == row.accessibility && updated.accessControlFlags == row.accessControlFlags {
                         try Self.replaceSealed(updated, s.db)
                     } else {
@@ -187,33 +216,48 @@ extension FileVault {
     static func candidates(_ q: ItemQuery, _ s: inout State, _ keys: VaultKeys, full: Bool = true) throws(KeychainStoreError) -> ([VaultRow], Bool) {
         var rows: [VaultRow] = []
         var remaining = false
-        try eachCandidate(q, &s, keys, full: full) { (row, rest) throws(KeychainStoreError) -> Bool in
-            rows.append(row); remaining = rest; return true
+        try eachCandidate(q, &s, keys, full: full) { (candidate, rest) throws(KeychainStoreError) -> Bool in
+            rows.append(try candidate.row()); remaining = rest; return true
         }
         return (rows, remaining)
+    }
+
+    /// A candidate row as SQLite returns it, decoded into a `VaultRow` only when the caller asks.
+    struct Candidate {
+        let statement: SQLiteStatement
+        /// Selected with `plainColumns`.
+        let isPlain: Bool
+        let full: Bool
+        let attributes: Bool
+
+        func row() throws(KeychainStoreError) -> VaultRow {
+            isPlain ? try plainRow(statement) : try FileVault.row(statement, full: full, attributes: attributes)
+        }
     }
 
     /// Calls `body` with each candidate row as SQLite returns it (and whether filters remain to be checked on
     /// the opened attributes) until `body` returns false.
     static func eachCandidate(_ q: ItemQuery, _ s: inout State, _ keys: VaultKeys, full: Bool,
-                              _ body: (VaultRow, Bool) throws(KeychainStoreError) -> Bool) throws(KeychainStoreError) {
+                              _ body: (Candidate, Bool) throws(KeychainStoreError) -> Bool) throws(KeychainStoreError) {
         var shape = 0
-        var blobs: [Data] = []
+        // Bound in the order the SQL of the shape names them: the uid (order -1), then lookup columns.
+        var blobs: [(order: Int, blob: Data)] = []
+        blobs.reserveCapacity(1 + VaultRow.lookupKeys.count)
         var refID: Int64 = 0
         if let ref = q.persistentReference {
             guard let (id, uid) = VaultRow.parseReference(ref) else { throw .itemNotFound }
             refID = id
-            blobs.append(uid)
+            blobs.append((-1, uid))
             shape |= 1
         }
         let primary = AttributeKey.primaryKey(of: q.itemClass)
         var remaining = false
-        for (bit, key) in VaultRow.lookupKeys.enumerated() {
-            guard let value = q.filters[key], primary.contains(key) else { continue }
-            shape |= 2 << bit
-            blobs.append(cachedMAC(key, key.comparable(value), &s, keys))
+        for (key, value) in q.filters {
+            guard let column = VaultRow.lookupColumn(of: key), primary.contains(key) else { remaining = true; continue }
+            shape |= 2 << column
+            let mac = cachedMAC(key, column, key.comparable(value), &s, keys)
+            blobs.insert((column, mac), at: blobs.firstIndex { $0.order > column } ?? blobs.endIndex)
         }
-        for key in q.filters.keys where !(primary.contains(key) && column(for: key) != nil) { remaining = true }
         switch q.synchronizable {
         case .yes: shape |= 1 << 6
         case .no: shape |= 1 << 7
@@ -237,26 +281,29 @@ extension FileVault {
         }
         return try s.db.using(shape: shape, sql) { st throws(KeychainStoreError) in
             st.bind(1, q.itemClass.rawValue)
-            for (i, b) in blobs.enumerated() { st.bind(Int32(i + 2), b) }
+            for (i, b) in blobs.enumerated() { st.bind(Int32(i + 2), b.blob) }
             if shape & 1 != 0 { st.bind(102, refID) }
+            let candidate = Candidate(statement: st, isPlain: plain, full: full, attributes: wantsAttributes)
             while try st.step() {
-                let candidate = plain ? try plainRow(st) : try row(st, full: full, attributes: wantsAttributes)
                 guard try body(candidate, remaining) else { break }
             }
         }
     }
 
     /// The lookup MAC of a value, from a small cache (names, never secrets; cleared when it grows large).
-    static func cachedMAC(_ key: AttributeKey, _ value: AttributeValue, _ s: inout State, _ keys: VaultKeys) -> Data {
-        guard case let .string(text) = value, let column = VaultRow.lookupKeys.firstIndex(of: key) else {
-            return VaultRow.lookupMAC(key, value, keys: keys)
-        }
-        let cacheKey = MACCacheKey(column: UInt8(column), text: text)
-        if let mac = s.macCache[cacheKey] { return mac }
-        let mac = VaultRow.lookupMAC(key, value, keys: keys)
+    static func cachedMAC(_ key: AttributeKey, _ column: Int, _ value: AttributeValue, _ s: inout State,
+                          _ keys: VaultKeys) -> Data {
+        guard case let .string(text) = value else { return VaultRow.lookupMAC(key, value, keys: keys) }
         if s.macCache.count >= 16384 { s.macCache.removeAll(keepingCapacity: true) }
-        s.macCache[cacheKey] = mac
-        return mac
+        // One hash of the key whether it is found or inserted (an empty slot is new: a MAC is never empty).
+        return fill(&s.macCache[MACCacheKey(column: UInt8(column), text: text), default: Data()]) {
+            VaultRow.lookupMAC(key, value, keys: keys)
+        }
+    }
+
+    private static func fill(_ slot: inout Data, _ make: () -> Data) -> Data {
+        if slot.isEmpty { slot = make() }
+        return slot
     }
 
     static func column(for key: AttributeKey) -> String? {
@@ -276,11 +323,8 @@ extension FileVault {
               let pdmnText = s.text(8), let level = Accessibility(rawValue: pdmnText),
               let attrs = (full || attributes) ? s.data(10) : Data(), let value = s.data(11)
         else { throw KeychainStoreError(.decode, .corruptItem) }
-        var lookup: [AttributeKey: Data] = [:]
-        if full {
-            for (i, key) in VaultRow.lookupKeys.enumerated() { if let d = s.data(Int32(3 + i)) { lookup[key] = d } }
-        }
-        var row = VaultRow(uid: uid, itemClass: cls, pk: pk, lookup: lookup, synchronizable: s.int(7) != 0,
+        let lookup = full ? VaultRow.lookupKeys.indices.map { s.data(Int32(3 + $0)) } : []
+        var row = VaultRow(uid: uid, itemClass: cls, pk: pk, lookupMACs: lookup, synchronizable: s.int(7) != 0,
                            accessibility: level, accessControlFlags: UInt64(bitPattern: s.int(9)),
                            sealedAttributes: attrs, sealedValue: value, gate: s.data(12))
         row.rowid = s.int(13)
@@ -292,7 +336,7 @@ extension FileVault {
         guard let uid = s.data(0), let clsText = s.text(1), let cls = ItemClass(rawValue: clsText), let pk = s.data(2),
               let pdmnText = s.text(4), let level = Accessibility(rawValue: pdmnText), let value = s.data(6)
         else { throw KeychainStoreError(.decode, .corruptItem) }
-        var row = VaultRow(uid: uid, itemClass: cls, pk: pk, lookup: [:], synchronizable: s.int(3) != 0,
+        var row = VaultRow(uid: uid, itemClass: cls, pk: pk, lookupMACs: [], synchronizable: s.int(3) != 0,
                            accessibility: level, accessControlFlags: UInt64(bitPattern: s.int(5)),
                            sealedAttributes: Data(), sealedValue: value, gate: s.data(7))
         row.rowid = s.int(8)
@@ -303,7 +347,7 @@ extension FileVault {
         s.bind(1, row.uid)
         s.bind(2, row.itemClass.rawValue)
         s.bind(3, row.pk)
-        for (i, key) in VaultRow.lookupKeys.enumerated() { s.bind(Int32(4 + i), row.lookup[key]) }
+        for (i, key) in VaultRow.lookupKeys.enumerated() { s.bind(Int32(4 + i), row.lookup(key)) }
         s.bind(8, row.synchronizable ? 1 : 0)
         s.bind(9, row.accessibility.rawValue)
         s.bind(10, Int64(bitPattern: row.accessControlFlags))
@@ -313,7 +357,9 @@ extension FileVault {
     }
 
     static func insert(_ row: VaultRow, _ db: SQLiteDatabase) throws(KeychainStoreError) {
-        try db.using("INSERT INTO items (\(rowColumns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)") { s throws(KeychainStoreError) in
+        try db.using(shape: SQLiteDatabase.StatementID.insertItem, {
+            "INSERT INTO items (\(rowColumns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"
+        }) { s throws(KeychainStoreError) in
             bindRow(row, s)
             try s.run()
         }

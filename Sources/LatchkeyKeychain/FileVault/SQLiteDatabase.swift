@@ -59,18 +59,30 @@ final class SQLiteDatabase {
         return try body(s)
     }
 
-    /// As `using(_:_:)`, with the statement cached under a small integer (a query shape) so the SQL text
-    /// is built and hashed only once per shape.
+    /// As `using(_:_:)`, with the statement cached under a small integer (a query shape, or a `StatementID`)
+    /// so the SQL text is built and hashed only once per shape.
     func using<R>(shape: Int, _ sql: () -> String, _ body: (SQLiteStatement) throws(KeychainStoreError) -> R) throws(KeychainStoreError) -> R {
-        let s: SQLiteStatement
-        if let cached = shapeCache[shape] {
-            s = cached
-        } else {
-            s = try statement(sql())
-            shapeCache[shape] = s
-        }
+        let s = try statement(shape: shape, sql)
         defer { s.reset() }
         return try body(s)
+    }
+
+    private func statement(shape: Int, _ sql: () -> String) throws(KeychainStoreError) -> SQLiteStatement {
+        if let cached = shapeCache[shape] { return cached }
+        let s = try statement(sql())
+        shapeCache[shape] = s
+        return s
+    }
+
+    /// Numbers of the statements every write runs, cached by number rather than by their SQL text (hashing
+    /// the text on each use cost more than the lookup itself). Query shapes are ≥ 0.
+    enum StatementID {
+        static let begin = -1
+        static let commit = -2
+        static let rollback = -3
+        static let bumpGeneration = -4
+        static let readGeneration = -5
+        static let insertItem = -6
     }
 
     /// A cached prepared statement, reset and with bindings cleared.
@@ -89,8 +101,8 @@ final class SQLiteDatabase {
 
     /// Runs one cached statement that returns no rows (BEGIN, COMMIT, ROLLBACK: prepared once, not parsed
     /// on every transaction as `sqlite3_exec` would). Returns SQLITE_OK or the error code.
-    private func control(_ sql: String) -> Int32 {
-        guard let s = try? statement(sql) else { return sqlite3_exec(handle, sql, nil, nil, nil) }
+    private func control(_ id: Int, _ sql: String) -> Int32 {
+        guard let s = try? statement(shape: id, { sql }) else { return sqlite3_exec(handle, sql, nil, nil, nil) }
         let rc = sqlite3_step(s.handle)
         sqlite3_reset(s.handle)
         return rc == SQLITE_DONE || rc == SQLITE_ROW ? SQLITE_OK : rc
@@ -102,7 +114,7 @@ final class SQLiteDatabase {
         var attempt = 0
         while true {
             attempt += 1
-            let rc = control("BEGIN IMMEDIATE")
+            let rc = control(StatementID.begin, "BEGIN IMMEDIATE")
             if rc & 0xff == SQLITE_BUSY || rc & 0xff == SQLITE_LOCKED {
                 if attempt < 50 { usleep(UInt32(1000 * min(attempt, 20))); continue }
                 throw SQLiteDatabase.error(rc)
@@ -115,16 +127,16 @@ final class SQLiteDatabase {
                 if generationObserver != nil, sqlite3_total_changes64(handle) != changesBefore {
                     generation = try nextGeneration()
                 }
-                let commit = control("COMMIT")
+                let commit = control(StatementID.commit, "COMMIT")
                 guard commit == SQLITE_OK else {
-                    _ = control("ROLLBACK")
+                    _ = control(StatementID.rollback, "ROLLBACK")
                     if (commit & 0xff == SQLITE_BUSY) && attempt < 50 { usleep(1000); continue }
                     throw SQLiteDatabase.error(commit)
                 }
                 if let generation { generationObserver?(generation) }
                 return result
             } catch {
-                _ = control("ROLLBACK")
+                _ = control(StatementID.rollback, "ROLLBACK")
                 throw error
             }
         }
@@ -136,13 +148,15 @@ final class SQLiteDatabase {
     private func nextGeneration() throws(KeychainStoreError) -> Int64 {
         // A plain UPDATE and a SELECT: cheaper in SQLite than one upsert with RETURNING (which builds an
         // ephemeral table). The row exists: FileVault creates it when it opens the file.
-        try using("UPDATE meta SET value = value + 1 WHERE name = 'generation'") { s throws(KeychainStoreError) in try s.run() }
+        try using(shape: StatementID.bumpGeneration, { "UPDATE meta SET value = value + 1 WHERE name = 'generation'" }) {
+            s throws(KeychainStoreError) in try s.run()
+        }
         return try generation()
     }
 
     /// The meta row `generation` (0 when the file has none yet).
     func generation() throws(KeychainStoreError) -> Int64 {
-        try using("SELECT value FROM meta WHERE name = 'generation'") { s throws(KeychainStoreError) in
+        try using(shape: StatementID.readGeneration, { "SELECT value FROM meta WHERE name = 'generation'" }) { s throws(KeychainStoreError) in
             try s.step() ? s.int(0) : 0
         }
     }
@@ -167,7 +181,16 @@ final class SQLiteStatement {
         }
     }
 
-    func bind(_ index: Int32, _ text: String) { sqlite3_bind_text(handle, index, text, -1, sqliteTransient) }
+    /// Binds text by its UTF-8 bytes and length (passing the `String` itself would build a C string copy).
+    func bind(_ index: Int32, _ text: String) {
+        var text = text
+        text.withUTF8 { utf8 in
+            _ = utf8.withMemoryRebound(to: CChar.self) { chars in
+                guard let base = chars.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, sqliteTransient) }
+                return sqlite3_bind_text(handle, index, base, Int32(chars.count), sqliteTransient)
+            }
+        }
+    }
     func bind(_ index: Int32, _ value: Int64) { sqlite3_bind_int64(handle, index, value) }
 
     /// Steps once: true when a row is available, false when done.
@@ -189,6 +212,13 @@ final class SQLiteStatement {
         let count = Int(sqlite3_column_bytes(handle, column))
         guard count > 0, let p = sqlite3_column_blob(handle, column) else { return Data() }
         return Data(bytes: p, count: count)
+    }
+
+    /// Calls `body` with a blob column's bytes in place (empty for NULL or a zero-length blob). The pointer is
+    /// SQLite's own: valid only inside `body`, before the statement steps or resets.
+    func withBlob<R, E: Error>(_ column: Int32, _ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+        let p = sqlite3_column_blob(handle, column)
+        return try body(UnsafeRawBufferPointer(start: p, count: p == nil ? 0 : Int(sqlite3_column_bytes(handle, column))))
     }
 
     func text(_ column: Int32) -> String? {

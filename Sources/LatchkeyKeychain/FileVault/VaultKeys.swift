@@ -67,4 +67,25 @@ enum VaultSeal {
             throw KeychainStoreError(.decode, .corruptItem)
         }
     }
+
+    /// Seals one part of a row under its AAD.
+    static func seal(_ plaintext: Data, key: SymmetricKey, aad: inout RowAAD, part: UInt8) throws(KeychainStoreError) -> Data {
+        try aad.with(part: part) { (bytes) throws(KeychainStoreError) -> Data in
+            do { return try AES.GCM.seal(plaintext, using: key, authenticatingBytes: bytes).combined }
+            catch { throw KeychainStoreError(.internalComponent) }
+        }
+    }
+
+    static func open(_ combined: Data, key: SymmetricKey, aad: inout RowAAD, part: UInt8) throws(KeychainStoreError) -> Data {
+        try withTypedBytes(of: combined) { (box) throws(KeychainStoreError) -> Data in try open(box, key: key, aad: &aad, part: part) }
+    }
+
+    /// Opens one part of a row from bytes the caller holds (a blob column read in place).
+    static func open(_ combined: UnsafeRawBufferPointer, key: SymmetricKey, aad: inout RowAAD,
+                     part: UInt8) throws(KeychainStoreError) -> Data {
+        try aad.with(part: part) { (bytes) throws(KeychainStoreError) -> Data in
+            do { return try AES.GCM.open(combinedBytes: combined, using: key, authenticatingBytes: bytes) }
+            catch { throw KeychainStoreError(.decode, .corruptItem) }
+        }
+    }
 }

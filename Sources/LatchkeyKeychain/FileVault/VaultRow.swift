@@ -10,7 +10,8 @@ struct VaultRow {
     var uid: Data
     var itemClass: ItemClass
     var pk: Data
-    var lookup: [AttributeKey: Data]
+    /// The lookup-column MACs in `lookupKeys` order (nil: no such column for the class); empty when not read.
+    var lookupMACs: [Data?]
     var synchronizable: Bool
     var accessibility: Accessibility
     var accessControlFlags: UInt64
@@ -38,25 +39,35 @@ struct VaultRow {
     /// Lookup columns, in table order.
     static let lookupKeys: [AttributeKey] = [.accessGroup, .service, .account, .server]
 
-    static func aad(itemClass: ItemClass, pk: Data, uid: Data, accessibility: Accessibility, flags: UInt64, part: UInt8) -> Data {
-        // "LKV1" ‖ part ‖ class ‖ len ‖ pk ‖ len ‖ uid ‖ len ‖ pdmn ‖ flags (8 bytes, big-endian)
-        var out = [UInt8]()
-        out.reserveCapacity(24 + pk.count + uid.count)
-        out.append(0x4c); out.append(0x4b); out.append(0x56); out.append(0x31); out.append(part)
-        for b in itemClass.rawValue.utf8 { out.append(b) }
-        out.append(UInt8(truncatingIfNeeded: pk.count))
-        pk.withUnsafeBytes { out.append(contentsOf: $0) }
-        out.append(UInt8(truncatingIfNeeded: uid.count))
-        uid.withUnsafeBytes { out.append(contentsOf: $0) }
-        let level = accessibility.rawValue.utf8
-        out.append(UInt8(truncatingIfNeeded: level.count))
-        for b in level { out.append(b) }
-        for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8((flags >> UInt64(shift)) & 0xff)) }
-        return out.withUnsafeBytes { Data($0) }
+    /// The position of `key` in `lookupKeys`, if it has a lookup column.
+    /// The MAC in the lookup column of `key`, if the row has one.
+    func lookup(_ key: AttributeKey) -> Data? {
+        guard let column = Self.lookupColumn(of: key), column < lookupMACs.count else { return nil }
+        return lookupMACs[column]
     }
 
+    static func lookupColumn(of key: AttributeKey) -> Int? {
+        switch key {
+        case .accessGroup: 0
+        case .service: 1
+        case .account: 2
+        case .server: 3
+        default: nil
+        }
+    }
+
+    /// The AAD of one sealed part, as `Data` (the sealing and opening paths use `RowAAD` directly).
     func aad(_ part: UInt8) -> Data {
-        Self.aad(itemClass: itemClass, pk: pk, uid: uid, accessibility: accessibility, flags: accessControlFlags, part: part)
+        var aad = rowAAD
+        return aad.with(part: part) { Data($0) }
+    }
+
+    var rowAAD: RowAAD {
+        pk.withUnsafeBytes { pk in
+            uid.withUnsafeBytes { uid in
+                RowAAD(itemClass: itemClass, pk: pk, uid: uid, accessibility: accessibility, flags: accessControlFlags)
+            }
+        }
     }
 
     /// The MAC stored in a lookup column for an attribute value.
@@ -76,41 +87,42 @@ struct VaultRow {
         let level = attributes.effectiveAccessibility
         let classKey = try keys.classKey(for: level)
         let flags = UInt64(attributes.accessControl?.flags.rawValue ?? 0)
-        let pkMAC = keys.mac(PrimaryKey.bytes(attributes, value: value))
-        var lookup: [AttributeKey: Data] = [:]
-        let applicable = AttributeKey.applicable(to: attributes.itemClass)
+        let primaryValues = PrimaryKey.values(attributes)
+        let pkMAC = keys.mac(PrimaryKey.bytes(attributes, value: value, values: primaryValues))
         let primary = AttributeKey.primaryKey(of: attributes.itemClass)
-        for key in lookupKeys where applicable.contains(key) && primary.contains(key) {
-            lookup[key] = lookupMAC(key, key.comparable(attributes.values[key] ?? .empty(key.kind(for: attributes.itemClass))),
-                                    keys: keys)
+        let lookup = lookupKeys.map { key -> Data? in
+            guard AttributeKey.isApplicable(key, to: attributes.itemClass), let i = primary.firstIndex(of: key) else { return nil }
+            return lookupMAC(key, primaryValues[i], keys: keys)
         }
-        var row = VaultRow(uid: uid, itemClass: attributes.itemClass, pk: pkMAC, lookup: lookup,
+        var row = VaultRow(uid: uid, itemClass: attributes.itemClass, pk: pkMAC, lookupMACs: lookup,
                            synchronizable: attributes.synchronizable, accessibility: level, accessControlFlags: flags,
                            sealedAttributes: Data(), sealedValue: Data(), gate: nil)
         row.rowid = rowid
-        row.sealedAttributes = try VaultSeal.seal(AttributeCoding.encode(attributes), key: classKey, aad: row.aad(0x61))
+        var aad = row.rowAAD
+        row.sealedAttributes = try VaultSeal.seal(AttributeCoding.encode(attributes), key: classKey, aad: &aad, part: 0x61)
         if let secrets = gateSecrets, !secrets.isEmpty {
             let itemKey = SymmetricKey(size: .bits256)
             var gate = Data([UInt8(truncatingIfNeeded: secrets.count)])
             for (index, s) in secrets.enumerated() {
                 let wrap = try VaultKeys.gateKey(classKey: classKey, secrets: s, uid: uid, alternative: index)
                 let keyBytes = itemKey.withUnsafeBytes { Data($0) }
-                AttributeCoding.appendBytes(try VaultSeal.seal(keyBytes, key: wrap, aad: row.aad(0x67)), to: &gate)
+                AttributeCoding.appendBytes(try VaultSeal.seal(keyBytes, key: wrap, aad: &aad, part: 0x67), to: &gate)
             }
             row.gate = gate
-            row.sealedValue = try VaultSeal.seal(value, key: itemKey, aad: row.aad(0x76))
+            row.sealedValue = try VaultSeal.seal(value, key: itemKey, aad: &aad, part: 0x76)
         } else if let keep {
             row.gate = keep.gate
             row.sealedValue = keep.sealedValue
         } else {
-            row.sealedValue = try VaultSeal.seal(value, key: classKey, aad: row.aad(0x76))
+            row.sealedValue = try VaultSeal.seal(value, key: classKey, aad: &aad, part: 0x76)
         }
         return row
     }
 
     func openAttributes(keys: VaultKeys) throws(KeychainStoreError) -> ItemAttributes {
         let classKey = try keys.classKey(for: accessibility)
-        let a = try AttributeCoding.decode(try VaultSeal.open(sealedAttributes, key: classKey, aad: aad(0x61)))
+        var aad = rowAAD
+        let a = try AttributeCoding.decode(try VaultSeal.open(sealedAttributes, key: classKey, aad: &aad, part: 0x61))
         guard a.itemClass == itemClass, a.effectiveAccessibility == accessibility else { throw KeychainStoreError(.decode, .corruptItem) }
         return a
     }
@@ -127,7 +139,8 @@ struct VaultRow {
         let classKey = try keys.classKey(for: accessibility)
         let wrap = try VaultKeys.gateKey(classKey: classKey, secrets: secrets, uid: uid, alternative: alternative)
         var keyBytes: Data
-        do { keyBytes = try VaultSeal.open(wrapped, key: wrap, aad: aad(0x67)) } catch { throw .authFailed }
+        var aad = rowAAD
+        do { keyBytes = try VaultSeal.open(wrapped, key: wrap, aad: &aad, part: 0x67) } catch { throw .authFailed }
         defer { keyBytes.resetBytes(in: 0..<keyBytes.count) }
         return SymmetricKey(data: keyBytes)
     }
@@ -135,6 +148,46 @@ struct VaultRow {
     func openValue(keys: VaultKeys, itemKey: SymmetricKey?) throws(KeychainStoreError) -> Data {
         let key: SymmetricKey
         if let itemKey { key = itemKey } else { key = try keys.classKey(for: accessibility) }
-        return try VaultSeal.open(sealedValue, key: key, aad: aad(0x76))
+        var aad = rowAAD
+        return try VaultSeal.open(sealedValue, key: key, aad: &aad, part: 0x76)
+    }
+}
+
+/// The associated data of a row's sealed parts, built once per row (the parts differ only in one byte):
+/// "LKV1" ‖ part ‖ class ‖ len ‖ pk ‖ len ‖ uid ‖ len ‖ pdmn ‖ flags (8 bytes, big-endian).
+struct RowAAD {
+    private var bytes: [UInt8]
+    private static let partIndex = 4
+
+    init(itemClass: ItemClass, pk: UnsafeRawBufferPointer, uid: UnsafeRawBufferPointer, accessibility: Accessibility,
+         flags: UInt64) {
+        var cls = itemClass.rawValue, level = accessibility.rawValue
+        bytes = cls.withUTF8 { cls in
+            level.withUTF8 { level in
+                let count = 5 + cls.count + 1 + pk.count + 1 + uid.count + 1 + level.count + 8
+                return [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
+                    var i = 0
+                    func put(_ b: UInt8) { out[i] = b; i += 1 }
+                    func put(_ bytes: UnsafeRawBufferPointer) {
+                        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+                        (out.baseAddress! + i).update(from: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+                        i += bytes.count
+                    }
+                    put(0x4c); put(0x4b); put(0x56); put(0x31); put(0) // "LKV1", part
+                    put(UnsafeRawBufferPointer(cls))
+                    put(UInt8(truncatingIfNeeded: pk.count)); put(pk)
+                    put(UInt8(truncatingIfNeeded: uid.count)); put(uid)
+                    put(UInt8(truncatingIfNeeded: level.count)); put(UnsafeRawBufferPointer(level))
+                    for shift in stride(from: 56, through: 0, by: -8) { put(UInt8((flags >> UInt64(shift)) & 0xff)) }
+                    initialized = i
+                }
+            }
+        }
+    }
+
+    /// Calls `body` with the AAD of one part (0x61 attributes, 0x76 value, 0x67 gate).
+    mutating func with<R, E: Error>(part: UInt8, _ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+        bytes[Self.partIndex] = part
+        return try withTypedBytes(of: bytes, body)
     }
 }

@@ -46,9 +46,10 @@ public struct AttributeChanges: Sendable, Hashable {
 
     /// Checks the changes against a class (`errSecParam` for attributes of another class or the wrong kind).
     public func validate(for itemClass: ItemClass) throws(KeychainStoreError) {
-        let allowed = AttributeKey.applicable(to: itemClass)
         for (key, v) in values {
-            guard allowed.contains(key), key.accepts(v.kind, for: itemClass) else { throw .malformed(key.rawValue) }
+            guard AttributeKey.isApplicable(key, to: itemClass), key.accepts(v.kind, for: itemClass) else {
+                throw .malformed(key.rawValue)
+            }
         }
         if let accessControl, let accessibility, accessControl.accessibility != accessibility { throw .malformed("accc") }
     }

@@ -42,11 +42,11 @@ enum AttributeCoding {
         }
         w.uint64(a.creationDate.map { $0.timeIntervalSinceReferenceDate.bitPattern } ?? 0)
         w.uint64(a.modificationDate.map { $0.timeIntervalSinceReferenceDate.bitPattern } ?? 0)
-        let keys = a.values.keys.sorted()
-        w.length(keys.count)
-        for key in keys {
+        let values = a.values.sorted { $0.key < $1.key }
+        w.length(values.count)
+        for (key, value) in values {
             w.string(key.rawValue)
-            if let v = a.values[key] { w.value(v) }
+            w.value(value)
         }
         return Data(w.bytes)
     }

@@ -45,9 +45,10 @@ public enum AttributeKey: String, Sendable, Hashable, CaseIterable, Codable, Com
 
     public static func < (a: AttributeKey, b: AttributeKey) -> Bool { a.rawValue < b.rawValue }
 
-    /// Hashes the case itself rather than its raw string (equal cases are equal raw values and vice versa).
+    /// Hashes the case itself rather than its raw string (equal cases are equal raw values and vice versa),
+    /// as one integer (the case's tag byte: cheaper for `Hasher` than a byte buffer).
     public func hash(into hasher: inout Hasher) {
-        withUnsafeBytes(of: self) { hasher.combine(bytes: $0) }
+        hasher.combine(withUnsafeBytes(of: self) { $0[0] })
     }
 
     /// The kind of value this attribute holds for items of `itemClass`.
@@ -110,6 +111,30 @@ public enum AttributeKey: String, Sendable, Hashable, CaseIterable, Codable, Com
         case .identity: applicableIdentity
         }
     }
+
+    /// True when an item of `itemClass` can have `key` (the same answer as `applicable(to:)`, from a bit set:
+    /// no hashing on the hot paths that check every attribute of a query or an item).
+    static func isApplicable(_ key: AttributeKey, to itemClass: ItemClass) -> Bool {
+        let mask: UInt64 = switch itemClass {
+        case .genericPassword: applicableMaskGenericPassword
+        case .internetPassword: applicableMaskInternetPassword
+        case .key: applicableMaskKey
+        case .certificate: applicableMaskCertificate
+        case .identity: applicableMaskIdentity
+        }
+        return mask & key.bit != 0
+    }
+
+    /// The case's position in declaration order (the tag of a no-payload enum; a test checks it matches
+    /// `allCases`), as one bit of a `UInt64`.
+    var bit: UInt64 { withUnsafeBytes(of: self) { 1 << UInt64($0[0]) } }
+
+    private static func mask(_ keys: Set<AttributeKey>) -> UInt64 { keys.reduce(0) { $0 | $1.bit } }
+    private static let applicableMaskGenericPassword = mask(applicableGenericPassword)
+    private static let applicableMaskInternetPassword = mask(applicableInternetPassword)
+    private static let applicableMaskKey = mask(applicableKey)
+    private static let applicableMaskCertificate = mask(applicableCertificate)
+    private static let applicableMaskIdentity = mask(applicableIdentity)
 
     private static let applicableGenericPassword = makeApplicable(.genericPassword)
     private static let applicableInternetPassword = makeApplicable(.internetPassword)

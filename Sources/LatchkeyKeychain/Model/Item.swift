@@ -16,7 +16,7 @@ public struct Item: Sendable, Hashable {
     /// A generic password (`kSecClassGenericPassword`) for a service and account.
     public static func genericPassword(service: String, account: String, value: Data, accessGroup: String? = nil,
                                        accessibility: Accessibility? = nil) -> Item {
-        var a = ItemAttributes(itemClass: .genericPassword, accessibility: accessibility)
+        var a = ItemAttributes(itemClass: .genericPassword, values: Dictionary(minimumCapacity: 3), accessibility: accessibility)
         a.service = service
         a.account = account
         a.accessGroup = accessGroup
@@ -34,11 +34,21 @@ enum PrimaryKey {
 
     /// The same encoding as bytes (what the vault hashes).
     static func bytes(_ a: ItemAttributes, value: Data) -> [UInt8] {
+        bytes(a, value: value, values: values(a))
+    }
+
+    /// The values of the class's primary-key attributes, in `AttributeKey.primaryKey(of:)` order, in their
+    /// comparable form (absent ones as their empty value).
+    static func values(_ a: ItemAttributes) -> [AttributeValue] {
+        AttributeKey.primaryKey(of: a.itemClass).map { $0.comparable(a.values[$0] ?? .empty($0.kind(for: a.itemClass))) }
+    }
+
+    /// The encoding, from `values(a)` computed by the caller.
+    static func bytes(_ a: ItemAttributes, value: Data, values: [AttributeValue]) -> [UInt8] {
         var out = AttributeCoding.Writer(capacity: 96)
         out.bytes.append(contentsOf: a.itemClass.rawValue.utf8)
         out.byte(a.synchronizable ? 1 : 0)
-        let keys = AttributeKey.primaryKey(of: a.itemClass)
-        var values = keys.map { $0.comparable(a.values[$0] ?? .empty($0.kind(for: a.itemClass))) }
+        var values = values
         if a.itemClass == .certificate || a.itemClass == .identity,
            a.values[.issuer] == nil, a.values[.serialNumber] == nil {
             values.append(.data(value)) // opaque certificates: the DER stands in for issuer + serial number

@@ -88,9 +88,8 @@ public struct ItemAttributes: Sendable, Hashable {
 
     /// Checks that every attribute applies to the class and has the right kind (`errSecParam` otherwise).
     public func validate() throws(KeychainStoreError) {
-        let allowed = AttributeKey.applicable(to: itemClass)
         for (key, value) in values {
-            guard allowed.contains(key) else { throw .malformed(key.rawValue) }
+            guard AttributeKey.isApplicable(key, to: itemClass) else { throw .malformed(key.rawValue) }
             guard key.accepts(value.kind, for: itemClass) else { throw .malformed(key.rawValue) }
         }
         if accessControl != nil, let accessibility, accessibility != accessControl?.accessibility {

@@ -100,11 +100,11 @@ public struct ItemQuery: Sendable {
 
     /// A generic-password query by service (and account when given).
     public static func genericPassword(service: String, account: String? = nil, accessGroup: String? = nil) -> ItemQuery {
-        var q = ItemQuery(itemClass: .genericPassword)
-        q.filters[.service] = .string(service)
-        if let account { q.filters[.account] = .string(account) }
-        if let accessGroup { q.filters[.accessGroup] = .string(accessGroup) }
-        return q
+        var filters = [AttributeKey: AttributeValue](minimumCapacity: 3) // no regrowth while filling
+        filters[.service] = .string(service)
+        if let account { filters[.account] = .string(account) }
+        if let accessGroup { filters[.accessGroup] = .string(accessGroup) }
+        return ItemQuery(itemClass: .genericPassword, filters: filters)
     }
 
     /// True when the query needs the secret value (data or a reference).
@@ -112,9 +112,10 @@ public struct ItemQuery: Sendable {
 
     /// Checks filters against the class (`errSecParam` for attributes of another class or of the wrong kind).
     public func validate() throws(KeychainStoreError) {
-        let allowed = AttributeKey.applicable(to: itemClass)
         for (key, value) in filters {
-            guard allowed.contains(key), key.accepts(value.kind, for: itemClass) else { throw .malformed(key.rawValue) }
+            guard AttributeKey.isApplicable(key, to: itemClass), key.accepts(value.kind, for: itemClass) else {
+                throw .malformed(key.rawValue)
+            }
         }
         if case let .upTo(n) = matchLimit, n < 1 { throw .malformed("m_Limit") }
     }
