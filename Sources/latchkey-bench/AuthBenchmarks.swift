@@ -312,7 +312,11 @@ struct TokenFixture: Sendable {
 enum ProcessCPU {
     static func seconds() -> Double {
         var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
+        #if os(Linux)
+        getrusage(RUSAGE_SELF.rawValue, &usage) // an enum in Glibc, an Int32 macro on Darwin
+        #else
+        getrusage(RUSAGE_SELF, &usage)
+        #endif
         return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
             + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }

@@ -39,13 +39,13 @@ struct VaultRow {
     /// Lookup columns, in table order.
     static let lookupKeys: [AttributeKey] = [.accessGroup, .service, .account, .server]
 
-    /// The position of `key` in `lookupKeys`, if it has a lookup column.
     /// The MAC in the lookup column of `key`, if the row has one.
     func lookup(_ key: AttributeKey) -> Data? {
         guard let column = Self.lookupColumn(of: key), column < lookupMACs.count else { return nil }
         return lookupMACs[column]
     }
 
+    /// The position of `key` in `lookupKeys`, if it has a lookup column.
     static func lookupColumn(of key: AttributeKey) -> Int? {
         switch key {
         case .accessGroup: 0

@@ -71,8 +71,8 @@ extension Database {
         do {
             return try batchedTransaction(durability: .relaxed) { conn in
                 try self.rotate(presentedHash: presentedHash, successorHash: successorHash, now: now,
-                           successorExpiresAt: successorExpiresAt, graceSeconds: graceSeconds, ip: ip, on: conn,
-                           durable: false)
+                                successorExpiresAt: successorExpiresAt, graceSeconds: graceSeconds, ip: ip, on: conn,
+                                durable: false)
             }
         } catch is DurableCommitNeeded {
             return try transaction(durability: .full) { conn in

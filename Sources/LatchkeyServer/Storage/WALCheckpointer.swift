@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// SQLite's automatic checkpoint runs inside the commit that crosses the threshold: that one commit then
 /// copies up to a thousand pages and syncs the file twice while the server's writer lock is held, and every
-/// request queued behind it waits (the refresh endpoint's p99 was made of these). Here the commit only
+/// request queued behind it waits (a large part of the refresh endpoint's p99). Here the commit only
 /// signals (`sqlite3_wal_hook`); this thread copies the pages and syncs without the lock (a passive checkpoint
 /// never blocks a writer), then takes the writer lock only to copy the few frames written meanwhile, so the
 /// next commit can start the log from its beginning and the file stays bounded.
