@@ -93,6 +93,12 @@ public protocol Database: Sendable {
     @discardableResult
     func batchedTransaction<T: Sendable>(durability: TransactionDurability,
                                          _ body: @escaping @Sendable (any SQLConnection) throws -> T) throws -> T
+
+    /// Runs one statement that is a transaction by itself, committed as durably as `durability` says, in as
+    /// few round trips as the engine allows (PostgreSQL: one, in autocommit, unless a relaxed commit must be
+    /// made asynchronous with `SET LOCAL`; SQLite: a transaction of one statement).
+    @discardableResult
+    func executeAlone(_ sql: String, _ parameters: [SQLValue], durability: TransactionDurability) throws -> [SQLRow]
 }
 
 extension Database {
@@ -106,5 +112,10 @@ extension Database {
     public func batchedTransaction<T: Sendable>(durability: TransactionDurability,
                                                 _ body: @escaping @Sendable (any SQLConnection) throws -> T) throws -> T {
         try transaction(durability: durability, body)
+    }
+
+    @discardableResult
+    public func executeAlone(_ sql: String, _ parameters: [SQLValue], durability: TransactionDurability) throws -> [SQLRow] {
+        try transaction(durability: durability) { conn in try conn.execute(sql, parameters) }
     }
 }

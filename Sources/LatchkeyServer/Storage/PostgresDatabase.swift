@@ -75,6 +75,16 @@ public final class PostgresDatabase: Database {
     public func withConnection<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T {
         try borrow { conn in try body(conn) }
     }
+
+    /// One round trip in autocommit; a relaxed statement with `asynchronousRelaxedCommits` needs its own
+    /// transaction for `SET LOCAL synchronous_commit = off`.
+    @discardableResult
+    public func executeAlone(_ sql: String, _ parameters: [SQLValue], durability: TransactionDurability) throws -> [SQLRow] {
+        if durability == .relaxed, asynchronousRelaxedCommits {
+            return try transaction(durability: durability) { conn in try conn.execute(sql, parameters) }
+        }
+        return try borrow { conn in try conn.execute(sql, parameters) }
+    }
 }
 
 /// One libpq connection. Used by one thread at a time (it is taken out of the pool while in use).

@@ -67,8 +67,13 @@ extension Database {
         // A plain rotation commits `.relaxed` (a power cut right after it loses it: the client signs in again).
         // Anything that writes more — a grace replacement, a reuse revocation and its audit — is redone in a
         // fully durable transaction, so a revocation is never lost.
-        // The relaxed attempt is group-committed with concurrent rotations (one commit for all of them).
+        // The relaxed attempt is group-committed with concurrent rotations on SQLite (one commit for all of
+        // them), and one statement — one round trip — on PostgreSQL.
         do {
+            if dialect == .postgres {
+                return try rotateInOneStatement(presentedHash: presentedHash, successorHash: successorHash, now: now,
+                                                successorExpiresAt: successorExpiresAt)
+            }
             return try batchedTransaction(durability: .relaxed) { conn in
                 try self.rotate(presentedHash: presentedHash, successorHash: successorHash, now: now,
                                 successorExpiresAt: successorExpiresAt, graceSeconds: graceSeconds, ip: ip, on: conn,
@@ -81,6 +86,23 @@ extension Database {
                            durable: true)
             }
         }
+    }
+
+    /// The claim and the successor's insert as one PostgreSQL statement (data-modifying CTEs; SQLite has
+    /// none): the same claiming UPDATE, under the same row lock. Anything but a claimed token goes to the
+    /// durable path, which finds out why.
+    private func rotateInOneStatement(presentedHash: String, successorHash: String, now: Int64,
+                                      successorExpiresAt: Int64) throws -> RotationOutcome {
+        let rows = try executeAlone(RefreshTokenSQL.postgresRotation,
+                                    [.integer(now), .text(presentedHash), .integer(now), .text(successorHash), .integer(now),
+                                     .integer(successorExpiresAt), .integer(successorExpiresAt)],
+                                    durability: .relaxed)
+        guard let row = rows.first else { throw DurableCommitNeeded() }
+        let previous = try RefreshTokenRecord(row: row)
+        let successor = RefreshTokenRecord(tokenHash: successorHash, familyID: previous.familyID, parentHash: previous.tokenHash,
+                                           accountID: previous.accountID, clientID: previous.clientID, scope: previous.scope,
+                                           createdAt: now, expiresAt: try row.integer(10))
+        return .rotated(previous: previous, successor: successor)
     }
 
     private func rotate(presentedHash: String, successorHash: String, now: Int64, successorExpiresAt: Int64,
@@ -190,6 +212,24 @@ private func revokeFamily(_ familyID: String, now: Int64, on conn: any SQLConnec
 private enum RefreshTokenSQL {
     static let byHash = "SELECT \(RefreshTokenRecord.columns) FROM refresh_tokens WHERE token_hash = ?"
     static let insert = "INSERT INTO refresh_tokens (\(RefreshTokenRecord.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    /// `claim` and the successor's insert in one statement, for PostgreSQL: the claimed token's columns and
+    /// the successor's expiry (capped at the session's end), or no row.
+    static let postgresRotation = """
+        WITH claimed AS (
+            UPDATE refresh_tokens SET used_at = ?
+            WHERE token_hash = ? AND used_at IS NULL AND revoked_at IS NULL AND expires_at > ?
+            RETURNING \(RefreshTokenRecord.columns)
+        ), successor AS (
+            INSERT INTO refresh_tokens (\(RefreshTokenRecord.columns))
+            SELECT ?::text, claimed.family_id, claimed.token_hash, claimed.account_id, claimed.client_id, claimed.scope,
+                ?::bigint, LEAST(?::bigint, COALESCE((SELECT expires_at FROM sessions WHERE sessions.id = claimed.family_id),
+                                                      ?::bigint)), NULL, NULL
+            FROM claimed
+            RETURNING expires_at
+        )
+        SELECT claimed.*, successor.expires_at FROM claimed, successor
+        """
+
     /// Claims an unused, unrevoked, unexpired token and returns it with its session's end.
     static let claim = """
         UPDATE refresh_tokens SET used_at = ?
