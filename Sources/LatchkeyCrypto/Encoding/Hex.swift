@@ -7,14 +7,8 @@ extension Data {
         bytes.reserveCapacity(hexString.utf8.count / 2)
         var high: UInt8?
         for c in hexString.utf8 {
-            let nibble: UInt8
-            switch c {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = c - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = c - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = c - UInt8(ascii: "A") + 10
-            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\t"), UInt8(ascii: "\r"): continue
-            default: return nil
-            }
+            if c == UInt8(ascii: " ") || c == UInt8(ascii: "\n") || c == UInt8(ascii: "\t") || c == UInt8(ascii: "\r") { continue }
+            guard let nibble = HexDigit.value(c) else { return nil }
             if let h = high { bytes.append(h << 4 | nibble); high = nil } else { high = nibble }
         }
         guard high == nil else { return nil }
@@ -28,5 +22,19 @@ extension Data {
         out.reserveCapacity(count * 2)
         for b in self { out.append(digits[Int(b >> 4)]); out.append(digits[Int(b & 0x0f)]) }
         return String(decoding: out, as: UTF8.self)
+    }
+}
+
+/// One hexadecimal digit.
+public enum HexDigit {
+    /// The value of an ASCII hexadecimal digit, either case; nil for any other byte.
+    @inlinable
+    public static func value(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 }

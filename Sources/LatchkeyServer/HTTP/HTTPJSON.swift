@@ -174,24 +174,15 @@ extension HTTPRequest {
             switch byte {
             case UInt8(ascii: "+"): bytes.append(UInt8(ascii: " "))
             case UInt8(ascii: "%"):
-                guard index != utf8.endIndex, let high = hexValue(utf8[index]) else { return nil }
+                guard index != utf8.endIndex, let high = HexDigit.value(utf8[index]) else { return nil }
                 utf8.formIndex(after: &index)
-                guard index != utf8.endIndex, let low = hexValue(utf8[index]) else { return nil }
+                guard index != utf8.endIndex, let low = HexDigit.value(utf8[index]) else { return nil }
                 utf8.formIndex(after: &index)
                 bytes.append(high << 4 | low)
             default: bytes.append(byte)
             }
         }
         return String(validating: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     static func describe(_ error: DecodingError) -> String {

@@ -155,16 +155,20 @@ final class SQLiteConnection: SQLConnection {
     private var statements: [String: OpaquePointer] = [:]
 
     init(path: String) throws {
+        handle = try Self.open(path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX)
+        sqlite3_extended_result_codes(handle, 1)
+    }
+
+    /// Opens a connection handle to `path`, or throws `.connectionFailed` with SQLite's message.
+    static func open(_ path: String, flags: Int32) throws -> OpaquePointer {
         var db: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let rc = sqlite3_open_v2(path, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "code \(rc)"
             if let db { sqlite3_close_v2(db) }
             throw DatabaseError.connectionFailed(message)
         }
-        sqlite3_extended_result_codes(db, 1)
-        handle = db
+        return db
     }
 
     /// Tells `checkpointer` the log's size after every commit, in place of SQLite's automatic checkpoint

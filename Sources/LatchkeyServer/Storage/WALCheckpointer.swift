@@ -93,13 +93,7 @@ private final class CheckpointConnection: @unchecked Sendable { // handed once t
     private var handle: OpaquePointer?
 
     init(path: String) throws {
-        var db: OpaquePointer?
-        let rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil)
-        guard rc == SQLITE_OK, let db else {
-            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "code \(rc)"
-            if let db { sqlite3_close_v2(db) }
-            throw DatabaseError.connectionFailed(message)
-        }
+        let db = try SQLiteConnection.open(path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX)
         handle = db
         sqlite3_busy_timeout(db, 5_000)
         // Checkpoints sync the log before copying it and the database after (the connection's default, FULL).
