@@ -74,6 +74,38 @@ import Testing
         #expect(try db.withConnection { try $0.execute("SELECT count(*) FROM t").first?.integer(0) } == Int64(stored.count + 1))
     }
 
+    /// The group-commit queue: while one caller commits, the others' jobs wait and go out together in the next
+    /// batch; every caller returns only once its own job is finished, and each job is in exactly one batch.
+    @Test func groupCommitQueueBatchesWaitersAndFinishesEveryJob() {
+        let queue = GroupCommitQueue()
+        let batches = Mutex<[Int]>([])
+        let early = Mutex(0)
+        let threads = 8, perThread = 50
+        // Threads of their own (a dispatch pool would run only as many at once as there are cores): a batch
+        // holds more than one job only when two or more callers wait behind a commit.
+        let group = DispatchGroup()
+        for _ in 0..<threads {
+            group.enter()
+            Thread {
+                for _ in 0..<perThread {
+                    let job = GroupCommitJob<Int>(durability: .relaxed) { _ in 1 }
+                    queue.run(job) { batch in
+                        usleep(200) // a commit's length, so that others queue meanwhile
+                        batches.withLock { $0.append(batch.count) }
+                        for member in batch { member.finish(commitError: nil) }
+                    }
+                    if !job.isFinished { early.withLock { $0 += 1 } }
+                }
+                group.leave()
+            }.start()
+        }
+        group.wait()
+        let sizes = batches.withLock { $0 }
+        #expect(early.withLock { $0 } == 0)
+        #expect(sizes.reduce(0, +) == threads * perThread, "each job in exactly one batch")
+        #expect(sizes.count < threads * perThread, "waiting jobs were committed together")
+    }
+
     /// The log file's length in frames (a 32-byte header, then 24 bytes of frame header per 4 KiB page).
     private func logFrames(_ path: String) throws -> Int {
         let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0

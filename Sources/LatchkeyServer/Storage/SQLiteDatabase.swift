@@ -23,7 +23,7 @@ public final class SQLiteDatabase: Database {
     private let writer: Writer
     private let checkpointer: WALCheckpointer
     /// Bodies waiting for a group commit (`batchedTransaction`).
-    private let waiting = Mutex<[any GroupCommitMember]>([])
+    private let waiting = GroupCommitQueue()
 
     /// The one connection and the mutex that serializes it, shared with the checkpoint thread's catch-up.
     private final class Writer: Sendable {
@@ -88,22 +88,15 @@ public final class SQLiteDatabase: Database {
         }
     }
 
-    /// Group commit: the caller's body joins the queue; whoever next holds the connection runs every queued
-    /// body in one transaction (each in its own savepoint) and commits once. A caller whose body was run by
-    /// another finds it finished when it gets the connection, and returns at once.
+    /// Group commit: the caller's body joins the queue; the first caller to find no commit in progress takes
+    /// every queued body and runs them in one transaction (each in its own savepoint) with one commit, while
+    /// the others sleep until theirs are finished (`GroupCommitQueue`).
     @discardableResult
     public func batchedTransaction<T: Sendable>(durability: TransactionDurability,
                                                 _ body: @escaping @Sendable (any SQLConnection) throws -> T) throws -> T {
         let job = GroupCommitJob(durability: durability, body: body)
-        waiting.withLock { $0.append(job) }
-        writer.connection.withLock { conn in
-            // Every job queued before this point is either still waiting or was finished under this same lock.
-            guard !job.isFinished else { return }
-            let batch = waiting.withLock { queue in
-                defer { queue.removeAll(keepingCapacity: true) }
-                return queue
-            }
-            Self.commit(batch, on: conn)
+        waiting.run(job) { batch in
+            writer.connection.withLock { conn in Self.commit(batch, on: conn) }
         }
         return try job.outcome()
     }
