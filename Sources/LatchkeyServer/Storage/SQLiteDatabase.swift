@@ -34,15 +34,19 @@ public final class SQLiteDatabase: Database {
     /// Opens (creating with mode 0600 if needed) the database at `path`.
     /// - Parameters:
     ///   - busyTimeoutMilliseconds: how long a writer waits for another writer's lock.
-    ///   - cacheKibibytes: the connection's page cache. The default, 32 MiB, holds the indexes of a few hundred
-    ///     thousand sessions, so a rotation reads no page from the file (SQLite's own default is 2 MiB). Memory
-    ///     is taken as pages are read, not up front.
+    ///   - cacheKibibytes: the connection's page cache. The default, 4 MiB, holds the B-tree interior pages of
+    ///     about a million sessions. A larger cache costs more than it saves: SQLite's B-tree balance briefly
+    ///     renumbers a page to the one after the 1 GiB lock byte, and the commit that follows then walks the
+    ///     page cache's whole hash table (`pcache1TruncateUnsafe`), a cost that grows with the cache. With 32 MiB
+    ///     on 60,000 sessions that walk was 12–13 % of a single-threaded refresh's CPU; the share of the refresh
+    ///     that is the (fixed-cost) ES256 signature put 2, 4, 8 and 32 MiB at 0.93, 0.96, 0.97 and 1.00 of the
+    ///     32 MiB cost, the extra page reads of a small cache included (perf, 3 × 4,000 refreshes each).
     ///   - checkpointPages: the log's size, in pages of 4 KiB, at which the checkpoint thread copies it back.
     ///     SQLite's default is 1,000; at 4,000 (a 16 MiB log) a page written by several rotations is copied
     ///     once for more of them: refresh over HTTP on 60,000 sessions, 3 interleaved runs each, 6,100–7,800
     ///     req/s and 207–255 µs of server CPU per refresh, against 4,800–6,500 req/s and 244–323 µs at 1,000.
     ///     A log left to grow to 12,000 pages before its catch-up was slower (3,600–5,600 req/s).
-    public init(path: String, busyTimeoutMilliseconds: Int32 = 5000, cacheKibibytes: Int = 32_768,
+    public init(path: String, busyTimeoutMilliseconds: Int32 = 5000, cacheKibibytes: Int = 4_096,
                 checkpointPages: Int32 = 4_000) throws {
         self.path = path
         if !FileManager.default.fileExists(atPath: path) {
