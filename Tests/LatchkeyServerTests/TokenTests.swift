@@ -137,6 +137,19 @@ struct TokenTests {
         #expect(String(decoding: AccessTokenCodec.payload(claims), as: UTF8.self) == String(decoding: expected, as: UTF8.self))
     }
 
+    /// The token endpoint's hand-built body is byte for byte what the server's JSONEncoder writes for the same
+    /// `TokenResponse`, with and without the optional members.
+    @Test(arguments: ["plain", "with \"quotes\" and \\ back/slash", "tab\tnew\nline\u{1}\u{1f}", "café ✓ 🔑", ""])
+    func tokenResponseBodyMatchesJSONEncoder(_ text: String) throws {
+        for tokens in [TokenResponse(accessToken: "a.b/\(text)", expiresIn: 900, refreshToken: text, scope: "openid \(text)"),
+                       TokenResponse(accessToken: text, tokenType: "DPoP\(text)", expiresIn: -1, refreshToken: nil, scope: nil),
+                       TokenResponse(accessToken: text, expiresIn: Int(Int32.max), refreshToken: nil, scope: text)] {
+            let expected = try JSONCoding.encoder.encode(tokens)
+            #expect(String(decoding: tokens.jsonBody, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
+            #expect(try JSONDecoder().decode(TokenResponse.self, from: tokens.jsonBody) == tokens)
+        }
+    }
+
     @Test func tokenEndpointErrorsFollowRFC6749() async throws {
         let f = try #require(try await ServiceFixture.make())
         defer { f.test.cleanup() }

@@ -145,10 +145,12 @@ extension AuthService {
         do { return .success(try request.decodeForm()) } catch { return .failure(HTTPResponseBox(error.response)) }
     }
 
+    /// 200 with the tokens (RFC 6749 §5.1: `no-store`, and `Pragma: no-cache` for HTTP/1.0 caches).
     static func tokenResponse(_ tokens: TokenResponse) -> HTTPResponse {
-        var response = HTTPResponse.json(tokens)
-        response.headers.append((name: "Pragma", value: "no-cache"))
-        return response
+        HTTPResponse(status: 200, headers: [(name: "Content-Type", value: "application/json"),
+                                            (name: "Cache-Control", value: "no-store"),
+                                            (name: "Pragma", value: "no-cache")],
+                     body: tokens.jsonBody)
     }
 
     static func oauthError(_ error: OAuthError) -> HTTPResponse {

@@ -37,46 +37,17 @@ enum AccessTokenCodec {
     /// The claims as compact JSON with sorted keys and unescaped slashes — the bytes `encoder` writes for
     /// them, built directly (JSONEncoder was a tenth of a refresh's cost).
     static func payload(_ c: AccessTokenClaims) -> Data {
-        var out = [UInt8]()
-        out.reserveCapacity(256 + c.iss.utf8.count + c.scope.utf8.count)
-        func member(_ name: StaticString, _ first: Bool = false) {
-            out.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
-            out.append(UInt8(ascii: "\""))
-            out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-            out.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
-        }
-        func string(_ text: String) {
-            out.append(UInt8(ascii: "\""))
-            for byte in text.utf8 {
-                switch byte {
-                case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-                case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-                case 0x08: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-                case 0x0c: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-                case 0x0a: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-                case 0x0d: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-                case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-                case 0..<0x20:
-                    let hex = Array("0123456789abcdef".utf8)
-                    out.append(contentsOf: Array("\\u00".utf8))
-                    out.append(hex[Int(byte >> 4)]); out.append(hex[Int(byte & 0xf)])
-                default: out.append(byte)
-                }
-            }
-            out.append(UInt8(ascii: "\""))
-        }
-        func integer(_ value: Int64) { out.append(contentsOf: String(value).utf8) }
-        member("aud", true); string(c.aud)
-        member("client_id"); string(c.clientID)
-        member("exp"); integer(c.exp)
-        member("iat"); integer(c.iat)
-        member("iss"); string(c.iss)
-        member("jti"); string(c.jti)
-        member("scope"); string(c.scope)
-        member("sid"); string(c.sid)
-        member("sub"); string(c.sub)
-        out.append(UInt8(ascii: "}"))
-        return Data(out)
+        var out = JSONObjectWriter(capacity: 256 + c.iss.utf8.count + c.scope.utf8.count)
+        out.member("aud", c.aud)
+        out.member("client_id", c.clientID)
+        out.member("exp", c.exp)
+        out.member("iat", c.iat)
+        out.member("iss", c.iss)
+        out.member("jti", c.jti)
+        out.member("scope", c.scope)
+        out.member("sid", c.sid)
+        out.member("sub", c.sub)
+        return out.finish()
     }
 
     /// The three decoded parts, unverified.

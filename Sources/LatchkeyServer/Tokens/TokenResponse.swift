@@ -22,3 +22,18 @@ public struct TokenResponse: Codable, Sendable, Equatable {
         case scope
     }
 }
+
+extension TokenResponse {
+    /// The JSON body the token endpoint sends: the bytes the server's `JSONEncoder` writes for this value
+    /// (sorted keys, absent optionals left out), built directly since every refresh answers with one.
+    var jsonBody: Data {
+        var out = JSONObjectWriter(capacity: 96 + accessToken.utf8.count + (refreshToken?.utf8.count ?? 0)
+                                       + (scope?.utf8.count ?? 0))
+        out.member("access_token", accessToken)
+        out.member("expires_in", Int64(expiresIn))
+        if let refreshToken { out.member("refresh_token", refreshToken) }
+        if let scope { out.member("scope", scope) }
+        out.member("token_type", tokenType)
+        return out.finish()
+    }
+}
