@@ -26,4 +26,18 @@ import Testing
                               body: Data("refresh_token=%zz".utf8))
         #expect(throws: HTTPRequestError.malformedBody("The form encoding is invalid.")) { try bad.decodeForm() }
     }
+
+    /// Header names and media types: ASCII letters lowercased, other bytes kept; optional whitespace trimmed.
+    @Test func headerNamesAndMediaTypes() {
+        #expect(asciiLowercased("Content-Type") == "content-type")
+        #expect(asciiLowercased("already-lower") == "already-lower")
+        #expect(asciiLowercased("X-Ünïcode-ÄB") == "x-Ünïcode-Äb")
+        #expect(asciiLowercased("") == "")
+        #expect(trimmingOptionalWhitespace(" \t chunked\t ") == "chunked")
+        #expect(trimmingOptionalWhitespace(" \t ") == "")
+        #expect(trimmingOptionalWhitespace("a b") == "a b")
+        let request = HTTPRequest(method: "POST", path: "/", headers: ["CONTENT-TYPE": " Application/X-WWW-Form-URLEncoded ; charset=UTF-8"])
+        #expect(request.header("content-type") != nil && request.header("Content-Type") == request.header("CONTENT-type"))
+        #expect(request.mediaType == "application/x-www-form-urlencoded")
+    }
 }

@@ -88,7 +88,7 @@ extension HTTPRequest {
     public var mediaType: String? {
         guard let value = header("content-type") else { return nil }
         let type = value.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? Substring(value)
-        return trimmingOptionalWhitespace(type).lowercased()
+        return asciiLowercased(trimmingOptionalWhitespace(type))
     }
 
     /// Decodes the JSON body; in a handler:

@@ -7,7 +7,7 @@ public struct HTTPRequest: Sendable {
     public var path: String
     /// Decoded query parameters (last value wins).
     public var query: [String: String]
-    /// Header names lowercased.
+    /// Header names with their ASCII letters lowercased (header names are ASCII tokens).
     public var headers: [String: String]
     public var body: Data
     /// The peer's IP address as text (`127.0.0.1`).
@@ -20,13 +20,13 @@ public struct HTTPRequest: Sendable {
         self.method = method
         self.path = path
         self.query = query
-        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, b in b })
+        self.headers = Dictionary(headers.map { (asciiLowercased($0.key), $0.value) }, uniquingKeysWith: { _, b in b })
         self.body = body
         self.remoteAddress = remoteAddress
         self.pathParameters = pathParameters
     }
 
-    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+    public func header(_ name: String) -> String? { headers[asciiLowercased(name)] }
 }
 
 /// An HTTP response. Handlers build these; the server adds Content-Length and Date.
@@ -77,11 +77,28 @@ func asciiCaseInsensitiveEquals(_ a: String, _ b: String) -> Bool {
     }
 }
 
-/// `text` without leading and trailing spaces and tabs (HTTP optional whitespace), without Foundation bridging.
-func trimmingOptionalWhitespace<S: StringProtocol>(_ text: S) -> String {
-    let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-    guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) }) else {
+/// `text` without leading and trailing spaces and tabs (HTTP optional whitespace), on its UTF-8 bytes.
+func trimmingOptionalWhitespace<S: StringProtocol>(_ text: S) -> String where S.UTF8View: BidirectionalCollection {
+    let utf8 = text.utf8
+    let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+    guard let first = utf8.firstIndex(where: { !isSpace($0) }), let last = utf8.lastIndex(where: { !isSpace($0) }) else {
         return ""
     }
-    return String(text[first...last])
+    return String(decoding: utf8[first...last], as: UTF8.self)
+}
+
+/// `text` with its ASCII letters lowercased and every other byte kept. Header names and media types are ASCII
+/// tokens (RFC 9110 §5.1, §8.3.1); this skips `lowercased()`'s Unicode case tables, and copies only when
+/// there is an uppercase letter to change.
+func asciiLowercased<S: StringProtocol>(_ text: S) -> String {
+    let utf8 = text.utf8
+    guard utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { return String(text) }
+    return String(unsafeUninitializedCapacity: utf8.count) { buffer in
+        var count = 0
+        for byte in utf8 {
+            buffer[count] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+            count += 1
+        }
+        return count
+    }
 }

@@ -13,7 +13,7 @@ public enum SecurityHeaders {
             if response.header(name) == nil { response.headers.append((name: name, value: value)) }
         }
         add("X-Content-Type-Options", "nosniff")
-        let type = response.header("Content-Type")?.lowercased() ?? ""
+        let type = response.header("Content-Type").map(asciiLowercased) ?? ""
         if type.hasPrefix("application/json") {
             add("Cache-Control", "no-store")
         } else if type.hasPrefix("text/html") {

@@ -98,7 +98,7 @@ final class ValueCollector {
     init(lowercaseKeys: Bool) { self.lowercaseKeys = lowercaseKeys }
 
     func add(_ key: String, _ value: String) {
-        let name = lowercaseKeys ? key.lowercased() : key
+        let name = lowercaseKeys ? asciiLowercased(key) : key
         if lowercaseKeys {
             if name == "content-length" { contentLengths.append(value) }
             if name == "transfer-encoding" { hasTransferEncoding = true }

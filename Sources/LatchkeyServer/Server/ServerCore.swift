@@ -120,7 +120,7 @@ final class ServerCore: @unchecked Sendable {
             return .error(status: 400, code: "invalid_request", description: "The Host header is missing.")
         }
         if headers.hasTransferEncoding,
-           trimmingOptionalWhitespace(headers.values["transfer-encoding"] ?? "").lowercased() != "chunked" {
+           asciiLowercased(trimmingOptionalWhitespace(headers.values["transfer-encoding"] ?? "")) != "chunked" {
             return .error(status: 501, code: "invalid_request", description: "Only the chunked transfer coding is supported.")
         }
         return nil
