@@ -196,6 +196,10 @@ import Testing
         for length in 0..<70 {
             let data = Data((0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) })
             let text = data.base64URLEncodedString()
+            // RFC 4648 §5 from §4: the standard alphabet's "+" and "/" replaced, the padding dropped.
+            let expected = data.base64EncodedString().replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            #expect(text == expected)
             #expect(Base64URLCoder.encode(data) == text)
             #expect(Base64URLCoder.decode(Array(text.utf8)) == data)
         }
