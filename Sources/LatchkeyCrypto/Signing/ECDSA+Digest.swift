@@ -19,6 +19,16 @@ extension ECDSA.PrivateKey {
             try curve.signature(key, digest: bytes)
         }
     }
+
+    /// An ECDSA signature of `digest` (CryptoKit's `signature(for:)` of a digest), which must be of the curve's
+    /// hash (`SHA256.Digest` on P-256); another size → `CryptoError.invalidParameter`.
+    public func signature<D: Digest>(for digest: D) throws(CryptoError) -> ECDSA.Signature<Curve> {
+        let curve = Curve.parameters.curve
+        guard D.byteCount == curve.hash.outputByteCount else {
+            throw .invalidParameter("digest must be \(curve.hash.outputByteCount) bytes, got \(D.byteCount)")
+        }
+        return try digest.withUnsafeDigestBytes { (bytes) throws(CryptoError) in try curve.signature(key, digest: bytes) }
+    }
 }
 
 extension ECDSA.PublicKey {
@@ -28,6 +38,18 @@ extension ECDSA.PublicKey {
         let hash = Curve.parameters.curve.hash
         guard digest.count == hash.outputByteCount, let md = hash.evpMD else { return false }
         return ContiguousInput.with(digest) { bytes in
+            signature.derRepresentation.withUnsafeBytes { der in
+                EVPSignature.verifyDigest(key, md: md, signature: der, digest: bytes)
+            }
+        }
+    }
+
+    /// True when `signature` is a valid ECDSA signature of `digest` (CryptoKit's `isValidSignature(_:for:)` of a
+    /// digest); false when the digest is not of the curve's hash size.
+    public func isValidSignature<D: Digest>(_ signature: ECDSA.Signature<Curve>, for digest: D) -> Bool {
+        let hash = Curve.parameters.curve.hash
+        guard D.byteCount == hash.outputByteCount, let md = hash.evpMD else { return false }
+        return digest.withUnsafeBytes { bytes in
             signature.derRepresentation.withUnsafeBytes { der in
                 EVPSignature.verifyDigest(key, md: md, signature: der, digest: bytes)
             }
