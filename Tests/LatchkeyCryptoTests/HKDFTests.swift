@@ -55,4 +55,63 @@ private func keyHex(_ key: SymmetricKey) -> String { key.withUnsafeBytes { Data(
         #expect(a != c)
         #expect(a == (try HKDF.deriveKey(inputKeyMaterial: ikm, info: Data("a".utf8), outputByteCount: 32)))
     }
+
+    /// The three RFC 5869 cases in turn, several times, on the one context kept per digest: a salt or info of
+    /// one derivation must never leak into the next (case 3, empty salt and info, right after case 2), and
+    /// the key is replaced after each.
+    @Test func rfc5869CasesInTurnOnTheKeptContext() throws {
+        let expected1 = "3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf34007208d5b887185865"
+        let expected3 = "8da4e775a563c18f715f802a063c5a31b8a11f5c5ee1879ec3454e5f3c738d2d9d201395faa4b61a96c8"
+        for _ in 0..<4 {
+            let case1 = try HKDF.deriveKey(
+                inputKeyMaterial: SymmetricKey(data: Data(repeating: 0x0b, count: 22)),
+                salt: hexBytes("000102030405060708090a0b0c"), info: hexBytes("f0f1f2f3f4f5f6f7f8f9"), outputByteCount: 42)
+            #expect(keyHex(case1) == expected1)
+            _ = try HKDF.deriveKey(inputKeyMaterial: SymmetricKey(data: Data(0x00...0x4f)),
+                                   salt: Data(0x60...0xaf), info: Data(0xb0...0xff), outputByteCount: 82)
+            // Case 3 right after a derivation with a salt and an info.
+            let case3 = try HKDF.deriveKey(
+                inputKeyMaterial: SymmetricKey(data: Data(repeating: 0x0b, count: 22)), outputByteCount: 42)
+            #expect(keyHex(case3) == expected3)
+            // Salt only, then info only: each the same as on a fresh derivation order.
+            let saltOnly = try HKDF.deriveKey(inputKeyMaterial: SymmetricKey(data: Data(repeating: 0x0b, count: 22)),
+                                              salt: hexBytes("000102030405060708090a0b0c"), outputByteCount: 42)
+            let infoOnly = try HKDF.deriveKey(inputKeyMaterial: SymmetricKey(data: Data(repeating: 0x0b, count: 22)),
+                                              info: hexBytes("f0f1f2f3f4f5f6f7f8f9"), outputByteCount: 42)
+            #expect(saltOnly != case1 && infoOnly != case1 && saltOnly != infoOnly && infoOnly != case3)
+            #expect(keyHex(try HKDF.deriveKey(inputKeyMaterial: SymmetricKey(data: Data(repeating: 0x0b, count: 22)),
+                                              outputByteCount: 42)) == expected3)
+        }
+    }
+
+    /// Eight threads deriving at once: the one that holds the kept context and those that make their own all
+    /// get the right keys, for every digest.
+    @Test func concurrentDerivations() throws {
+        let ikm = SymmetricKey(size: .bits256)
+        var expected: [HashAlgorithm: SymmetricKey] = [:]
+        for algorithm in HashAlgorithm.allCases {
+            expected[algorithm] = try HKDF.deriveKey(inputKeyMaterial: ikm, salt: Data("salt".utf8),
+                                                     info: Data("info".utf8), outputByteCount: 32, algorithm: algorithm)
+        }
+        let reference = expected
+        let failures = Failures()
+        let group = DispatchGroup()
+        for thread in 0..<8 {
+            group.enter()
+            Thread {
+                defer { group.leave() }
+                for round in 0..<300 {
+                    let algorithm = HashAlgorithm.allCases[(thread + round) % 3]
+                    let other = (try? HKDF.deriveKey(inputKeyMaterial: ikm, info: Data([UInt8(round % 256)]),
+                                                     outputByteCount: 16, algorithm: algorithm))
+                    guard let key = try? HKDF.deriveKey(inputKeyMaterial: ikm, salt: Data("salt".utf8),
+                                                        info: Data("info".utf8), outputByteCount: 32, algorithm: algorithm),
+                          key == reference[algorithm], other?.byteCount == 16
+                    else { failures.add(); continue }
+                }
+            }.start()
+        }
+        group.wait()
+        #expect(failures.count == 0)
+    }
 }
