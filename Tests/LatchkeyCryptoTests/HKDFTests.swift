@@ -1,3 +1,4 @@
+import COpenSSL
 import Foundation
 import LatchkeyCrypto
 import Testing
@@ -79,6 +80,12 @@ private func keyHex(_ key: SymmetricKey) -> String { key.withUnsafeBytes { Data(
             let infoOnly = try HKDF.deriveKey(inputKeyMaterial: SymmetricKey(data: Data(repeating: 0x0b, count: 22)),
                                               info: hexBytes("f0f1f2f3f4f5f6f7f8f9"), outputByteCount: 42)
             #expect(saltOnly != case1 && infoOnly != case1 && saltOnly != infoOnly && infoOnly != case3)
+            // An empty salt after a longer one (OpenSSL 3.0 crashed on a zero-length salt or info replacing a
+            // longer one): HashLen zeros, as RFC 5869 §2.2 defines it.
+            let zeroSalt = try HKDF.deriveKey(inputKeyMaterial: SymmetricKey(data: Data(repeating: 0x0b, count: 22)),
+                                              salt: Data(count: 32), info: hexBytes("f0f1f2f3f4f5f6f7f8f9"),
+                                              outputByteCount: 42)
+            #expect(zeroSalt == infoOnly)
             #expect(keyHex(try HKDF.deriveKey(inputKeyMaterial: SymmetricKey(data: Data(repeating: 0x0b, count: 22)),
                                               outputByteCount: 42)) == expected3)
         }
@@ -113,5 +120,55 @@ private func keyHex(_ key: SymmetricKey) -> String { key.withUnsafeBytes { Data(
         }
         group.wait()
         #expect(failures.count == 0)
+    }
+
+    /// A C string with static lifetime (OSSL_PARAM keeps the pointer to its key).
+    static func cName(_ name: StaticString) -> UnsafePointer<CChar> {
+        UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)
+    }
+
+    /// HKDF through a new OpenSSL context with the digest named and an empty salt left out (the oracle).
+    static func openSSLHKDF(ikm: Data, salt: Data, info: Data, count: Int, digest: String) -> Data? {
+        guard let kdf = EVP_KDF_fetch(nil, "HKDF", nil) else { return nil }
+        defer { EVP_KDF_free(kdf) }
+        guard let ctx = EVP_KDF_CTX_new(kdf) else { return nil }
+        defer { EVP_KDF_CTX_free(ctx) }
+        var out = [UInt8](repeating: 0, count: count)
+        let ok = digest.withCString { name in
+            ikm.withUnsafeBytes { k in
+                salt.withUnsafeBytes { s in
+                    info.withUnsafeBytes { i in
+                        var params = [OSSL_PARAM_construct_utf8_string(cName("digest"), UnsafeMutablePointer(mutating: name), 0),
+                                      OSSL_PARAM_construct_octet_string(cName("key"), UnsafeMutableRawPointer(mutating: k.baseAddress), k.count)]
+                        if !salt.isEmpty {
+                            params.append(OSSL_PARAM_construct_octet_string(cName("salt"), UnsafeMutableRawPointer(mutating: s.baseAddress), s.count))
+                        }
+                        if !info.isEmpty {
+                            params.append(OSSL_PARAM_construct_octet_string(cName("info"), UnsafeMutableRawPointer(mutating: i.baseAddress), i.count))
+                        }
+                        params.append(OSSL_PARAM_construct_end())
+                        return EVP_KDF_derive(ctx, &out, count, &params) == 1
+                    }
+                }
+            }
+        }
+        return ok ? Data(out) : nil
+    }
+
+    /// Random inputs in a random order — salts and infos longer, shorter and empty after one another — give on
+    /// the kept contexts exactly what a new OpenSSL context gives.
+    @Test func keptContextsMatchANewOpenSSLContext() throws {
+        let digests: [(HashAlgorithm, String)] = [(.sha256, "SHA2-256"), (.sha384, "SHA2-384"), (.sha512, "SHA2-512")]
+        for _ in 0..<200 {
+            let (algorithm, name) = digests.randomElement()!
+            let ikm = SecureRandom.bytes(count: Int.random(in: 1...80))
+            let salt = SecureRandom.bytes(count: [0, 0, 1, 13, 32, 80].randomElement()!)
+            let info = SecureRandom.bytes(count: [0, 1, 10, 80].randomElement()!)
+            let count = Int.random(in: 1...200)
+            let ours = try HKDF.deriveKey(inputKeyMaterial: SymmetricKey(data: ikm), salt: salt, info: info,
+                                          outputByteCount: count, algorithm: algorithm)
+            let theirs = try #require(Self.openSSLHKDF(ikm: ikm, salt: salt, info: info, count: count, digest: name))
+            #expect(keyHex(ours) == theirs.hexString)
+        }
     }
 }

@@ -30,10 +30,11 @@ public enum HKDF {
         kdf: OpaquePointer, algorithm: HashAlgorithm, ikm: UnsafeRawBufferPointer,
         salt: UnsafeRawBufferPointer, info: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer
     ) throws(CryptoError) {
-        // The algorithm's kept context (digest already set), or — when another thread is using it — one of its own.
-        let kept: Int32?? = HKDFContexts.shared.withLockIfAvailable { slots -> Int32? in
+        // The algorithm's kept context (digest already set), or — when another thread is using it, or there is no
+        // info (see `HKDFContexts`) — one of its own.
+        let kept: Int32?? = info.isEmpty ? nil : HKDFContexts.shared.withLockIfAvailable { slots -> Int32? in
             guard let ctx = slots.context(for: algorithm)?.pointer else { return nil }
-            let result = run(ctx, digest: nil, ikm: ikm, salt: salt, info: info, into: out)
+            let result = run(ctx, kept: algorithm, ikm: ikm, salt: salt, info: info, into: out)
             if !HKDFContexts.cleanse(ctx) { slots.discard(algorithm) }
             return result
         }
@@ -43,30 +44,54 @@ public enum HKDF {
         } else {
             guard let ctx = EVP_KDF_CTX_new(kdf) else { throw .libraryFailure("EVP_KDF_CTX_new") }
             defer { EVP_KDF_CTX_free(ctx) }  // frees (and clears) the key copy
-            result = run(ctx, digest: algorithm, ikm: ikm, salt: salt, info: info, into: out)
+            result = run(ctx, new: algorithm, ikm: ikm, salt: salt, info: info, into: out)
         }
         guard result == 1 else { ERR_clear_error(); throw .libraryFailure("EVP_KDF_derive(HKDF)") }
     }
 
-    /// One `EVP_KDF_derive` with its parameters on the stack; the digest is named only for a new context. Salt
-    /// and info are always passed (empty ones too), so nothing of a previous derivation on a kept context is used.
+    /// One `EVP_KDF_derive` on a new context: the digest named, an empty salt or info left out.
     private static func run(
-        _ ctx: OpaquePointer, digest: HashAlgorithm?, ikm: UnsafeRawBufferPointer, salt: UnsafeRawBufferPointer,
+        _ ctx: OpaquePointer, new algorithm: HashAlgorithm, ikm: UnsafeRawBufferPointer, salt: UnsafeRawBufferPointer,
         info: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer
+    ) -> Int32 {
+        derive(ctx, digest: algorithm, ikm: ikm, salt: salt.isEmpty ? nil : salt, info: info.isEmpty ? nil : info,
+               into: out)
+    }
+
+    /// One `EVP_KDF_derive` on the kept context of `algorithm` (whose digest is set; `info` is not empty). Salt and
+    /// info are always passed, so nothing of a previous derivation is used; an empty salt is passed as HashLen
+    /// zero bytes, which RFC 5869 §2.2 defines it to be (OpenSSL 3.0 mishandles a zero-length salt or info
+    /// replacing a longer one: it kept the old length and read through a null pointer).
+    private static func run(
+        _ ctx: OpaquePointer, kept algorithm: HashAlgorithm, ikm: UnsafeRawBufferPointer, salt: UnsafeRawBufferPointer,
+        info: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer
+    ) -> Int32 {
+        guard salt.isEmpty else { return derive(ctx, digest: nil, ikm: ikm, salt: salt, info: info, into: out) }
+        return withUnsafeTemporaryAllocation(byteCount: algorithm.outputByteCount, alignment: 8) { zeros in
+            zeros.initializeMemory(as: UInt8.self, repeating: 0)
+            return derive(ctx, digest: nil, ikm: ikm, salt: UnsafeRawBufferPointer(zeros), info: info, into: out)
+        }
+    }
+
+    /// `EVP_KDF_derive` with its parameters on the stack (no array allocation per derivation).
+    private static func derive(
+        _ ctx: OpaquePointer, digest: HashAlgorithm?, ikm: UnsafeRawBufferPointer, salt: UnsafeRawBufferPointer?,
+        info: UnsafeRawBufferPointer?, into out: UnsafeMutableRawBufferPointer
     ) -> Int32 {
         withUnsafeTemporaryAllocation(of: OSSL_PARAM.self, capacity: 5) { params in
             var count = 0
             func add(_ param: OSSL_PARAM) { params[count] = param; count += 1 }
+            func octets(_ name: StaticString, _ bytes: UnsafeRawBufferPointer) {
+                add(OSSL_PARAM_construct_octet_string(
+                    StaticCString.pointer(name), UnsafeMutableRawPointer(mutating: ContiguousInput.pointer(bytes)),
+                    bytes.count))
+            }
             if let digest {
                 add(OSSL_PARAM_construct_utf8_string(StaticCString.pointer("digest"), digest.openSSLName, 0))
             }
-            add(OSSL_PARAM_construct_octet_string(
-                StaticCString.pointer("key"), UnsafeMutableRawPointer(mutating: ContiguousInput.pointer(ikm)), ikm.count))
-            // An empty salt is HashLen zeros in OpenSSL as in RFC 5869 §2.2; an empty info is no info.
-            add(OSSL_PARAM_construct_octet_string(
-                StaticCString.pointer("salt"), UnsafeMutableRawPointer(mutating: ContiguousInput.pointer(salt)), salt.count))
-            add(OSSL_PARAM_construct_octet_string(
-                StaticCString.pointer("info"), UnsafeMutableRawPointer(mutating: ContiguousInput.pointer(info)), info.count))
+            octets("key", ikm)
+            if let salt { octets("salt", salt) }
+            if let info { octets("info", info) }
             add(OSSL_PARAM_construct_end())
             return EVP_KDF_derive(ctx, out.baseAddress?.assumingMemoryBound(to: UInt8.self), out.count, params.baseAddress)
         }
@@ -81,7 +106,8 @@ public enum HKDF {
 /// zero byte, and OpenSSL's HKDF frees a replaced key with `OPENSSL_clear_free` (zeroed); if that replacement
 /// fails the context is freed, which clears it too. Between derivations a context holds the digest, that
 /// dummy key and the last salt and info — RFC 5869's non-secret inputs — which the next derivation replaces.
-/// The contexts live as long as the process.
+/// Derivations without info use a new context: OpenSSL 3.0 cannot replace an info with an empty one (it kept
+/// the old length and read through a null pointer). The contexts live as long as the process.
 struct HKDFContexts: ~Copyable {
     var sha256, sha384, sha512: KeptHKDFContext?
 
