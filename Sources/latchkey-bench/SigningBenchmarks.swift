@@ -88,3 +88,43 @@ final class RawVerifier: @unchecked Sendable {
         return EVP_DigestVerify(ctx, signature, signature.count, message, message.count) == 1
     }
 }
+
+/// ECDSA signing straight through OpenSSL: d2i_AutoPrivateKey once, then per call
+/// EVP_MD_CTX_new + EVP_DigestSignInit + EVP_DigestSign into a preallocated buffer + EVP_MD_CTX_free.
+// @unchecked Sendable: the EVP_PKEY and EVP_MD are never mutated after setUp; each call has its own EVP_MD_CTX and
+// the output buffer is only written by the one benchmark thread.
+final class RawSigner: @unchecked Sendable {
+    let pkey: OpaquePointer
+    let md: OpaquePointer?
+    let message: [UInt8]
+    let output: UnsafeMutablePointer<UInt8>
+    let capacity: Int
+
+    init(pkcs8: Data, message: Data) throws {
+        let bytes = [UInt8](pkcs8)
+        let key: OpaquePointer? = bytes.withUnsafeBufferPointer { buf in
+            var p: UnsafePointer<UInt8>? = buf.baseAddress
+            return d2i_AutoPrivateKey(nil, &p, buf.count)
+        }
+        guard let key else { throw BenchError.setUp("d2i_AutoPrivateKey") }
+        pkey = key
+        md = EVP_MD_fetch(nil, "SHA2-256", nil)
+        self.message = [UInt8](message)
+        capacity = Int(EVP_PKEY_get_size(key))
+        output = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        EVP_PKEY_free(pkey)
+        EVP_MD_free(md)
+        output.deallocate()
+    }
+
+    func sign() throws {
+        guard let ctx = EVP_MD_CTX_new() else { throw BenchError.failed }
+        defer { EVP_MD_CTX_free(ctx) }
+        var length = capacity
+        guard EVP_DigestSignInit(ctx, nil, md, nil, pkey) == 1,
+              EVP_DigestSign(ctx, output, &length, message, message.count) == 1 else { throw BenchError.failed }
+    }
+}

@@ -39,9 +39,9 @@ import Testing
         let digest = algorithm.hash(Self.abc)
         #expect(digest.count == algorithm.outputByteCount)
         switch algorithm {
-        case .sha256: #expect(digest == SHA256.hash(data: Self.abc))
-        case .sha384: #expect(digest == SHA384.hash(data: Self.abc))
-        case .sha512: #expect(digest == SHA512.hash(data: Self.abc))
+        case .sha256: #expect(SHA256.hash(data: Self.abc) == digest)
+        case .sha384: #expect(SHA384.hash(data: Self.abc) == digest)
+        case .sha512: #expect(SHA512.hash(data: Self.abc) == digest)
         }
     }
 
@@ -57,6 +57,36 @@ import Testing
         #expect(other.finalize() == SHA256.hash(data: Self.twoBlock))
         // finalize does not consume the state.
         #expect(hasher.finalize() == hasher.finalize())
+    }
+
+    /// The digests are CryptoKit-shaped values: bytes inline, readable as a sequence and as `Data`, compared in
+    /// constant time with each other and with bytes, hashable, and never printed.
+    @Test func digestValues() {
+        let digest = SHA256.hash(data: Self.abc)
+        let expected = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        #expect(SHA256Digest.byteCount == 32 && SHA384Digest.byteCount == 48 && SHA512Digest.byteCount == 64)
+        #expect(Data(digest).hexString == expected)
+        #expect(Array(digest) == Array(Data(hexString: expected)!))
+        #expect(digest.map { $0 } == Array(Data(hexString: expected)!))
+        #expect(digest.withUnsafeBytes { Data($0) } == Data(hexString: expected))
+        #expect(digest.hexString == expected && digest.count == 32)
+        #expect(digest == SHA256.hash(data: Data("abc".utf8)))
+        #expect(digest != SHA256.hash(data: Data("abd".utf8)))
+        #expect(digest == Data(hexString: expected)!)
+        #expect(digest != Data(hexString: expected)!.dropLast())
+        #expect(!(digest == Data(count: 32)))
+        #expect(ConstantTime.equals(digest, Data(hexString: expected)!))
+        #expect(ConstantTime.equals(Data(hexString: expected)!, digest))
+        #expect(!ConstantTime.equals(Data(count: 32), digest))
+        #expect(Set([digest, SHA256.hash(data: Self.abc), SHA256.hash(data: Self.twoBlock)]).count == 2)
+        // The bytes never appear in descriptions (a digest of a secret is not logged by accident).
+        #expect(digest.description == "SHA256Digest(32 bytes)")
+        #expect(!"\(digest)".contains("ba7816"))
+        #expect(SHA512.hash(data: Self.abc).description == "SHA512Digest(64 bytes)")
+        // Data + digest, as WebAuthn builds signed data.
+        #expect((Data([1]) + digest).count == 33)
+        let hasher = SHA384.Hasher()
+        #expect(hasher.finalize() == SHA384.hash(data: Data()))
     }
 
     @Test func nonContiguousInput() {

@@ -23,8 +23,9 @@ import Testing
         for vector in Self.rfc6979Signatures {
             let raw = try #require(Data(hexString: vector.r + vector.s))
             let signature = try P256.Signing.ECDSASignature(rawRepresentation: raw)
-            let digest = SHA256.hash(data: Data(vector.message.utf8))
+            let digest = Data(SHA256.hash(data: Data(vector.message.utf8)))
             #expect(key.isValidSignature(signature, forDigest: digest))
+            #expect(key.isValidSignature(signature, for: SHA256.hash(data: Data(vector.message.utf8))))
             #expect(key.isValidSignature(signature, for: Data(vector.message.utf8)))
             var flipped = digest
             flipped[0] ^= 1
@@ -36,13 +37,15 @@ import Testing
         let key = try P256.Signing.PrivateKey(rawRepresentation: #require(Data(hexString: Self.rfc6979PrivateKey)))
         #expect(key.publicKey.x963Representation == Data(hexString: Self.rfc6979PublicKey))
         let digest = SHA256.hash(data: Data("sample".utf8))
-        let signature = try key.signature(forDigest: digest)
-        #expect(key.publicKey.isValidSignature(signature, forDigest: digest))
+        let signature = try key.signature(for: digest)
+        #expect(key.publicKey.isValidSignature(signature, for: digest))
+        #expect(key.publicKey.isValidSignature(signature, forDigest: Data(digest)))
+        #expect(key.publicKey.isValidSignature(try key.signature(forDigest: Data(digest)), for: digest))
     }
 
     @Test func digestSignatureIsAMessageSignature() throws {
         let key = try P256.Signing.PrivateKey()
-        let digest = SHA256.hash(data: message)
+        let digest = Data(SHA256.hash(data: message))
         let signature = try key.signature(forDigest: digest)
         #expect(key.publicKey.isValidSignature(signature, for: message))
         let messageSignature = try key.signature(for: message)
@@ -53,14 +56,19 @@ import Testing
     @Test func p384UsesA48ByteDigest() throws {
         let key = try P384.Signing.PrivateKey()
         let digest = SHA384.hash(data: message)
-        let signature = try key.signature(forDigest: digest)
+        let signature = try key.signature(for: digest)
         #expect(key.publicKey.isValidSignature(signature, for: message))
-        #expect(throws: CryptoError.self) { try key.signature(forDigest: SHA256.hash(data: message)) }
+        #expect(key.publicKey.isValidSignature(signature, for: digest))
+        #expect(throws: CryptoError.self) { try key.signature(forDigest: Data(SHA256.hash(data: message))) }
+        #expect(throws: CryptoError.invalidParameter("digest must be 48 bytes, got 32")) {
+            try key.signature(for: SHA256.hash(data: message))
+        }
+        #expect(!key.publicKey.isValidSignature(signature, for: SHA512.hash(data: message)))
     }
 
     @Test func wrongDigestLengthsAreRejected() throws {
         let key = try P256.Signing.PrivateKey()
-        let signature = try key.signature(forDigest: SHA256.hash(data: message))
+        let signature = try key.signature(forDigest: Data(SHA256.hash(data: message)))
         for length in [0, 1, 31, 33, 48, 64] {
             let digest = Data(repeating: 0xA5, count: length)
             #expect(throws: CryptoError.invalidParameter("digest must be 32 bytes, got \(length)")) {

@@ -1,3 +1,4 @@
+import COpenSSL
 import Foundation
 import LatchkeyCrypto
 import Testing
@@ -54,5 +55,120 @@ private func keyHex(_ key: SymmetricKey) -> String { key.withUnsafeBytes { Data(
         #expect(a != b)
         #expect(a != c)
         #expect(a == (try HKDF.deriveKey(inputKeyMaterial: ikm, info: Data("a".utf8), outputByteCount: 32)))
+    }
+
+    /// The three RFC 5869 cases in turn, several times, on the one context kept per digest: a salt or info of
+    /// one derivation must never leak into the next (case 3, empty salt and info, right after case 2), and
+    /// the key is replaced after each.
+    @Test func rfc5869CasesInTurnOnTheKeptContext() throws {
+        let expected1 = "3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf34007208d5b887185865"
+        let expected3 = "8da4e775a563c18f715f802a063c5a31b8a11f5c5ee1879ec3454e5f3c738d2d9d201395faa4b61a96c8"
+        for _ in 0..<4 {
+            let case1 = try HKDF.deriveKey(
+                inputKeyMaterial: SymmetricKey(data: Data(repeating: 0x0b, count: 22)),
+                salt: hexBytes("000102030405060708090a0b0c"), info: hexBytes("f0f1f2f3f4f5f6f7f8f9"), outputByteCount: 42)
+            #expect(keyHex(case1) == expected1)
+            _ = try HKDF.deriveKey(inputKeyMaterial: SymmetricKey(data: Data(0x00...0x4f)),
+                                   salt: Data(0x60...0xaf), info: Data(0xb0...0xff), outputByteCount: 82)
+            // Case 3 right after a derivation with a salt and an info.
+            let case3 = try HKDF.deriveKey(
+                inputKeyMaterial: SymmetricKey(data: Data(repeating: 0x0b, count: 22)), outputByteCount: 42)
+            #expect(keyHex(case3) == expected3)
+            // Salt only, then info only: each the same as on a fresh derivation order.
+            let saltOnly = try HKDF.deriveKey(inputKeyMaterial: SymmetricKey(data: Data(repeating: 0x0b, count: 22)),
+                                              salt: hexBytes("000102030405060708090a0b0c"), outputByteCount: 42)
+            let infoOnly = try HKDF.deriveKey(inputKeyMaterial: SymmetricKey(data: Data(repeating: 0x0b, count: 22)),
+                                              info: hexBytes("f0f1f2f3f4f5f6f7f8f9"), outputByteCount: 42)
+            #expect(saltOnly != case1 && infoOnly != case1 && saltOnly != infoOnly && infoOnly != case3)
+            // An empty salt after a longer one (OpenSSL 3.0 crashed on a zero-length salt or info replacing a
+            // longer one): HashLen zeros, as RFC 5869 §2.2 defines it.
+            let zeroSalt = try HKDF.deriveKey(inputKeyMaterial: SymmetricKey(data: Data(repeating: 0x0b, count: 22)),
+                                              salt: Data(count: 32), info: hexBytes("f0f1f2f3f4f5f6f7f8f9"),
+                                              outputByteCount: 42)
+            #expect(zeroSalt == infoOnly)
+            #expect(keyHex(try HKDF.deriveKey(inputKeyMaterial: SymmetricKey(data: Data(repeating: 0x0b, count: 22)),
+                                              outputByteCount: 42)) == expected3)
+        }
+    }
+
+    /// Eight threads deriving at once: the one that holds the kept context and those that make their own all
+    /// get the right keys, for every digest.
+    @Test func concurrentDerivations() throws {
+        let ikm = SymmetricKey(size: .bits256)
+        var expected: [HashAlgorithm: SymmetricKey] = [:]
+        for algorithm in HashAlgorithm.allCases {
+            expected[algorithm] = try HKDF.deriveKey(inputKeyMaterial: ikm, salt: Data("salt".utf8),
+                                                     info: Data("info".utf8), outputByteCount: 32, algorithm: algorithm)
+        }
+        let reference = expected
+        let failures = Failures()
+        let group = DispatchGroup()
+        for thread in 0..<8 {
+            group.enter()
+            Thread {
+                defer { group.leave() }
+                for round in 0..<300 {
+                    let algorithm = HashAlgorithm.allCases[(thread + round) % 3]
+                    let other = (try? HKDF.deriveKey(inputKeyMaterial: ikm, info: Data([UInt8(round % 256)]),
+                                                     outputByteCount: 16, algorithm: algorithm))
+                    guard let key = try? HKDF.deriveKey(inputKeyMaterial: ikm, salt: Data("salt".utf8),
+                                                        info: Data("info".utf8), outputByteCount: 32, algorithm: algorithm),
+                          key == reference[algorithm], other?.byteCount == 16
+                    else { failures.add(); continue }
+                }
+            }.start()
+        }
+        group.wait()
+        #expect(failures.count == 0)
+    }
+
+    /// A C string with static lifetime (OSSL_PARAM keeps the pointer to its key).
+    static func cName(_ name: StaticString) -> UnsafePointer<CChar> {
+        UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)
+    }
+
+    /// HKDF through a new OpenSSL context with the digest named and an empty salt left out (the oracle).
+    static func openSSLHKDF(ikm: Data, salt: Data, info: Data, count: Int, digest: String) -> Data? {
+        guard let kdf = EVP_KDF_fetch(nil, "HKDF", nil) else { return nil }
+        defer { EVP_KDF_free(kdf) }
+        guard let ctx = EVP_KDF_CTX_new(kdf) else { return nil }
+        defer { EVP_KDF_CTX_free(ctx) }
+        var out = [UInt8](repeating: 0, count: count)
+        let ok = digest.withCString { name in
+            ikm.withUnsafeBytes { k in
+                salt.withUnsafeBytes { s in
+                    info.withUnsafeBytes { i in
+                        var params = [OSSL_PARAM_construct_utf8_string(cName("digest"), UnsafeMutablePointer(mutating: name), 0),
+                                      OSSL_PARAM_construct_octet_string(cName("key"), UnsafeMutableRawPointer(mutating: k.baseAddress), k.count)]
+                        if !salt.isEmpty {
+                            params.append(OSSL_PARAM_construct_octet_string(cName("salt"), UnsafeMutableRawPointer(mutating: s.baseAddress), s.count))
+                        }
+                        if !info.isEmpty {
+                            params.append(OSSL_PARAM_construct_octet_string(cName("info"), UnsafeMutableRawPointer(mutating: i.baseAddress), i.count))
+                        }
+                        params.append(OSSL_PARAM_construct_end())
+                        return EVP_KDF_derive(ctx, &out, count, &params) == 1
+                    }
+                }
+            }
+        }
+        return ok ? Data(out) : nil
+    }
+
+    /// Random inputs in a random order — salts and infos longer, shorter and empty after one another — give on
+    /// the kept contexts exactly what a new OpenSSL context gives.
+    @Test func keptContextsMatchANewOpenSSLContext() throws {
+        let digests: [(HashAlgorithm, String)] = [(.sha256, "SHA2-256"), (.sha384, "SHA2-384"), (.sha512, "SHA2-512")]
+        for _ in 0..<200 {
+            let (algorithm, name) = digests.randomElement()!
+            let ikm = SecureRandom.bytes(count: Int.random(in: 1...80))
+            let salt = SecureRandom.bytes(count: [0, 0, 1, 13, 32, 80].randomElement()!)
+            let info = SecureRandom.bytes(count: [0, 1, 10, 80].randomElement()!)
+            let count = Int.random(in: 1...200)
+            let ours = try HKDF.deriveKey(inputKeyMaterial: SymmetricKey(data: ikm), salt: salt, info: info,
+                                          outputByteCount: count, algorithm: algorithm)
+            let theirs = try #require(Self.openSSLHKDF(ikm: ikm, salt: salt, info: info, count: count, digest: name))
+            #expect(keyHex(ours) == theirs.hexString)
+        }
     }
 }

@@ -71,7 +71,7 @@ final class FakeContext: AuthenticationContext, @unchecked Sendable { // guarded
             guard ok else { throw .notInteractive }
             var input = deviceSecret + Data(domain.rawValue.utf8)
             if domain == .biometryCurrentSet { input += enrollment }
-            return SHA256.hash(data: input)
+            return Data(SHA256.hash(data: input))
         }
     }
 

@@ -171,7 +171,7 @@ import LatchkeyWebAuthn
             let now = f.clock.now
             return try await attestedRegistration(f, key: nil) { authData, hash in
                 let payload: [String: Any] = [
-                    "nonce": knobs.nonce ?? SHA256.hash(data: authData + hash).base64EncodedString(),
+                    "nonce": knobs.nonce ?? Data(SHA256.hash(data: authData + hash)).base64EncodedString(),
                     "timestampMs": Int64((now.timeIntervalSince1970 + knobs.timestampOffset) * 1000),
                     "apkPackageName": "com.google.android.gms", "ctsProfileMatch": knobs.ctsProfileMatch,
                     "basicIntegrity": true]
@@ -239,7 +239,7 @@ import LatchkeyWebAuthn
         let now = s.f.clock.now
         func response(signer: RSA.Signing.PrivateKey) async throws -> RegistrationResponse {
             try await attestedRegistration(s.f, key: nil) { authData, hash in
-                let payload: [String: Any] = ["nonce": SHA256.hash(data: authData + hash).base64EncodedString(),
+                let payload: [String: Any] = ["nonce": Data(SHA256.hash(data: authData + hash)).base64EncodedString(),
                                               "timestampMs": Int64(now.timeIntervalSince1970 * 1000), "ctsProfileMatch": true]
                 let header = JWSHeader(alg: .RS256, additional: ["x5c": .array([.string(leaf.base64EncodedString())])])
                 let jws = try JWS.sign(payload: try JSONSerialization.data(withJSONObject: payload), header: header, key: .rsa(signer))

@@ -102,11 +102,11 @@ import LatchkeyWebAuthn
                        options: AttestationOptions = AttestationOptions()) throws -> AttestationTrust {
         let object = try AttestationObject(objectBytes)
         let credential = try #require(object.authenticatorData.attestedCredential)
-        #expect(object.authenticatorData.rpIDHash == SHA256.hash(data: Data("example.org".utf8)))
+        #expect(object.authenticatorData.rpIDHash == Data(SHA256.hash(data: Data("example.org".utf8))))
         let key = try COSEKey(cbor: credential.publicKey)
         return try AttestationVerifier(configuration: configuration(anchors, attestation: attestation, options: options),
                                        now: Date(timeIntervalSince1970: 1_750_000_000))
-            .verify(object, credentialKey: key, clientDataHash: SHA256.hash(data: clientDataJSON))
+            .verify(object, credentialKey: key, clientDataHash: Data(SHA256.hash(data: clientDataJSON)))
     }
 
     /// The whole ceremony pair through `WebAuthnRelyingParty`, as W3CTestVectorTests does for the other formats.

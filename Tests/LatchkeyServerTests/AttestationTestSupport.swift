@@ -16,7 +16,7 @@ func attestedRegistration(_ f: PasskeyFixture, key: COSEKey?,
         let cred = try #require(original.authenticatorData.attestedCredential)
         authData = authData.prefix(37 + 18 + cred.credentialID.count) + key.encoded
     }
-    let hash = SHA256.hash(data: response.response.clientDataJSON.data)
+    let hash = Data(SHA256.hash(data: response.response.clientDataJSON.data))
     let (fmt, statement) = try build(authData, hash)
     response.response.attestationObject = Base64URLBytes(CBOR.map([
         "fmt": .textString(fmt), "attStmt": statement, "authData": .byteString(authData)]).encoded)

@@ -64,7 +64,7 @@ import LatchkeyWebAuthn
             return try await attestedRegistration(f, key: publicKey.coseKey) { authData, hash in
                 let pubArea = (knobs.pubArea ?? TPMWriter.eccPublic(x: publicKey.x, y: publicKey.y)) + knobs.pubAreaSuffix
                 let certInfo = TPMWriter.certInfo(magic: knobs.magic, type: knobs.type,
-                                                  extraData: knobs.extraData ?? SHA256.hash(data: authData + hash),
+                                                  extraData: knobs.extraData ?? Data(SHA256.hash(data: authData + hash)),
                                                   name: knobs.name ?? TPMWriter.name(pubArea))
                 let aik = knobs.aik ?? self.aik
                 let sig = try (knobs.signer ?? aik.key).signature(for: certInfo).derRepresentation
@@ -98,7 +98,7 @@ import LatchkeyWebAuthn
         func response(modulus: Data) async throws -> RegistrationResponse {
             try await attestedRegistration(s.f, key: cose) { authData, hash in
                 let pubArea = TPMWriter.rsaPublic(modulus: modulus)
-                let certInfo = TPMWriter.certInfo(extraData: SHA256.hash(data: authData + hash), name: TPMWriter.name(pubArea))
+                let certInfo = TPMWriter.certInfo(extraData: Data(SHA256.hash(data: authData + hash)), name: TPMWriter.name(pubArea))
                 let sig = try s.aik.key.signature(for: certInfo).derRepresentation
                 return ("tpm", .map(["ver": "2.0", "alg": -7, "x5c": [.byteString(s.aik.der)], "sig": .byteString(sig),
                                      "certInfo": .byteString(certInfo), "pubArea": .byteString(pubArea)]))
@@ -123,7 +123,7 @@ import LatchkeyWebAuthn
                       tamper: Bool = false) async throws -> RegistrationResponse {
             try await attestedRegistration(s.f, key: publicKey.coseKey) { authData, hash in
                 let pubArea = TPMWriter.eccPublic(x: publicKey.x, y: publicKey.y, nameAlg: nameAlg)
-                let name = TPMWriter.u16(nameAlg) + (nameAlg == 0x0004 ? LegacySHA1.hash(pubArea) : SHA256.hash(data: pubArea))
+                let name = TPMWriter.u16(nameAlg) + (nameAlg == 0x0004 ? LegacySHA1.hash(pubArea) : Data(SHA256.hash(data: pubArea)))
                 let certInfo = TPMWriter.certInfo(extraData: extraData(authData + hash), name: name)
                 var sig = try s.pki.signSHA1(certInfo, with: "rsa-aik")
                 if tamper { sig.flipBit(at: 7) }
@@ -136,7 +136,7 @@ import LatchkeyWebAuthn
         #expect(stored.attestationFormat == "tpm" && stored.attestationTrust == .trusted)
         #expect(try await s.f.rp.verifyRegistration(try await response(nameAlg: 0x000b)).attestationTrust == .trusted)
         await #expect(throws: WebAuthnError.attestationCheckFailed(.tpmExtraDataMismatch)) {
-            try await s.f.rp.verifyRegistration(try await response(extraData: { SHA256.hash(data: $0) }))
+            try await s.f.rp.verifyRegistration(try await response(extraData: { Data(SHA256.hash(data: $0)) }))
         }
         await #expect(throws: WebAuthnError.attestationCheckFailed(.signatureInvalid(format: "tpm"))) {
             try await s.f.rp.verifyRegistration(try await response(tamper: true))

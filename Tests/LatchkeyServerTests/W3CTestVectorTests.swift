@@ -581,7 +581,7 @@ import LatchkeyWebAuthn
         try await Self.issue(v.registrationChallenge, .registration, in: store)
         if v.format == "none" {
             var object = v.attestationObject
-            let rpIDHash = try #require(object.range(of: SHA256.hash(data: Data("example.org".utf8))))
+            let rpIDHash = try #require(object.range(of: Data(SHA256.hash(data: Data("example.org".utf8)))))
             object[rpIDHash.lowerBound] ^= 0x01
             await #expect(throws: WebAuthnError.rpIDHashMismatch) {
                 try await rp.verifyRegistration(Self.registration(v, attestationObject: object))

@@ -250,7 +250,7 @@ import LatchkeyWebAuthn
         -> RegistrationResponse {
         var response = try await f.registrationResponse()
         let original = try AttestationObject(response.response.attestationObject.data)
-        let object = try build(original.authenticatorData.raw, SHA256.hash(data: response.response.clientDataJSON.data))
+        let object = try build(original.authenticatorData.raw, Data(SHA256.hash(data: response.response.clientDataJSON.data)))
         response.response.attestationObject = Base64URLBytes(object)
         return response
     }
@@ -421,8 +421,8 @@ import LatchkeyWebAuthn
             var response = try await f.registrationResponse()
             let original = try AttestationObject(response.response.attestationObject.data)
             let authData = try Self.replacingCredentialKey(in: original.authenticatorData, with: credentialKey.publicKey)
-            let hash = SHA256.hash(data: response.response.clientDataJSON.data)
-            let nonce = nonceOverride ?? SHA256.hash(data: authData + hash)
+            let hash = Data(SHA256.hash(data: response.response.clientDataJSON.data))
+            let nonce = nonceOverride ?? Data(SHA256.hash(data: authData + hash))
             let cert = try pki.leaf(name: "apple-\(UUID().uuidString)", subject: "/CN=Apple Test",
                                     keyPEM: try certKey.pemRepresentation,
                                     extensions: ["1.2.840.113635.100.8.2=DER:3024a1220420" + nonce.hexString])

@@ -11,6 +11,10 @@ import Latchkey
         let plain = try AES.GCM.open(box, using: key, authenticating: Data("note-1".utf8))
         #expect(plain == Data("secret".utf8))
 
+        let digest = SHA256.hash(data: Data("abc".utf8))            // SHA256.Digest: bytes inline, == in constant time
+        let bytes = Data(digest)                                    // as CryptoKit: Data(digest), digest.hexString
+        #expect(bytes.count == 32 && digest.hexString.hasPrefix("ba7816bf"))
+
         let verifier = try Argon2id.hash(password: Data("correct horse".utf8))   // $argon2id$v=19$m=19456,t=2,p=1$...
         #expect(try Argon2id.verify(password: Data("correct horse".utf8), against: verifier))
 

@@ -29,7 +29,7 @@ extension PasswordLogin {
             .label("Biometric login")
         try keychainCall { () throws(KeychainError) in try keychain.remove(Self.shortcutKey) }
         try keychainCall { () throws(KeychainError) in try protected.set(secret, forKey: Self.shortcutKey) }
-        record.shortcutDigest = SHA256.hash(data: secret)
+        record.shortcutDigest = Data(SHA256.hash(data: secret))
         try save(record)
     }
 

@@ -7,5 +7,5 @@ enum AuthRandom {
     static func bytes(_ count: Int = 32) -> Data { SecureRandom.bytes(count: count) }
 
     /// SHA-256 of `data`.
-    static func digest(_ data: Data) -> Data { SHA256.hash(data: data) }
+    static func digest(_ data: Data) -> Data { Data(SHA256.hash(data: data)) }
 }

@@ -36,8 +36,12 @@ public struct StreamingHasher<H: FixedHashFunction> {
     }
 
     /// Returns the digest of everything added so far; the hasher can keep being updated afterwards.
-    public func finalize() -> Data {
-        state.copy().finish()
+    public func finalize() -> H.Digest {
+        let finished = state.copy()
+        guard let type = H.Digest.self as? any HashOutput.Type,
+              let digest = type.init(writing: { finished.finish(into: $0) }) as? H.Digest
+        else { HashOutputFailure.trap("\(H.self)") }
+        return digest
     }
 }
 
@@ -67,12 +71,9 @@ final class DigestContext {
         if EVP_DigestUpdate(context, input.baseAddress, input.count) != 1 { failed = true }
     }
 
-    func finish() -> Data {
-        guard !failed else { return Data() }
-        var ok = false
-        let out = DataOutput.make(count: algorithm.outputByteCount) { buffer in
-            ok = EVP_DigestFinal_ex(context, buffer.baseAddress?.assumingMemoryBound(to: UInt8.self), nil) == 1
-        }
-        return ok ? out : Data()
+    /// Writes the digest into `out` (exactly the digest's size); false when OpenSSL failed at any step.
+    func finish(into out: UnsafeMutableRawBufferPointer) -> Bool {
+        guard !failed, out.count == algorithm.outputByteCount else { return false }
+        return EVP_DigestFinal_ex(context, out.baseAddress?.assumingMemoryBound(to: UInt8.self), nil) == 1
     }
 }

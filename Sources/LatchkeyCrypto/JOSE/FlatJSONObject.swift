@@ -80,14 +80,18 @@ struct FlatJSONObject {
         mutating func string() -> String? {
             guard take(UInt8(ascii: "\"")) else { return nil }
             let start = index
+            var ascii = true
             while index < bytes.count {
                 let byte = bytes[index]
                 if byte == UInt8(ascii: "\"") {
-                    let text = String(validating: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                    let utf8 = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                    // ASCII is valid UTF-8 as it is: only other text goes through the (generic, slower) validation.
+                    let text = ascii ? String(decoding: utf8, as: UTF8.self) : String(validating: utf8, as: UTF8.self)
                     index += 1
                     return text
                 }
                 if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
+                if byte >= 0x80 { ascii = false }
                 index += 1
             }
             return nil

@@ -19,7 +19,7 @@ extension JWK {
         default:
             throw .unsupportedAlgorithm("JWK kty \(kty)")
         }
-        return SHA256.hash(data: try JSONCoding.encode(members))
+        return Data(SHA256.hash(data: try JSONCoding.encode(members)))
     }
 
     /// The thumbprint, base64url-encoded (the usual `kid` / DPoP `jkt` form).

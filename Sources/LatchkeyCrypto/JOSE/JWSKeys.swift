@@ -18,12 +18,15 @@ public enum JWSVerificationKey: Sendable, Hashable {
     /// True when `signature` over `signingInput` is valid for `algorithm` under this key.
     func isValid(signature: Data, signingInput: Data, algorithm: JWSAlgorithm) -> Bool {
         switch (self, algorithm) {
+        // ECDSA: the raw r||s is re-encoded as DER on the stack and verified directly (no `Signature` value).
         case let (.p256(key), .ES256):
-            guard signature.count == 64, let sig = try? P256.Signing.ECDSASignature(rawRepresentation: signature) else { return false }
-            return key.isValidSignature(sig, for: signingInput)
+            return signature.withUnsafeBytes { sig in
+                signingInput.withUnsafeBytes { input in key.isValidSignature(raw: sig, message: input) }
+            }
         case let (.p384(key), .ES384):
-            guard signature.count == 96, let sig = try? P384.Signing.ECDSASignature(rawRepresentation: signature) else { return false }
-            return key.isValidSignature(sig, for: signingInput)
+            return signature.withUnsafeBytes { sig in
+                signingInput.withUnsafeBytes { input in key.isValidSignature(raw: sig, message: input) }
+            }
         case let (.rsa(key), .RS256):
             return key.isValidSignature(signature, for: signingInput, padding: .pkcs1v15, hash: .sha256)
         case let (.rsa(key), .PS256):

@@ -1,16 +1,21 @@
 import COpenSSL
 import Foundation
+import Synchronization
 
 /// An OpenSSL `EVP_PKEY` owned by Swift and freed when the last reference goes away.
 ///
 /// OpenSSL frees (and, for private keys, clears) the key material in `EVP_PKEY_free`.
-// @unchecked Sendable: the EVP_PKEY is never mutated after creation, and OpenSSL 3 allows concurrent read-only use.
+/// Its signing and verifying contexts (`PreparedPKeyContexts`) are made on first use and freed with it.
+// @unchecked Sendable: the EVP_PKEY is never mutated after creation, and OpenSSL 3 allows concurrent read-only use;
+// the prepared contexts are only used under their mutex.
 final class EVPKey: @unchecked Sendable {
     let pointer: OpaquePointer
+    /// Contexts initialized for signing / verifying digests with this key (see `PreparedPKeyContexts`).
+    let prepared = Mutex(PreparedPKeyContexts())
 
     init(taking pointer: OpaquePointer) { self.pointer = pointer }
 
-    deinit { EVP_PKEY_free(pointer) }
+    deinit { EVP_PKEY_free(pointer) }  // the prepared contexts hold their own references, freed right after
 
     /// `EVP_PKEY_fromdata` selections (the C macros are compound and not imported by Swift).
     static let selectPublic: Int32 = 0x86   // EVP_PKEY_PUBLIC_KEY

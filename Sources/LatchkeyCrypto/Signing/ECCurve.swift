@@ -117,30 +117,67 @@ struct ECCurve: Sendable {
     /// writes, without its two BIGNUM allocations (tests compare the bytes with OpenSSL's on every path).
     func derSignature(raw: Data) throws(CryptoError) -> Data {
         guard raw.count == 2 * size else { throw .invalidParameter("raw signature must be \(2 * size) bytes, got \(raw.count)") }
-        let size = size
-        return raw.withUnsafeBytes { (buf: UnsafeRawBufferPointer) -> Data in
-            let bytes = buf.bindMemory(to: UInt8.self)
-            func integer(_ start: Int) -> (first: Int, pad: Int, length: Int) {
-                var first = start
-                while first < start + size - 1, bytes[first] == 0 { first += 1 }
-                let pad = bytes[first] & 0x80 != 0 ? 1 : 0
-                return (first, pad, start + size - first + pad)
+        return raw.withUnsafeBytes { rawBytes in
+            withUnsafeTemporaryAllocation(byteCount: Self.derSignatureCapacity, alignment: 8) { buffer in
+                let length = derSignature(raw: rawBytes, into: buffer) ?? 0
+                return Data(UnsafeRawBufferPointer(rebasing: buffer[0..<length]))
             }
-            let r = integer(0), s = integer(size)
-            let content = 2 + r.length + 2 + s.length // each INTEGER's length fits in one byte (≤ 67)
-            var out = [UInt8]()
-            out.reserveCapacity(content + 3)
-            out.append(0x30)
-            if content >= 0x80 { out.append(0x81) }
-            out.append(UInt8(content))
-            for part in [r, s] {
-                out.append(0x02)
-                out.append(UInt8(part.length))
-                if part.pad == 1 { out.append(0) }
-                out.append(contentsOf: bytes[part.first..<(part.first + part.length - part.pad)])
-            }
-            return Data(out)
         }
+    }
+
+    /// The same encoding written into `out` (at least `derSignatureCapacity` bytes); returns its length, or nil
+    /// when `raw` is not 2 × the coordinate size or `out` is too small.
+    func derSignature(raw: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer) -> Int? {
+        guard raw.count == 2 * size, let rawBase = raw.baseAddress?.assumingMemoryBound(to: UInt8.self),
+              let outBase = out.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+        let size = size
+        func integer(_ start: Int) -> (first: Int, pad: Int, length: Int) {
+            var first = start
+            while first < start + size - 1, rawBase[first] == 0 { first += 1 }
+            let pad = rawBase[first] & 0x80 != 0 ? 1 : 0
+            return (first, pad, start + size - first + pad)
+        }
+        let r = integer(0), s = integer(size)
+        let content = 2 + r.length + 2 + s.length // each INTEGER's length fits in one byte (≤ 67)
+        let total = content + (content >= 0x80 ? 3 : 2)
+        guard total <= out.count else { return nil }
+        var at = 0
+        func put(_ byte: UInt8) { outBase[at] = byte; at += 1 }
+        put(0x30)
+        if content >= 0x80 { put(0x81) }
+        put(UInt8(content))
+        func putInteger(_ part: (first: Int, pad: Int, length: Int)) {
+            put(0x02)
+            put(UInt8(part.length))
+            if part.pad == 1 { put(0) }
+            let digits = part.length - part.pad
+            (outBase + at).update(from: rawBase + part.first, count: digits)
+            at += digits
+        }
+        putInteger(r)
+        putInteger(s)
+        return at
+    }
+
+    /// Raw r||s of a signature OpenSSL itself just made (`EVP_PKEY_sign`'s DER, always canonical): decoded by
+    /// OpenSSL (`d2i_ECDSA_SIG`, `BN_bn2binpad`) straight into the result, without the re-encoding check
+    /// `rawSignature(der:)` makes for signatures from outside.
+    func rawSignature(trustedDER der: UnsafeRawBufferPointer) throws(CryptoError) -> Data {
+        var cursor: UnsafePointer<UInt8>? = bytePointer(der)
+        guard let sig = d2i_ECDSA_SIG(nil, &cursor, der.count) else {
+            ERR_clear_error(); throw .libraryFailure("d2i_ECDSA_SIG")
+        }
+        defer { ECDSA_SIG_free(sig) }
+        var r: OpaquePointer?, s: OpaquePointer?
+        ECDSA_SIG_get0(sig, &r, &s)
+        let size = size
+        var ok = false
+        let raw = DataOutput.make(count: 2 * size) { out in
+            guard let base = out.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+            ok = BN_bn2binpad(r, base, Int32(size)) == Int32(size) && BN_bn2binpad(s, base + size, Int32(size)) == Int32(size)
+        }
+        guard ok else { ERR_clear_error(); throw .libraryFailure("BN_bn2binpad") }
+        return raw
     }
 
     /// Raw r||s from a strictly DER-encoded ECDSA-Sig-Value (no trailing bytes, minimal integers).

@@ -72,8 +72,10 @@ extension ECDSA {
         /// An ECDSA signature over the curve's hash (SHA-256 on P-256, SHA-384 on P-384) of `data`,
         /// randomized by OpenSSL.
         public func signature(for data: some DataProtocol) throws(CryptoError) -> Signature<Curve> {
-            let der = try EVPSignature.sign(key, md: Curve.parameters.curve.hash.evpMD, data: data)
-            return try Signature<Curve>(derRepresentation: der)
+            // One EVP_Digest, then EVP_PKEY_sign on this key's prepared context (ECDSA+Digest.swift).
+            try ContiguousInput.with(data) { (message) throws(CryptoError) in
+                try Curve.parameters.curve.signature(key, message: message)
+            }
         }
 
         /// Names the type and the public key; the private scalar is never printed.
@@ -133,7 +135,17 @@ extension ECDSA {
 
         /// True when `signature` is a valid ECDSA signature of `data` under this key.
         public func isValidSignature(_ signature: Signature<Curve>, for data: some DataProtocol) -> Bool {
-            EVPSignature.verify(key, md: Curve.parameters.curve.hash.evpMD, signature: signature.derRepresentation, data: data)
+            // One EVP_Digest, then EVP_PKEY_verify on this key's prepared context (ECDSA+Digest.swift).
+            ContiguousInput.with(data) { message in
+                signature.derRepresentation.withUnsafeBytes { der in
+                    Curve.parameters.curve.isValid(key, derSignature: der, message: message)
+                }
+            }
+        }
+
+        /// True when the raw r||s `signature` (JOSE) is valid for `message`, with no `Signature` value made.
+        func isValidSignature(raw signature: UnsafeRawBufferPointer, message: UnsafeRawBufferPointer) -> Bool {
+            Curve.parameters.curve.isValid(key, rawSignature: signature, message: message)
         }
 
         public static func == (a: Self, b: Self) -> Bool { a.x963Representation == b.x963Representation }
@@ -159,6 +171,12 @@ extension ECDSA {
         public init(derRepresentation: Data) throws(CryptoError) {
             let der = Data(derRepresentation)
             self.rawRepresentation = try Curve.parameters.curve.rawSignature(der: der)
+            self.derRepresentation = der
+        }
+
+        /// Both forms of a signature OpenSSL just made (nothing to check).
+        init(raw: Data, der: Data) {
+            self.rawRepresentation = raw
             self.derRepresentation = der
         }
 

@@ -21,6 +21,12 @@ public enum ConstantTime {
         return a.withUnsafeBytes { pa in b.withUnsafeBytes { pb in equals(pa, pb) } }
     }
 
+    /// True when `digest` has the bytes of `bytes` (constant time; `Digest`'s own `==`).
+    public static func equals(_ digest: some Digest, _ bytes: some DataProtocol) -> Bool { digest == bytes }
+
+    /// True when `bytes` are those of `digest` (constant time; `Digest`'s own `==`).
+    public static func equals(_ bytes: some DataProtocol, _ digest: some Digest) -> Bool { digest == bytes }
+
     /// Raw-pointer form used inside the module.
     static func equals(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
         guard a.count == b.count else { return false }

@@ -22,7 +22,7 @@ public struct WebAuthnRelyingParty: Sendable {
     }
 
     /// SHA-256 of the RP ID, which authenticator data must start with.
-    public var relyingPartyIDHash: Data { SHA256.hash(data: Data(configuration.relyingPartyID.utf8)) }
+    public var relyingPartyIDHash: Data { Data(SHA256.hash(data: Data(configuration.relyingPartyID.utf8))) }
 
     /// A new random user handle (64 bytes, never derived from the username).
     public static func makeUserHandle() -> Data { SecureRandom.bytes(count: 64) }
@@ -138,7 +138,7 @@ public struct WebAuthnRelyingParty: Sendable {
             throw WebAuthnError.unsupportedAlgorithm(key.algorithm.rawValue)
         }
 
-        let clientDataHash = SHA256.hash(data: clientDataJSON)
+        let clientDataHash = Data(SHA256.hash(data: clientDataJSON))
         var effective = configuration
         if let provider = configuration.attestationRootProvider {
             effective.attestationTrustAnchors[attestation.format, default: []] += provider.attestationRoots(aaguid: attested.aaguid)

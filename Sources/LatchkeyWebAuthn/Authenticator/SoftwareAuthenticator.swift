@@ -95,7 +95,7 @@ public final class SoftwareAuthenticator: Sendable {
         if b.userVerified { flags |= 0x04 }
         if b.backupEligible { flags |= 0x08 }
         if b.backedUp { flags |= 0x10 }
-        var data = SHA256.hash(data: Data(rpID.utf8))
+        var data = Data(SHA256.hash(data: Data(rpID.utf8)))
         data.append(flags)
         withUnsafeBytes(of: signCount.bigEndian) { data.append(contentsOf: $0) }
         return data

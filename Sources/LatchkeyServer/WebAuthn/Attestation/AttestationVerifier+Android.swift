@@ -93,7 +93,7 @@ extension AttestationVerifier {
         guard let payload = try? JSONDecoder().decode(JSONValue.self, from: jws.payload), payload.objectValue != nil else {
             throw Self.failure(.safetyNetResponseMalformed("payload is not a JSON object"))
         }
-        let nonce = SHA256.hash(data: authData.raw + clientDataHash).base64EncodedString()
+        let nonce = Data(SHA256.hash(data: authData.raw + clientDataHash)).base64EncodedString()
         guard payload["nonce"]?.stringValue == nonce else { throw Self.failure(.safetyNetNonceMismatch) }
         guard payload["ctsProfileMatch"]?.boolValue == true else { throw Self.failure(.safetyNetCTSProfileMismatch) }
         guard let milliseconds = payload["timestampMs"]?.intValue else {
