@@ -46,16 +46,7 @@ extension Digest {
 
     /// Lowercase hexadecimal of the bytes.
     public var hexString: String {
-        withUnsafeBytes { bytes in
-            let digits = Array("0123456789abcdef".utf8)
-            return String(unsafeUninitializedCapacity: 2 * bytes.count) { out in
-                for (i, b) in bytes.enumerated() {
-                    out[2 * i] = digits[Int(b >> 4)]
-                    out[2 * i + 1] = digits[Int(b & 0x0f)]
-                }
-                return 2 * bytes.count
-            }
-        }
+        withUnsafeBytes(HexDigit.lowercaseHex)
     }
 
     /// "SHA256Digest(32 bytes)": the size only, never the bytes.

@@ -16,13 +16,7 @@ extension Data {
     }
 
     /// Lowercase hexadecimal.
-    public var hexString: String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(count * 2)
-        for b in self { out.append(digits[Int(b >> 4)]); out.append(digits[Int(b & 0x0f)]) }
-        return String(decoding: out, as: UTF8.self)
-    }
+    public var hexString: String { withUnsafeBytes(HexDigit.lowercaseHex) }
 }
 
 /// One hexadecimal digit.
@@ -35,6 +29,18 @@ public enum HexDigit {
         case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
         case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
         default: nil
+        }
+    }
+
+    /// Lowercase hexadecimal of `bytes`, written straight into the string's storage.
+    static func lowercaseHex(_ bytes: UnsafeRawBufferPointer) -> String {
+        let digits: StaticString = "0123456789abcdef"
+        return String(unsafeUninitializedCapacity: 2 * bytes.count) { out in
+            for (i, byte) in bytes.enumerated() {
+                out[2 * i] = digits.utf8Start[Int(byte >> 4)]
+                out[2 * i + 1] = digits.utf8Start[Int(byte & 0x0f)]
+            }
+            return 2 * bytes.count
         }
     }
 }

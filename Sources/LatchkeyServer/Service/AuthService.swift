@@ -259,10 +259,16 @@ public final class AuthService: Sendable {
     }
 
     func verifiedClaims(_ token: String, allowExpired: Bool) throws -> AccessTokenClaims {
-        let kid = AccessTokenCodec.split(token)?.header.kid
         let leeway = allowExpired ? configuration.accessTokenLifetime + configuration.clockSkew * 2 : configuration.clockSkew
-        return try keyRing.verifier(issuer: configuration.issuer, audience: configuration.audience, leeway: leeway,
-                                    forKID: kid).verify(token)
+        do {
+            return try keyRing.verifier(issuer: configuration.issuer, audience: configuration.audience, leeway: leeway,
+                                        forKID: nil).verify(token)
+        } catch TokenVerificationError.unknownKey {
+            // Another instance may have rotated: reload the keys (at most once a second) and try once more.
+            let kid = AccessTokenCodec.split(token)?.header.kid
+            return try keyRing.verifier(issuer: configuration.issuer, audience: configuration.audience, leeway: leeway,
+                                        forKID: kid).verify(token)
+        }
     }
 
     /// The scope to grant: the requested one if every item is allowed (else `invalidScope`), or `fallback`

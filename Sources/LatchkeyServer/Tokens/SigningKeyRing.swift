@@ -20,6 +20,16 @@ public final class SigningKeyRing: Sendable {
         var activeCreatedAt: Int64
         var published: [(kid: String, key: P256.Signing.PublicKey, retiredAt: Int64?)]
         var loadedAt: Int64
+        /// Counts loads, so a verifier built from an earlier load is never reused for a later one.
+        var generation: Int
+    }
+
+    /// Verifiers built from the current load, by their settings: reused while the published keys stay the same,
+    /// so each request does not rebuild the public keys (and their prepared OpenSSL verify contexts).
+    private struct CachedVerifiers {
+        var generation: Int
+        var kids: [String]
+        var verifiers: [TokenVerifier]
     }
 
     private let database: any Database
@@ -32,6 +42,8 @@ public final class SigningKeyRing: Sendable {
     /// When a token with an unknown `kid` last made the ring reload (at most once a second, so tokens with
     /// made-up `kid`s cannot turn every request into a database read).
     private let lastUnknownKIDReload = Mutex<Int64>(Int64.min)
+    private let loads = Atomic<Int>(0)
+    private let cachedVerifiers = Mutex<CachedVerifiers?>(nil)
 
     /// Loads the keys, creating the first one if the database has none.
     public init(database: any Database, clock: any ServerClock, accessTokenLifetime: Int64, clockSkew: Int64,
@@ -106,31 +118,51 @@ public final class SigningKeyRing: Sendable {
 
     /// The keys to publish now: the active key and retired keys whose tokens may still be valid.
     public func publishedKeySet() throws -> PublishedKeySet {
-        let loaded = try current()
+        PublishedKeySet(keys: published(in: try current()).map { PublishedKey(kid: $0.kid, key: $0.key) })
+    }
+
+    /// The keys of `loaded` to publish now: the active key and retired keys whose tokens may still be valid.
+    private func published(in loaded: Loaded) -> [(kid: String, key: P256.Signing.PublicKey)] {
         let now = clock.seconds
-        return PublishedKeySet(keys: loaded.published.compactMap { entry in
+        return loaded.published.compactMap { entry in
             if let retired = entry.retiredAt, retired + publishFor <= now { return nil }
-            return PublishedKey(kid: entry.kid, key: entry.key)
-        })
+            return (entry.kid, entry.key)
+        }
     }
 
     /// A verifier over the currently published keys (reloading if `kid` is unknown and no such reload
-    /// happened in the last second: another instance may just have rotated).
+    /// happened in the last second: another instance may just have rotated). The same verifier is returned
+    /// while the published keys and the settings are unchanged.
     func verifier(issuer: String, audience: String, leeway: Int64, forKID kid: String?) throws -> TokenVerifier {
-        var keys = try publishedKeySet()
-        if let kid, !keys.keys.contains(where: { $0.kid == kid }) {
+        var loaded = try current()
+        var keys = published(in: loaded)
+        if let kid, !keys.contains(where: { $0.kid == kid }) {
             let now = clock.seconds
             let due = lastUnknownKIDReload.withLock { last in
                 guard last == Int64.min || now - last >= 1 else { return false }
                 last = now
                 return true
             }
-            if due {
-                _ = try load()
-                keys = try publishedKeySet()
+            if due, let reloaded = try load() {
+                loaded = reloaded
+                keys = published(in: loaded)
             }
         }
-        return TokenVerifier(keySet: keys, issuer: issuer, audience: audience, leeway: leeway, clock: clock)
+        let kids = keys.map(\.kid)
+        return cachedVerifiers.withLock { cache in
+            if cache?.generation != loaded.generation || cache?.kids != kids {
+                cache = CachedVerifiers(generation: loaded.generation, kids: kids, verifiers: [])
+            }
+            if let found = cache?.verifiers.first(where: { $0.issuer == issuer && $0.audience == audience && $0.leeway == leeway }) {
+                return found
+            }
+            let verifier = TokenVerifier(keys: Dictionary(keys.map { ($0.kid, $0.key) }, uniquingKeysWith: { _, last in last }),
+                                         issuer: issuer, audience: audience, leeway: leeway, clock: clock)
+            // A handful of settings at most (the normal leeway and revocation's longer one); keep the newest few.
+            if cache?.verifiers.count ?? 0 >= 4 { cache?.verifiers.removeFirst() }
+            cache?.verifiers.append(verifier)
+            return verifier
+        }
     }
 
     private func current() throws -> Loaded {
@@ -153,7 +185,8 @@ public final class SigningKeyRing: Sendable {
         }
         let loaded = Loaded(activeKID: active.kid, activeKey: privateKey,
                             activeHeaderPrefix: try AccessTokenCodec.headerPrefix(kid: active.kid), activeCreatedAt: active.createdAt,
-                            published: published, loadedAt: clock.seconds)
+                            published: published, loadedAt: clock.seconds,
+                            generation: loads.add(1, ordering: .relaxed).newValue)
         state.withLock { $0 = loaded }
         return loaded
     }

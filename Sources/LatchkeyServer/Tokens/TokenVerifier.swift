@@ -54,6 +54,11 @@ public struct TokenVerifier: Sendable {
                 clock: any ServerClock = SystemClock()) {
         var keys: [String: P256.Signing.PublicKey] = [:]
         for key in keySet.keys { if let publicKey = try? key.publicKey() { keys[key.kid] = publicKey } }
+        self.init(keys: keys, issuer: issuer, audience: audience, leeway: leeway, clock: clock)
+    }
+
+    /// A verifier over public keys by `kid` (the signing key ring's own, without a JWK round trip).
+    init(keys: [String: P256.Signing.PublicKey], issuer: String, audience: String, leeway: Int64, clock: any ServerClock) {
         self.keys = keys
         self.issuer = issuer; self.audience = audience; self.leeway = leeway; self.clock = clock
         options = JWTValidationOptions(allowedAlgorithms: [.ES256], issuer: issuer, audiences: [audience],
