@@ -39,6 +39,19 @@ struct VaultRow {
     /// Lookup columns, in table order.
     static let lookupKeys: [AttributeKey] = [.accessGroup, .service, .account, .server]
 
+    /// `lookupKeys.indices`, without the array.
+    static var lookupColumns: Range<Int> { 0..<4 }
+
+    /// `lookupKeys[column]` without the array (`column` in `lookupColumns`).
+    static func lookupKey(column: Int) -> AttributeKey {
+        switch column {
+        case 0: .accessGroup
+        case 1: .service
+        case 2: .account
+        default: .server
+        }
+    }
+
     /// The MAC in the lookup column of `key`, if the row has one.
     func lookup(_ key: AttributeKey) -> Data? {
         guard let column = Self.lookupColumn(of: key), column < lookupMACs.count else { return nil }
@@ -161,26 +174,12 @@ struct RowAAD {
 
     init(itemClass: ItemClass, pk: UnsafeRawBufferPointer, uid: UnsafeRawBufferPointer, accessibility: Accessibility,
          flags: UInt64) {
-        var cls = itemClass.rawValue, level = accessibility.rawValue
-        bytes = cls.withUTF8 { cls in
-            level.withUTF8 { level in
-                let count = 5 + cls.count + 1 + pk.count + 1 + uid.count + 1 + level.count + 8
-                return [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
-                    var i = 0
-                    func put(_ b: UInt8) { out[i] = b; i += 1 }
-                    func put(_ bytes: UnsafeRawBufferPointer) {
-                        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
-                        (out.baseAddress! + i).update(from: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
-                        i += bytes.count
-                    }
-                    put(0x4c); put(0x4b); put(0x56); put(0x31); put(0) // "LKV1", part
-                    put(UnsafeRawBufferPointer(cls))
-                    put(UInt8(truncatingIfNeeded: pk.count)); put(pk)
-                    put(UInt8(truncatingIfNeeded: uid.count)); put(uid)
-                    put(UInt8(truncatingIfNeeded: level.count)); put(UnsafeRawBufferPointer(level))
-                    for shift in stride(from: 56, through: 0, by: -8) { put(UInt8((flags >> UInt64(shift)) & 0xff)) }
-                    initialized = i
-                }
+        var level = accessibility.rawValue
+        bytes = level.withUTF8 { level in
+            let count = Self.count(itemClass, pk: pk, uid: uid, level: level.count)
+            return [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
+                initialized = Self.write(into: UnsafeMutableRawBufferPointer(out), itemClass: itemClass, pk: pk, uid: uid,
+                                         level: UnsafeRawBufferPointer(level), flags: flags, part: 0)
             }
         }
     }
@@ -189,5 +188,40 @@ struct RowAAD {
     mutating func with<R, E: Error>(part: UInt8, _ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
         bytes[Self.partIndex] = part
         return try withTypedBytes(of: bytes, body)
+    }
+
+    /// Calls `body` with the AAD of one part of a row, written on the stack (for a row whose one part is opened).
+    /// `level` is the raw value of the row's accessibility as UTF-8 (its column's bytes).
+    static func withBytes<R, E: Error>(itemClass: ItemClass, pk: UnsafeRawBufferPointer, uid: UnsafeRawBufferPointer,
+                                       level: UnsafeRawBufferPointer, flags: UInt64, part: UInt8,
+                                       _ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+        try withUnsafeTemporaryAllocation(byteCount: count(itemClass, pk: pk, uid: uid, level: level.count), alignment: 1) {
+            (out) throws(E) -> R in
+            let written = write(into: out, itemClass: itemClass, pk: pk, uid: uid, level: level, flags: flags, part: part)
+            return try body(UnsafeRawBufferPointer(rebasing: out[..<written]))
+        }
+    }
+
+    private static func count(_ itemClass: ItemClass, pk: UnsafeRawBufferPointer, uid: UnsafeRawBufferPointer, level: Int) -> Int {
+        5 + itemClass.rawValueUTF8.utf8CodeUnitCount + 1 + pk.count + 1 + uid.count + 1 + level + 8
+    }
+
+    /// Writes the AAD into `out` (at least `count(...)` bytes) and returns how many bytes it wrote.
+    private static func write(into out: UnsafeMutableRawBufferPointer, itemClass: ItemClass, pk: UnsafeRawBufferPointer,
+                              uid: UnsafeRawBufferPointer, level: UnsafeRawBufferPointer, flags: UInt64, part: UInt8) -> Int {
+        var i = 0
+        func put(_ b: UInt8) { out[i] = b; i += 1 }
+        func put(_ bytes: UnsafeRawBufferPointer) {
+            guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+            (out.baseAddress! + i).copyMemory(from: base, byteCount: bytes.count)
+            i += bytes.count
+        }
+        put(0x4c); put(0x4b); put(0x56); put(0x31); put(part) // "LKV1", part
+        itemClass.rawValueUTF8.withUTF8Buffer { put(UnsafeRawBufferPointer($0)) }
+        put(UInt8(truncatingIfNeeded: pk.count)); put(pk)
+        put(UInt8(truncatingIfNeeded: uid.count)); put(uid)
+        put(UInt8(truncatingIfNeeded: level.count)); put(level)
+        for shift in stride(from: 56, through: 0, by: -8) { put(UInt8((flags >> UInt64(shift)) & 0xff)) }
+        return i
     }
 }
