@@ -20,7 +20,9 @@ extension FileVault {
         try state.withLock { (s: inout State) throws(KeychainStoreError) in
             let keys = try Self.keys(s, for: item.attributes.effectiveAccessibility)
             let row = try VaultRow.make(uid: SecureRandom.bytes(count: 16), attributes: item.attributes, value: item.value,
-                                        keys: keys, gateSecrets: secrets)
+                                        keys: keys, gateSecrets: secrets, primaryKeyMAC: nil) {
+                (key, column, value) throws(KeychainStoreError) -> Data in try Self.cachedMACData(key, column, value, &s, keys)
+            }
             try s.db.immediateTransaction { () throws(KeychainStoreError) in try Self.insert(row, s.db) }
         }
     }
@@ -42,7 +44,9 @@ extension FileVault {
             for (item, secrets) in prepared {
                 let keys = try Self.keys(s, for: item.attributes.effectiveAccessibility)
                 rows.append(try VaultRow.make(uid: SecureRandom.bytes(count: 16), attributes: item.attributes,
-                                              value: item.value, keys: keys, gateSecrets: secrets))
+                                              value: item.value, keys: keys, gateSecrets: secrets, primaryKeyMAC: nil) {
+                    (key, column, value) throws(KeychainStoreError) -> Data in try Self.cachedMACData(key, column, value, &s, keys)
+                })
             }
             try s.db.immediateTransaction { () throws(KeychainStoreError) in
                 for row in rows { try Self.insert(row, s.db) }
@@ -173,6 +177,12 @@ extension FileVault {
                     new.modificationDate = StoreRules.nextModificationDate(after: old.modificationDate, now: now)
                     let identityChanges = StoreRules.needsGateForUpdate(old, new, changes)
                         || old.effectiveAccessibility != new.effectiveAccessibility
+                    // The primary-key MAC is kept when the primary key's bytes are (it is in the AAD the attributes
+                    // just opened under, so it is the row's own); the lookup MACs come from the cache.
+                    let primaryKeyMAC = PrimaryKey.unchanged(old, new) ? row.pk : nil
+                    func lookupMAC(_ key: AttributeKey, _ column: Int, _ value: AttributeValue) throws(KeychainStoreError) -> Data {
+                        try Self.cachedMACData(key, column, value, &s, keys)
+                    }
                     let updated: VaultRow
                     if identityChanges {
                         var itemKey: SymmetricKey?
@@ -185,10 +195,14 @@ extension FileVault {
                         let secrets: [[Data]]? = try new.accessControl.flatMap { ac throws(KeychainStoreError) in
                             ac.requiresAuthentication ? try AccessGate.secretsForSealing(ac, context: query.authenticationContext) : nil
                         }
-                        updated = try VaultRow.make(uid: row.uid, attributes: new, value: value, keys: keys, gateSecrets: secrets, rowid: row.rowid)
+                        updated = try VaultRow.make(uid: row.uid, attributes: new, value: value, keys: keys, gateSecrets: secrets,
+                                                    rowid: row.rowid, primaryKeyMAC: primaryKeyMAC, lookupMAC: lookupMAC)
                     } else {
+                        // The identity is unchanged, so is the primary key (with a certificate's DER when it stands
+                        // in for issuer and serial number: the value is not at hand here, the row's own MAC is).
                         updated = try VaultRow.make(uid: row.uid, attributes: new, value: Data(), keys: keys, gateSecrets: nil,
-                                                    keep: (row.sealedValue, row.gate), rowid: row.rowid)
+                                                    keep: (row.sealedValue, row.gate), rowid: row.rowid,
+                                                    primaryKeyMAC: row.pk, lookupMAC: lookupMAC)
                     }
                     if updated.pk == row.pk && updated.lookupMACs == row.lookupMACs && updated.synchronizable == row.synchronizable
                         && updated.accessibility == row.accessibility && updated.accessControlFlags == row.accessControlFlags {
@@ -373,6 +387,12 @@ extension FileVault {
         return mac
     }
 
+    /// `cachedMAC` as the `Data` a `VaultRow` holds.
+    static func cachedMACData(_ key: AttributeKey, _ column: Int, _ value: AttributeValue, _ s: inout State,
+                              _ keys: VaultKeys) throws(KeychainStoreError) -> Data {
+        try cachedMAC(key, column, value, &s, keys).withUnsafeBytes { Data($0) }
+    }
+
     private static func computedMAC(_ key: AttributeKey, _ value: AttributeValue, _ keys: VaultKeys) throws(KeychainStoreError) -> LookupMAC {
         guard let mac = LookupMAC(VaultRow.lookupMAC(key, value, keys: keys)) else { throw KeychainStoreError(.internalComponent) }
         return mac
@@ -403,17 +423,23 @@ extension FileVault {
         return row
     }
 
+    /// Binds a row's 13 columns, the blobs and texts in place (one copy into the statement's parameter buffer,
+    /// sized for them first; none made or freed by SQLite).
     static func bindRow(_ row: VaultRow, _ s: SQLiteStatement) {
-        s.bind(1, row.uid)
-        s.bind(2, row.itemClass.rawValue)
-        s.bind(3, row.pk)
-        for (i, key) in VaultRow.lookupKeys.enumerated() { s.bind(Int32(4 + i), row.lookup(key)) }
+        var level = row.accessibility.rawValue
+        let lookups = row.lookupMACs.reduce(0) { $0 + ($1?.count ?? 0) }
+        s.reserveParameterBytes(row.uid.count + 4 + row.pk.count + lookups + level.utf8.count + row.sealedAttributes.count
+                                + row.sealedValue.count + (row.gate?.count ?? 0))
+        s.bindInPlace(1, row.uid)
+        row.itemClass.rawValueUTF8.withUTF8Buffer { s.bindTextInPlace(2, UnsafeRawBufferPointer($0)) }
+        s.bindInPlace(3, row.pk)
+        for column in VaultRow.lookupColumns { s.bindInPlace(Int32(4 + column), row.lookup(VaultRow.lookupKey(column: column))) }
         s.bind(8, row.synchronizable ? 1 : 0)
-        s.bind(9, row.accessibility.rawValue)
+        level.withUTF8 { s.bindTextInPlace(9, UnsafeRawBufferPointer($0)) }
         s.bind(10, Int64(bitPattern: row.accessControlFlags))
-        s.bind(11, row.sealedAttributes)
-        s.bind(12, row.sealedValue)
-        s.bind(13, row.gate)
+        s.bindInPlace(11, row.sealedAttributes)
+        s.bindInPlace(12, row.sealedValue)
+        s.bindInPlace(13, row.gate)
     }
 
     static func insert(_ row: VaultRow, _ db: SQLiteDatabase) throws(KeychainStoreError) {

@@ -97,15 +97,33 @@ struct VaultRow {
     /// class key. With `keep`, the sealed value and gate of an unchanged identity are reused as they are.
     static func make(uid: Data, attributes: ItemAttributes, value: Data, keys: VaultKeys,
                      gateSecrets: [[Data]]?, keep: (sealedValue: Data, gate: Data?)? = nil, rowid: Int64 = 0) throws(KeychainStoreError) -> VaultRow {
+        try make(uid: uid, attributes: attributes, value: value, keys: keys, gateSecrets: gateSecrets, keep: keep, rowid: rowid,
+                 primaryKeyMAC: nil) { (key, _, value) throws(KeychainStoreError) -> Data in lookupMAC(key, value, keys: keys) }
+    }
+
+    /// As `make(uid:attributes:value:keys:gateSecrets:keep:rowid:)`, with the MACs of the row's identity from
+    /// the caller: `lookupMAC(key, column, value)` is the MAC of a lookup column (the vault's cache), and
+    /// `primaryKeyMAC`, when given, the row's own primary-key MAC, for a change that leaves the primary-key bytes
+    /// as they were (see `PrimaryKey.unchanged`).
+    static func make(uid: Data, attributes: ItemAttributes, value: Data, keys: VaultKeys,
+                     gateSecrets: [[Data]]?, keep: (sealedValue: Data, gate: Data?)? = nil, rowid: Int64 = 0,
+                     primaryKeyMAC: Data?,
+                     lookupMAC: (AttributeKey, Int, AttributeValue) throws(KeychainStoreError) -> Data) throws(KeychainStoreError) -> VaultRow {
         let level = attributes.effectiveAccessibility
         let classKey = try keys.classKey(for: level)
         let flags = UInt64(attributes.accessControl?.flags.rawValue ?? 0)
         let primaryValues = PrimaryKey.values(attributes)
-        let pkMAC = keys.mac(PrimaryKey.bytes(attributes, value: value, values: primaryValues))
+        let pkMAC = primaryKeyMAC ?? keys.mac(PrimaryKey.bytes(attributes, value: value, values: primaryValues))
         let primary = AttributeKey.primaryKey(of: attributes.itemClass)
-        let lookup = lookupKeys.map { key -> Data? in
-            guard AttributeKey.isApplicable(key, to: attributes.itemClass), let i = primary.firstIndex(of: key) else { return nil }
-            return lookupMAC(key, primaryValues[i], keys: keys)
+        var lookup: [Data?] = []
+        lookup.reserveCapacity(lookupKeys.count)
+        for column in lookupColumns {
+            let key = lookupKey(column: column)
+            guard AttributeKey.isApplicable(key, to: attributes.itemClass), let i = primary.firstIndex(of: key) else {
+                lookup.append(nil)
+                continue
+            }
+            lookup.append(try lookupMAC(key, column, primaryValues[i]))
         }
         var row = VaultRow(uid: uid, itemClass: attributes.itemClass, pk: pkMAC, lookupMACs: lookup,
                            synchronizable: attributes.synchronizable, accessibility: level, accessControlFlags: flags,
