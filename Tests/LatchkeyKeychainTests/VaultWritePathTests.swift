@@ -107,3 +107,38 @@ import Testing
         try expectIdentityMACsMatchAttributes(vault, "large rows")
     }
 }
+
+/// The decoders that read class and attribute names as four bytes agree with `init(rawValue:)`.
+@Suite struct FourCCTests {
+    @Test func everyNameIsFourBytesAndDecodesToItself() {
+        for key in AttributeKey.allCases {
+            let code = FourCC(key.rawValue)
+            #expect(code != nil, "\(key)")
+            #expect(code.flatMap(AttributeKey.init(fourCC:)) == key)
+        }
+        for itemClass in ItemClass.allCases {
+            #expect(FourCC(itemClass.rawValue).flatMap(ItemClass.init(fourCC:)) == itemClass)
+        }
+        for other in ["genx", "GENP", "acc", "accts", "", "labl\u{0}"] {
+            #expect(FourCC(other).flatMap(AttributeKey.init(fourCC:)) == nil)
+            #expect(FourCC(other).flatMap(ItemClass.init(fourCC:)) == nil)
+        }
+    }
+
+    /// Names of another length, unknown names and bad levels in a sealed attribute encoding are corrupt.
+    @Test func decodingRejectsUnknownNames() throws {
+        let good = AttributeCoding.encode(VaultEncodingTests.attributes)
+        #expect(try AttributeCoding.decode(good) == VaultEncodingTests.attributes)
+        for (from, to) in [("genp", "genx"), ("acct", "accx"), ("svce", "SVCE")] {
+            var bytes = [UInt8](good)
+            let pattern = Array(from.utf8)
+            let at = try #require((0...(bytes.count - 4)).first { Array(bytes[$0..<$0 + 4]) == pattern })
+            bytes.replaceSubrange(at..<at + 4, with: Array(to.utf8))
+            #expect(status { _ = try AttributeCoding.decode(Data(bytes)) } == .decode, "\(to)")
+        }
+        var badLevel = [UInt8](good)
+        let at = try #require((0...(badLevel.count - 2)).first { badLevel[$0] == 0x61 && badLevel[$0 + 1] == 0x6b })
+        badLevel[at] = 0x7a // "zk"
+        #expect(status { _ = try AttributeCoding.decode(Data(badLevel)) } == .decode)
+    }
+}
