@@ -30,7 +30,7 @@ public enum QueryDictionary {
                 guard allowed.contains(attr), let v = DictionaryValues.attribute(value, kind: attr.kind(for: cls), key: attr) else {
                     throw .malformed(key)
                 }
-                q.filters[attr] = v
+                q.storedFilters[attr] = v
                 continue
             }
             switch key {
@@ -119,7 +119,7 @@ public enum QueryDictionary {
         }
         try attributes.validate()
         let primary = AttributeKey.primaryKey(of: cls)
-        for key in primary { if let v = attributes.values[key] { resultQuery.filters[key] = v } }
+        for key in primary { if let v = attributes.values[key] { resultQuery.storedFilters[key] = v } }
         resultQuery.synchronizable = attributes.synchronizable ? .yes : .no
         resultQuery.authenticationContext = context
         return AddRequest(item: Item(attributes: attributes, value: value), authenticationContext: context, resultQuery: resultQuery)

@@ -23,7 +23,9 @@ public final class FileVault: ItemStore {
         var vaultKey: SymmetricKey?
         var keys: VaultKeys?
         /// Lookup MACs of recent string values (names only, never secrets).
-        var macCache: [MACCacheKey: Data] = [:]
+        var macCache: [MACCacheKey: LookupMAC] = [:]
+        /// The last lookup of each column (in front of `macCache`).
+        var recentLookups = RecentLookups()
     }
 
     struct MACCacheKey: Hashable {
@@ -269,6 +271,7 @@ public final class FileVault: ItemStore {
 
     private static func install(_ vaultKey: SymmetricKey, in s: inout State, vaultID: Data) throws(KeychainStoreError) {
         s.macCache.removeAll()
+        s.recentLookups = RecentLookups()
         s.vaultKey = vaultKey
         s.keys = try VaultKeys(vaultKey: vaultKey, vaultID: vaultID)
     }

@@ -60,10 +60,13 @@ final class SQLiteDatabase {
     }
 
     /// As `using(_:_:)`, with the statement cached under a small integer (a query shape, or a `StatementID`)
-    /// so the SQL text is built and hashed only once per shape.
-    func using<R>(shape: Int, _ sql: () -> String, _ body: (SQLiteStatement) throws(KeychainStoreError) -> R) throws(KeychainStoreError) -> R {
+    /// so the SQL text is built and hashed only once per shape. With `rebindsAll` (the body binds every
+    /// parameter on every run) the bindings are not cleared afterwards: in-place bindings need no freeing,
+    /// and the next run replaces them all.
+    func using<R>(shape: Int, rebindsAll: Bool = false, _ sql: () -> String,
+                  _ body: (SQLiteStatement) throws(KeychainStoreError) -> R) throws(KeychainStoreError) -> R {
         let s = try statement(shape: shape, sql)
-        defer { s.reset() }
+        defer { if rebindsAll { s.resetKeepingBindings() } else { s.reset() } }
         return try body(s)
     }
 
@@ -165,13 +168,83 @@ final class SQLiteDatabase {
 /// One prepared statement: bind by 1-based index, step, read columns.
 final class SQLiteStatement {
     let handle: OpaquePointer
+    /// Memory for parameters bound in place (`bindInPlace`), allocated on first use; it lives as long as the
+    /// statement, so SQLite may read it at any step (SQLITE_STATIC) and neither copies nor frees it.
+    private var parameterBuffer: UnsafeMutableRawBufferPointer?
+    private var parameterBytesUsed = 0
+    static let parameterBufferSize = 256
 
     init(_ handle: OpaquePointer) { self.handle = handle }
-    deinit { sqlite3_finalize(handle) }
+    deinit {
+        sqlite3_finalize(handle)
+        parameterBuffer?.deallocate()
+    }
 
     func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
+        parameterBytesUsed = 0
+    }
+
+    /// Resets for the next run and leaves the bindings as they are (for a statement whose every parameter is
+    /// bound again before it next steps).
+    func resetKeepingBindings() {
+        sqlite3_reset(handle)
+        parameterBytesUsed = 0
+    }
+
+    /// Makes the parameter buffer hold at least `count` bytes, before the first `bindInPlace` of a run (after
+    /// one, it does nothing: earlier in-place bindings point into the buffer, which must then stay).
+    func reserveParameterBytes(_ count: Int) {
+        guard parameterBytesUsed == 0, count > (parameterBuffer?.count ?? 0) else { return }
+        parameterBuffer?.deallocate()
+        parameterBuffer = .allocate(byteCount: max(count, Self.parameterBufferSize), alignment: 16)
+    }
+
+    /// Binds a blob without SQLite allocating a copy: the bytes are copied into the statement's own parameter
+    /// buffer and bound from there (SQLITE_STATIC). Larger than what is left of that buffer, they are bound as
+    /// `bind(_:_:)` binds (SQLite copies them). The buffer is reused from the start after a reset.
+    func bindInPlace(_ index: Int32, _ bytes: UnsafeRawBufferPointer) {
+        if let target = parameterSpace(for: bytes) {
+            _ = sqlite3_bind_blob64(handle, index, target, sqlite3_uint64(bytes.count), nil) // nil: SQLITE_STATIC
+        } else {
+            _ = sqlite3_bind_blob64(handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
+                                    sqlite3_uint64(bytes.count), sqliteTransient)
+        }
+    }
+
+    /// `bindInPlace` for `Data` (NULL for nil).
+    func bindInPlace(_ index: Int32, _ data: Data?) {
+        guard let data else { sqlite3_bind_null(handle, index); return }
+        data.withUnsafeBytes { bindInPlace(index, $0) }
+    }
+
+    /// As `bindInPlace`, for text given as its UTF-8 bytes.
+    func bindTextInPlace(_ index: Int32, _ utf8: UnsafeRawBufferPointer) {
+        if let target = parameterSpace(for: utf8) {
+            _ = sqlite3_bind_text64(handle, index, target.assumingMemoryBound(to: CChar.self), sqlite3_uint64(utf8.count),
+                                    nil, UInt8(SQLITE_UTF8))
+        } else if let base = utf8.baseAddress {
+            _ = sqlite3_bind_text64(handle, index, base.assumingMemoryBound(to: CChar.self), sqlite3_uint64(utf8.count),
+                                    sqliteTransient, UInt8(SQLITE_UTF8))
+        } else {
+            _ = sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
+        }
+    }
+
+    /// A copy of `bytes` in the parameter buffer, or nil when they are empty or do not fit.
+    private func parameterSpace(for bytes: UnsafeRawBufferPointer) -> UnsafeRawPointer? {
+        let buffer = parameterBuffer ?? {
+            let b = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.parameterBufferSize, alignment: 16)
+            parameterBuffer = b
+            return b
+        }()
+        guard let source = bytes.baseAddress, !bytes.isEmpty, bytes.count <= buffer.count - parameterBytesUsed,
+              let base = buffer.baseAddress else { return nil }
+        let target = base + parameterBytesUsed
+        target.copyMemory(from: source, byteCount: bytes.count)
+        parameterBytesUsed += bytes.count
+        return UnsafeRawPointer(target)
     }
 
     func bind(_ index: Int32, _ data: Data?) {

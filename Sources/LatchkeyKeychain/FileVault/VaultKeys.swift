@@ -83,9 +83,13 @@ enum VaultSeal {
     /// Opens one part of a row from bytes the caller holds (a blob column read in place).
     static func open(_ combined: UnsafeRawBufferPointer, key: SymmetricKey, aad: inout RowAAD,
                      part: UInt8) throws(KeychainStoreError) -> Data {
-        try aad.with(part: part) { (bytes) throws(KeychainStoreError) -> Data in
-            do { return try AES.GCM.open(combinedBytes: combined, using: key, authenticatingBytes: bytes) }
-            catch { throw KeychainStoreError(.decode, .corruptItem) }
-        }
+        try aad.with(part: part) { (bytes) throws(KeychainStoreError) -> Data in try open(combined, key: key, aadBytes: bytes) }
+    }
+
+    /// Opens a box the caller holds under an AAD it wrote itself (`RowAAD.withBytes`).
+    static func open(_ combined: UnsafeRawBufferPointer, key: SymmetricKey,
+                     aadBytes: UnsafeRawBufferPointer) throws(KeychainStoreError) -> Data {
+        do { return try AES.GCM.open(combinedBytes: combined, using: key, authenticatingBytes: aadBytes) }
+        catch { throw KeychainStoreError(.decode, .corruptItem) }
     }
 }

@@ -39,6 +39,19 @@ struct VaultRow {
     /// Lookup columns, in table order.
     static let lookupKeys: [AttributeKey] = [.accessGroup, .service, .account, .server]
 
+    /// `lookupKeys.indices`, without the array.
+    static var lookupColumns: Range<Int> { 0..<4 }
+
+    /// `lookupKeys[column]` without the array (`column` in `lookupColumns`).
+    static func lookupKey(column: Int) -> AttributeKey {
+        switch column {
+        case 0: .accessGroup
+        case 1: .service
+        case 2: .account
+        default: .server
+        }
+    }
+
     /// The MAC in the lookup column of `key`, if the row has one.
     func lookup(_ key: AttributeKey) -> Data? {
         guard let column = Self.lookupColumn(of: key), column < lookupMACs.count else { return nil }
@@ -84,15 +97,33 @@ struct VaultRow {
     /// class key. With `keep`, the sealed value and gate of an unchanged identity are reused as they are.
     static func make(uid: Data, attributes: ItemAttributes, value: Data, keys: VaultKeys,
                      gateSecrets: [[Data]]?, keep: (sealedValue: Data, gate: Data?)? = nil, rowid: Int64 = 0) throws(KeychainStoreError) -> VaultRow {
+        try make(uid: uid, attributes: attributes, value: value, keys: keys, gateSecrets: gateSecrets, keep: keep, rowid: rowid,
+                 primaryKeyMAC: nil) { (key, _, value) throws(KeychainStoreError) -> Data in lookupMAC(key, value, keys: keys) }
+    }
+
+    /// As `make(uid:attributes:value:keys:gateSecrets:keep:rowid:)`, with the MACs of the row's identity from
+    /// the caller: `lookupMAC(key, column, value)` is the MAC of a lookup column (the vault's cache), and
+    /// `primaryKeyMAC`, when given, the row's own primary-key MAC, for a change that leaves the primary-key bytes
+    /// as they were (see `PrimaryKey.unchanged`).
+    static func make(uid: Data, attributes: ItemAttributes, value: Data, keys: VaultKeys,
+                     gateSecrets: [[Data]]?, keep: (sealedValue: Data, gate: Data?)? = nil, rowid: Int64 = 0,
+                     primaryKeyMAC: Data?,
+                     lookupMAC: (AttributeKey, Int, AttributeValue) throws(KeychainStoreError) -> Data) throws(KeychainStoreError) -> VaultRow {
         let level = attributes.effectiveAccessibility
         let classKey = try keys.classKey(for: level)
         let flags = UInt64(attributes.accessControl?.flags.rawValue ?? 0)
         let primaryValues = PrimaryKey.values(attributes)
-        let pkMAC = keys.mac(PrimaryKey.bytes(attributes, value: value, values: primaryValues))
+        let pkMAC = primaryKeyMAC ?? keys.mac(PrimaryKey.bytes(attributes, value: value, values: primaryValues))
         let primary = AttributeKey.primaryKey(of: attributes.itemClass)
-        let lookup = lookupKeys.map { key -> Data? in
-            guard AttributeKey.isApplicable(key, to: attributes.itemClass), let i = primary.firstIndex(of: key) else { return nil }
-            return lookupMAC(key, primaryValues[i], keys: keys)
+        var lookup: [Data?] = []
+        lookup.reserveCapacity(lookupKeys.count)
+        for column in lookupColumns {
+            let key = lookupKey(column: column)
+            guard AttributeKey.isApplicable(key, to: attributes.itemClass), let i = primary.firstIndex(of: key) else {
+                lookup.append(nil)
+                continue
+            }
+            lookup.append(try lookupMAC(key, column, primaryValues[i]))
         }
         var row = VaultRow(uid: uid, itemClass: attributes.itemClass, pk: pkMAC, lookupMACs: lookup,
                            synchronizable: attributes.synchronizable, accessibility: level, accessControlFlags: flags,
@@ -161,26 +192,12 @@ struct RowAAD {
 
     init(itemClass: ItemClass, pk: UnsafeRawBufferPointer, uid: UnsafeRawBufferPointer, accessibility: Accessibility,
          flags: UInt64) {
-        var cls = itemClass.rawValue, level = accessibility.rawValue
-        bytes = cls.withUTF8 { cls in
-            level.withUTF8 { level in
-                let count = 5 + cls.count + 1 + pk.count + 1 + uid.count + 1 + level.count + 8
-                return [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
-                    var i = 0
-                    func put(_ b: UInt8) { out[i] = b; i += 1 }
-                    func put(_ bytes: UnsafeRawBufferPointer) {
-                        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
-                        (out.baseAddress! + i).update(from: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
-                        i += bytes.count
-                    }
-                    put(0x4c); put(0x4b); put(0x56); put(0x31); put(0) // "LKV1", part
-                    put(UnsafeRawBufferPointer(cls))
-                    put(UInt8(truncatingIfNeeded: pk.count)); put(pk)
-                    put(UInt8(truncatingIfNeeded: uid.count)); put(uid)
-                    put(UInt8(truncatingIfNeeded: level.count)); put(UnsafeRawBufferPointer(level))
-                    for shift in stride(from: 56, through: 0, by: -8) { put(UInt8((flags >> UInt64(shift)) & 0xff)) }
-                    initialized = i
-                }
+        var level = accessibility.rawValue
+        bytes = level.withUTF8 { level in
+            let count = Self.count(itemClass, pk: pk, uid: uid, level: level.count)
+            return [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
+                initialized = Self.write(into: UnsafeMutableRawBufferPointer(out), itemClass: itemClass, pk: pk, uid: uid,
+                                         level: UnsafeRawBufferPointer(level), flags: flags, part: 0)
             }
         }
     }
@@ -189,5 +206,40 @@ struct RowAAD {
     mutating func with<R, E: Error>(part: UInt8, _ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
         bytes[Self.partIndex] = part
         return try withTypedBytes(of: bytes, body)
+    }
+
+    /// Calls `body` with the AAD of one part of a row, written on the stack (for a row whose one part is opened).
+    /// `level` is the raw value of the row's accessibility as UTF-8 (its column's bytes).
+    static func withBytes<R, E: Error>(itemClass: ItemClass, pk: UnsafeRawBufferPointer, uid: UnsafeRawBufferPointer,
+                                       level: UnsafeRawBufferPointer, flags: UInt64, part: UInt8,
+                                       _ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+        try withUnsafeTemporaryAllocation(byteCount: count(itemClass, pk: pk, uid: uid, level: level.count), alignment: 1) {
+            (out) throws(E) -> R in
+            let written = write(into: out, itemClass: itemClass, pk: pk, uid: uid, level: level, flags: flags, part: part)
+            return try body(UnsafeRawBufferPointer(rebasing: out[..<written]))
+        }
+    }
+
+    private static func count(_ itemClass: ItemClass, pk: UnsafeRawBufferPointer, uid: UnsafeRawBufferPointer, level: Int) -> Int {
+        5 + itemClass.rawValueUTF8.utf8CodeUnitCount + 1 + pk.count + 1 + uid.count + 1 + level + 8
+    }
+
+    /// Writes the AAD into `out` (at least `count(...)` bytes) and returns how many bytes it wrote.
+    private static func write(into out: UnsafeMutableRawBufferPointer, itemClass: ItemClass, pk: UnsafeRawBufferPointer,
+                              uid: UnsafeRawBufferPointer, level: UnsafeRawBufferPointer, flags: UInt64, part: UInt8) -> Int {
+        var i = 0
+        func put(_ b: UInt8) { out[i] = b; i += 1 }
+        func put(_ bytes: UnsafeRawBufferPointer) {
+            guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+            (out.baseAddress! + i).copyMemory(from: base, byteCount: bytes.count)
+            i += bytes.count
+        }
+        put(0x4c); put(0x4b); put(0x56); put(0x31); put(part) // "LKV1", part
+        itemClass.rawValueUTF8.withUTF8Buffer { put(UnsafeRawBufferPointer($0)) }
+        put(UInt8(truncatingIfNeeded: pk.count)); put(pk)
+        put(UInt8(truncatingIfNeeded: uid.count)); put(uid)
+        put(UInt8(truncatingIfNeeded: level.count)); put(level)
+        for shift in stride(from: 56, through: 0, by: -8) { put(UInt8((flags >> UInt64(shift)) & 0xff)) }
+        return i
     }
 }

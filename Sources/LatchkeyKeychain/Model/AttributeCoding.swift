@@ -100,16 +100,12 @@ enum AttributeCoding {
     static func decode(_ data: Data) throws(KeychainStoreError) -> ItemAttributes {
         var r = Reader(bytes: [UInt8](data))
         guard try r.byte() == 1 else { throw KeychainStoreError(.decode, .corruptItem) }
-        guard let cls = ItemClass(rawValue: try r.string()) else { throw KeychainStoreError(.decode, .corruptItem) }
+        guard let cls = try r.fourCC().flatMap(ItemClass.init(fourCC:)) else { throw KeychainStoreError(.decode, .corruptItem) }
         var a = ItemAttributes(itemClass: cls)
         a.synchronizable = try r.byte() == 1
-        let acc = try r.string()
-        if !acc.isEmpty {
-            guard let level = Accessibility(rawValue: acc) else { throw KeychainStoreError(.decode, .corruptItem) }
-            a.accessibility = level
-        }
+        if let level = try r.accessibility(allowingNone: true) { a.accessibility = level }
         if try r.byte() == 1 {
-            guard let level = Accessibility(rawValue: try r.string()) else { throw KeychainStoreError(.decode, .corruptItem) }
+            guard let level = try r.accessibility(allowingNone: false) else { throw KeychainStoreError(.decode, .corruptItem) }
             a.accessControl = AccessControl(accessibility: level, flags: AccessControlFlags(rawValue: UInt(try r.uint64())))
         }
         let c = try r.uint64(), m = try r.uint64()
@@ -117,7 +113,7 @@ enum AttributeCoding {
         if m != 0 { a.modificationDate = Date(timeIntervalSinceReferenceDate: Double(bitPattern: m)) }
         let count = try r.length()
         for _ in 0..<count {
-            guard let key = AttributeKey(rawValue: try r.string()) else { throw KeychainStoreError(.decode, .corruptItem) }
+            guard let key = try r.fourCC().flatMap(AttributeKey.init(fourCC:)) else { throw KeychainStoreError(.decode, .corruptItem) }
             a.values[key] = try r.value()
         }
         return a
@@ -150,8 +146,29 @@ enum AttributeCoding {
             return Array(bytes[offset..<offset + n])
         }
         mutating func string() throws(KeychainStoreError) -> String {
-            guard let s = String(validating: try raw(), as: UTF8.self) else { throw KeychainStoreError(.decode, .corruptItem) }
+            let n = try length()
+            guard n <= bytes.count - offset else { throw KeychainStoreError(.decode, .corruptItem) }
+            defer { offset += n }
+            guard let s = String(validating: bytes[offset..<offset + n], as: UTF8.self) else { throw KeychainStoreError(.decode, .corruptItem) }
             return s
+        }
+        /// A length-prefixed string of exactly 4 bytes as a `FourCC` (nil for another length: no class or
+        /// attribute name has one), read without making a `String`.
+        mutating func fourCC() throws(KeychainStoreError) -> FourCC? {
+            let n = try length()
+            guard n <= bytes.count - offset else { throw KeychainStoreError(.decode, .corruptItem) }
+            defer { offset += n }
+            return n == 4 ? FourCC(bytes[offset], bytes[offset + 1], bytes[offset + 2], bytes[offset + 3]) : nil
+        }
+        /// A length-prefixed accessibility raw value (empty: none, when `allowingNone`); corrupt otherwise.
+        mutating func accessibility(allowingNone: Bool) throws(KeychainStoreError) -> Accessibility? {
+            let n = try length()
+            guard n <= bytes.count - offset else { throw KeychainStoreError(.decode, .corruptItem) }
+            defer { offset += n }
+            if n == 0 && allowingNone { return nil }
+            let level = bytes.withUnsafeBytes { Accessibility(utf8: UnsafeRawBufferPointer(rebasing: $0[offset..<offset + n])) }
+            guard let level else { throw KeychainStoreError(.decode, .corruptItem) }
+            return level
         }
         mutating func value() throws(KeychainStoreError) -> AttributeValue {
             switch try byte() {

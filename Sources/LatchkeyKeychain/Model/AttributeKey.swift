@@ -168,6 +168,22 @@ public enum AttributeKey: String, Sendable, Hashable, CaseIterable, Codable, Com
         }
     }
 
+    /// True when `key` is in `primaryKey(of: itemClass)` (from a bit set: no array to search).
+    static func isPrimaryKey(_ key: AttributeKey, of itemClass: ItemClass) -> Bool {
+        let mask: UInt64 = switch itemClass {
+        case .genericPassword: primaryMaskGenericPassword
+        case .internetPassword: primaryMaskInternetPassword
+        case .key: primaryMaskKey
+        case .certificate, .identity: primaryMaskCertificate
+        }
+        return mask & key.bit != 0
+    }
+
+    private static let primaryMaskGenericPassword = primaryGenericPassword.reduce(0) { $0 | $1.bit }
+    private static let primaryMaskInternetPassword = primaryInternetPassword.reduce(0) { $0 | $1.bit }
+    private static let primaryMaskKey = primaryKey.reduce(0) { $0 | $1.bit }
+    private static let primaryMaskCertificate = primaryCertificate.reduce(0) { $0 | $1.bit }
+
     private static let primaryGenericPassword: [AttributeKey] = [.accessGroup, .account, .service]
     private static let primaryInternetPassword: [AttributeKey] = [.accessGroup, .account, .securityDomain, .server,
                                                                   .internetProtocol, .authenticationType, .port, .path]

@@ -43,14 +43,25 @@ enum PrimaryKey {
         AttributeKey.primaryKey(of: a.itemClass).map { $0.comparable(a.values[$0] ?? .empty($0.kind(for: a.itemClass))) }
     }
 
+    /// True when the item's value is part of its primary key (a certificate or identity without issuer and
+    /// serial number: its DER stands in for them).
+    static func usesValue(_ a: ItemAttributes) -> Bool {
+        (a.itemClass == .certificate || a.itemClass == .identity) && a.values[.issuer] == nil && a.values[.serialNumber] == nil
+    }
+
+    /// True when `new` has the primary key of `old` whatever the values are: neither key includes the value,
+    /// and their bytes are equal (so a row's primary-key MAC stays right after the change).
+    static func unchanged(_ old: ItemAttributes, _ new: ItemAttributes) -> Bool {
+        !usesValue(old) && !usesValue(new) && bytes(old, value: Data()) == bytes(new, value: Data())
+    }
+
     /// The encoding, from `values(a)` computed by the caller.
     static func bytes(_ a: ItemAttributes, value: Data, values: [AttributeValue]) -> [UInt8] {
         var out = AttributeCoding.Writer(capacity: 96)
         out.bytes.append(contentsOf: a.itemClass.rawValue.utf8)
         out.byte(a.synchronizable ? 1 : 0)
         var values = values
-        if a.itemClass == .certificate || a.itemClass == .identity,
-           a.values[.issuer] == nil, a.values[.serialNumber] == nil {
+        if usesValue(a) {
             values.append(.data(value)) // opaque certificates: the DER stands in for issuer + serial number
         }
         for (index, v) in values.enumerated() {

@@ -52,7 +52,12 @@ public struct ItemQuery: Sendable {
     /// The class to search (`kSecClass`, required).
     public var itemClass: ItemClass
     /// Exact-match filters on any attribute; an absent primary-key attribute of an item matches its empty value.
-    public var filters: [AttributeKey: AttributeValue]
+    public var filters: [AttributeKey: AttributeValue] {
+        get { storedFilters.dictionary }
+        set { storedFilters = QueryFilters(newValue) }
+    }
+    /// The filters as kept: the lookup attributes in places of their own, no dictionary for them.
+    var storedFilters: QueryFilters
     /// Synchronizable filter; `.no` unless the query says otherwise (as Apple).
     public var synchronizable: SynchronizableFilter
     /// Only items with this accessibility (`kSecAttrAccessible` in a query).
@@ -83,8 +88,23 @@ public struct ItemQuery: Sendable {
                 returnData: Bool = false, returnAttributes: Bool = false, returnReference: Bool = false,
                 returnPersistentReference: Bool = false, authenticationContext: (any AuthenticationContext)? = nil,
                 authenticationUI: AuthenticationUI = .allow, operationPrompt: String? = nil) {
+        self.init(itemClass: itemClass, storedFilters: filters.isEmpty ? QueryFilters() : QueryFilters(filters),
+                  synchronizable: synchronizable, accessibility: accessibility, persistentReference: persistentReference,
+                  matchLimit: matchLimit, returnData: returnData, returnAttributes: returnAttributes,
+                  returnReference: returnReference, returnPersistentReference: returnPersistentReference,
+                  authenticationContext: authenticationContext, authenticationUI: authenticationUI,
+                  operationPrompt: operationPrompt)
+    }
+
+    /// The same, with the filters as kept (no dictionary to convert).
+    init(itemClass: ItemClass, storedFilters: QueryFilters,
+         synchronizable: SynchronizableFilter = .no, accessibility: Accessibility? = nil,
+         persistentReference: Data? = nil, matchLimit: MatchLimit = .one,
+         returnData: Bool = false, returnAttributes: Bool = false, returnReference: Bool = false,
+         returnPersistentReference: Bool = false, authenticationContext: (any AuthenticationContext)? = nil,
+         authenticationUI: AuthenticationUI = .allow, operationPrompt: String? = nil) {
         self.itemClass = itemClass
-        self.filters = filters
+        self.storedFilters = storedFilters
         self.synchronizable = synchronizable
         self.accessibility = accessibility
         self.persistentReference = persistentReference
@@ -100,11 +120,8 @@ public struct ItemQuery: Sendable {
 
     /// A generic-password query by service (and account when given).
     public static func genericPassword(service: String, account: String? = nil, accessGroup: String? = nil) -> ItemQuery {
-        var filters = [AttributeKey: AttributeValue](minimumCapacity: 3) // no regrowth while filling
-        filters[.service] = .string(service)
-        if let account { filters[.account] = .string(account) }
-        if let accessGroup { filters[.accessGroup] = .string(accessGroup) }
-        return ItemQuery(itemClass: .genericPassword, filters: filters)
+        ItemQuery(itemClass: .genericPassword,
+                  storedFilters: QueryFilters(service: service, account: account, accessGroup: accessGroup))
     }
 
     /// True when the query needs the secret value (data or a reference).
@@ -112,11 +129,7 @@ public struct ItemQuery: Sendable {
 
     /// Checks filters against the class (`errSecParam` for attributes of another class or of the wrong kind).
     public func validate() throws(KeychainStoreError) {
-        for (key, value) in filters {
-            guard AttributeKey.isApplicable(key, to: itemClass), key.accepts(value.kind, for: itemClass) else {
-                throw .malformed(key.rawValue)
-            }
-        }
+        try storedFilters.validate(for: itemClass)
         if case let .upTo(n) = matchLimit, n < 1 { throw .malformed("m_Limit") }
     }
 
@@ -125,10 +138,13 @@ public struct ItemQuery: Sendable {
         guard attributes.itemClass == itemClass, synchronizable.matches(attributes.synchronizable) else { return false }
         if let accessibility, attributes.effectiveAccessibility != accessibility { return false }
         let primary = AttributeKey.primaryKey(of: itemClass)
-        for (key, wanted) in filters {
+        var matching = true
+        storedFilters.forEach { key, wanted in
+            guard matching else { return }
             let have = attributes.values[key] ?? (primary.contains(key) ? .empty(key.kind(for: itemClass)) : nil)
-            guard let have, key.comparable(have) == key.comparable(wanted) else { return false }
+            if let have, key.comparable(have) == key.comparable(wanted) { return }
+            matching = false
         }
-        return true
+        return matching
     }
 }

@@ -39,7 +39,7 @@ public final class SecretServiceStore: ItemStore {
         let itemClass = item.attributes.itemClass
         var probe = ItemQuery(itemClass: itemClass, synchronizable: item.attributes.synchronizable ? .yes : .no)
         for attribute in AttributeKey.primaryKey(of: itemClass) where SecretServiceItemMapping.indexed[attribute] != nil {
-            probe.filters[attribute] = item.attributes.values[attribute] ?? .empty(attribute.kind(for: itemClass))
+            probe.storedFilters[attribute] = item.attributes.values[attribute] ?? .empty(attribute.kind(for: itemClass))
         }
         let candidates = try candidates(probe, loadValues: Self.valueInPrimaryKey(itemClass))
         if candidates.contains(where: { $0.primaryKey == key }) { throw .duplicateItem }
