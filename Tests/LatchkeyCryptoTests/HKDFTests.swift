@@ -101,25 +101,20 @@ private func keyHex(_ key: SymmetricKey) -> String { key.withUnsafeBytes { Data(
                                                      info: Data("info".utf8), outputByteCount: 32, algorithm: algorithm)
         }
         let reference = expected
-        let failures = Failures()
-        let group = DispatchGroup()
-        for thread in 0..<8 {
-            group.enter()
-            Thread {
-                defer { group.leave() }
-                for round in 0..<300 {
-                    let algorithm = HashAlgorithm.allCases[(thread + round) % 3]
-                    let other = (try? HKDF.deriveKey(inputKeyMaterial: ikm, info: Data([UInt8(round % 256)]),
-                                                     outputByteCount: 16, algorithm: algorithm))
-                    guard let key = try? HKDF.deriveKey(inputKeyMaterial: ikm, salt: Data("salt".utf8),
-                                                        info: Data("info".utf8), outputByteCount: 32, algorithm: algorithm),
-                          key == reference[algorithm], other?.byteCount == 16
-                    else { failures.add(); continue }
-                }
-            }.start()
+        let failures = failuresOnThreads(8) { thread in
+            var failed = 0
+            for round in 0..<300 {
+                let algorithm = HashAlgorithm.allCases[(thread + round) % 3]
+                let other = (try? HKDF.deriveKey(inputKeyMaterial: ikm, info: Data([UInt8(round % 256)]),
+                                                 outputByteCount: 16, algorithm: algorithm))
+                guard let key = try? HKDF.deriveKey(inputKeyMaterial: ikm, salt: Data("salt".utf8),
+                                                    info: Data("info".utf8), outputByteCount: 32, algorithm: algorithm),
+                      key == reference[algorithm], other?.byteCount == 16
+                else { failed += 1; continue }
+            }
+            return failed
         }
-        group.wait()
-        #expect(failures.count == 0)
+        #expect(failures == 0)
     }
 
     /// A C string with static lifetime (OSSL_PARAM keeps the pointer to its key).

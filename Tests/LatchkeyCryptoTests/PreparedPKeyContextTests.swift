@@ -134,25 +134,20 @@ import Testing
         let key = try P256.Signing.PrivateKey()
         let publicKey = key.publicKey
         let spki = publicKey.derRepresentation
-        let failures = Failures()
-        let group = DispatchGroup()
-        for thread in 0..<8 {
-            group.enter()
-            Thread {
-                defer { group.leave() }
-                for round in 0..<40 {
-                    let message = Data("thread \(thread) round \(round)".utf8)
-                    guard let signature = try? key.signature(for: message),
-                          publicKey.isValidSignature(signature, for: message),
-                          !publicKey.isValidSignature(signature, for: message + Data([1])),
-                          round % 8 != 0 || Self.rawVerify(spki: spki, der: signature.derRepresentation, message: message,
-                                                          md: "SHA2-256")
-                    else { failures.add(); continue }
-                }
-            }.start()
+        let failures = failuresOnThreads(8) { thread in
+            var failed = 0
+            for round in 0..<40 {
+                let message = Data("thread \(thread) round \(round)".utf8)
+                guard let signature = try? key.signature(for: message),
+                      publicKey.isValidSignature(signature, for: message),
+                      !publicKey.isValidSignature(signature, for: message + Data([1])),
+                      round % 8 != 0 || Self.rawVerify(spki: spki, der: signature.derRepresentation, message: message,
+                                                      md: "SHA2-256")
+                else { failed += 1; continue }
+            }
+            return failed
         }
-        group.wait()
-        #expect(failures.count == 0)
+        #expect(failures == 0)
     }
 
     /// Keys made, used (so their contexts exist) and released in a loop, some never used: each frees its
@@ -171,11 +166,4 @@ import Testing
             #expect(publicKey.isValidSignature(signature, for: message))
         }
     }
-}
-
-/// A failure counter shared by test threads.
-final class Failures: Sendable {
-    private let value = Mutex(0)
-    func add() { value.withLock { $0 += 1 } }
-    var count: Int { value.withLock { $0 } }
 }

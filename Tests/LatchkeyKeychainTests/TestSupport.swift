@@ -179,3 +179,10 @@ func allItems(_ store: any ItemStore, service: String) throws -> [QueryResult] {
         throw error
     }
 }
+
+/// A new passphrase vault in `dir`, unlocked (fast KDF).
+func unlockedVault(_ dir: TempDir) throws -> FileVault {
+    let vault = try FileVault(url: dir.file("v.vault"), kdf: .testing)
+    try vault.unlock(passphrase: "pw")
+    return vault
+}

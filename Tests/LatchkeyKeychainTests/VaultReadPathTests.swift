@@ -6,12 +6,6 @@ import Testing
 /// The vault's read path: the query filters kept without a dictionary, the plain read (value opened in place
 /// from a row's columns, its AAD on the stack), the lookup-MAC caches and the in-place parameter bindings.
 @Suite struct VaultReadPathTests {
-    func unlockedVault(_ dir: TempDir) throws -> FileVault {
-        let vault = try FileVault(url: dir.file("v.vault"), kdf: .testing)
-        try vault.unlock(passphrase: "pw")
-        return vault
-    }
-
     // MARK: Query filters
 
     @Test func filtersReadAndWriteAsADictionary() {

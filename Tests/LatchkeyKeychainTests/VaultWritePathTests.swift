@@ -7,12 +7,6 @@ import Testing
 /// MAC kept across an update that leaves the primary key as it was) are the ones computed from scratch, and
 /// rows bound in place from the statement's parameter buffer read back whole.
 @Suite struct VaultWritePathTests {
-    func unlockedVault(_ dir: TempDir) throws -> FileVault {
-        let vault = try FileVault(url: dir.file("v.vault"), kdf: .testing)
-        try vault.unlock(passphrase: "pw")
-        return vault
-    }
-
     /// The stored pk and lookup columns of every row against the MACs of its opened attributes.
     func expectIdentityMACsMatchAttributes(_ vault: FileVault, _ comment: Comment) throws {
         try vault.state.withLock { (s: inout FileVault.State) throws in

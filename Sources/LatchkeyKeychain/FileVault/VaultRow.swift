@@ -37,7 +37,7 @@ struct VaultRow {
     }
 
     /// Lookup columns, in table order.
-    static let lookupKeys: [AttributeKey] = [.accessGroup, .service, .account, .server]
+    static let lookupKeys: [AttributeKey] = QueryFilters.places
 
     /// `lookupKeys.indices`, without the array.
     static var lookupColumns: Range<Int> { 0..<4 }
@@ -59,15 +59,7 @@ struct VaultRow {
     }
 
     /// The position of `key` in `lookupKeys`, if it has a lookup column.
-    static func lookupColumn(of key: AttributeKey) -> Int? {
-        switch key {
-        case .accessGroup: 0
-        case .service: 1
-        case .account: 2
-        case .server: 3
-        default: nil
-        }
-    }
+    static func lookupColumn(of key: AttributeKey) -> Int? { QueryFilters.place(of: key) }
 
     /// The AAD of one sealed part, as `Data` (the sealing and opening paths use `RowAAD` directly).
     func aad(_ part: UInt8) -> Data {

@@ -112,7 +112,8 @@ struct QueryFilters: Sendable {
         for (key, value) in others { try body(key, value) }
     }
 
-    private static func place(of key: AttributeKey) -> Int? {
+    /// The place of `key` among `places` (the vault's lookup columns are in the same order), if it has one.
+    static func place(of key: AttributeKey) -> Int? {
         switch key {
         case .accessGroup: 0
         case .service: 1
