@@ -50,7 +50,7 @@ struct QueryFilters: Sendable {
             case .service: service
             case .account: account
             case .server: server
-            default: others[key]
+            default: others.isEmpty ? nil : others[key]
             }
         }
         set {
@@ -68,7 +68,7 @@ struct QueryFilters: Sendable {
 
     /// True when there is a filter on `key`.
     func contains(_ key: AttributeKey) -> Bool {
-        guard let place = Self.place(of: key) else { return others[key] != nil }
+        guard let place = Self.place(of: key) else { return !others.isEmpty && others[key] != nil }
         return kinds >> UInt16(3 * place) & 7 != 0
     }
 
