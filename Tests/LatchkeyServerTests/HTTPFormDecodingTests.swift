@@ -27,6 +27,19 @@ import Testing
         #expect(throws: HTTPRequestError.malformedBody("The form encoding is invalid.")) { try bad.decodeForm() }
     }
 
+    /// Pairs split at the `&` byte and names at the first `=` byte, as the WHATWG form parser does: an `&`
+    /// followed by a combining mark (one grapheme cluster with it) still separates two pairs.
+    @Test func splitsOnBytesNotGraphemeClusters() throws {
+        func form(_ body: String) throws -> [String: String] {
+            try HTTPRequest(method: "POST", path: "/", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                            body: Data(body.utf8)).decodeForm()
+        }
+        #expect(try form("a=b=c&&x&=y") == ["a": "b=c", "x": "", "": "y"])
+        #expect(try form("a=1&\u{301}b=2") == ["a": "1", "\u{301}b": "2"])
+        #expect(try form("") == [:])
+        #expect(throws: HTTPRequestError.malformedBody("The parameter 'a' is repeated.")) { try form("a=1&a=2") }
+    }
+
     /// Header names and media types: ASCII letters lowercased, other bytes kept; optional whitespace trimmed.
     @Test func headerNamesAndMediaTypes() {
         #expect(asciiLowercased("Content-Type") == "content-type")
@@ -39,5 +52,8 @@ import Testing
         let request = HTTPRequest(method: "POST", path: "/", headers: ["CONTENT-TYPE": " Application/X-WWW-Form-URLEncoded ; charset=UTF-8"])
         #expect(request.header("content-type") != nil && request.header("Content-Type") == request.header("CONTENT-type"))
         #expect(request.mediaType == "application/x-www-form-urlencoded")
+        #expect(HTTPRequest(method: "POST", path: "/", headers: ["Content-Type": "text/plain"]).mediaType == "text/plain")
+        #expect(HTTPRequest(method: "POST", path: "/", headers: ["Content-Type": ";x"]).mediaType == "")
+        #expect(HTTPRequest(method: "POST", path: "/").mediaType == nil)
     }
 }

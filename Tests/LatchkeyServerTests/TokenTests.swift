@@ -129,7 +129,8 @@ struct TokenTests {
     }
 
     /// The hand-built payload is byte for byte what the sorted-keys JSONEncoder writes, escapes included.
-    @Test(arguments: ["plain", "with \"quotes\" and \\ back/slash", "tab\tnew\nline\u{1}\u{1f}", "café ✓ 🔑", ""])
+    @Test(arguments: ["plain", "with \"quotes\" and \\ back/slash", "tab\tnew\nline\u{1}\u{1f}", "café ✓ 🔑", "",
+                      "\"\u{8}\u{c}\r\\", "\u{7f}x\u{0}"])
     func accessTokenPayloadMatchesJSONEncoder(_ text: String) throws {
         let claims = AccessTokenClaims(iss: "https://issuer/\(text)", sub: text, aud: "latchkey", exp: 1_700_000_900,
                                        iat: -5, jti: text, clientID: "app", scope: text, sid: "s")
@@ -139,7 +140,8 @@ struct TokenTests {
 
     /// The token endpoint's hand-built body is byte for byte what the server's JSONEncoder writes for the same
     /// `TokenResponse`, with and without the optional members.
-    @Test(arguments: ["plain", "with \"quotes\" and \\ back/slash", "tab\tnew\nline\u{1}\u{1f}", "café ✓ 🔑", ""])
+    @Test(arguments: ["plain", "with \"quotes\" and \\ back/slash", "tab\tnew\nline\u{1}\u{1f}", "café ✓ 🔑", "",
+                      "\"\u{8}\u{c}\r\\", "\u{7f}x\u{0}"])
     func tokenResponseBodyMatchesJSONEncoder(_ text: String) throws {
         for tokens in [TokenResponse(accessToken: "a.b/\(text)", expiresIn: 900, refreshToken: text, scope: "openid \(text)"),
                        TokenResponse(accessToken: text, tokenType: "DPoP\(text)", expiresIn: -1, refreshToken: nil, scope: nil),

@@ -87,8 +87,9 @@ extension HTTPRequest {
     /// The media type of the body, lowercased, without parameters (`application/json`).
     public var mediaType: String? {
         guard let value = header("content-type") else { return nil }
-        let type = value.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? Substring(value)
-        return asciiLowercased(trimmingOptionalWhitespace(type))
+        // Split on the byte: `String.split` walks grapheme clusters, a few microseconds per request here.
+        let end = value.utf8.firstIndex(of: UInt8(ascii: ";")) ?? value.utf8.endIndex
+        return asciiLowercased(trimmingOptionalWhitespace(value[..<end]))
     }
 
     /// Decodes the JSON body; in a handler:
@@ -121,10 +122,12 @@ extension HTTPRequest {
         }
         guard let text = String(data: body, encoding: .utf8) else { throw .malformedBody("The body is not UTF-8.") }
         var result: [String: String] = [:]
-        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = HTTPRequest.formDecode(parts[0]),
-                  let value = HTTPRequest.formDecode(parts.count > 1 ? parts[1] : "") else {
+        // `&` and `=` split the bytes (as the WHATWG form parser does), not grapheme clusters: cheaper, and an `&`
+        // followed by a combining mark still separates pairs.
+        for pair in text.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+            let equals = pair.firstIndex(of: UInt8(ascii: "="))
+            guard let name = HTTPRequest.formDecode(Substring(pair[..<(equals ?? pair.endIndex)])),
+                  let value = HTTPRequest.formDecode(equals.map { Substring(pair[pair.index(after: $0)...]) } ?? "") else {
                 throw .malformedBody("The form encoding is invalid.")
             }
             guard result[name] == nil else { throw .malformedBody("The parameter '\(name)' is repeated.") }

@@ -20,7 +20,17 @@ struct JSONObjectWriter {
     mutating func member(_ name: StaticString, _ text: String) {
         key(name)
         bytes.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
+        var text = text
+        text.withUTF8 { appendEscaped($0) }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Copies `utf8` in runs, escaping the bytes between them (a JWT or a token has none: one copy).
+    private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        var start = 0
+        for (offset, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<offset]))
+            start = offset + 1
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
             case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
@@ -29,13 +39,12 @@ struct JSONObjectWriter {
             case 0x0a: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
             case 0x0d: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
             case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0..<0x20:
+            default:
                 bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
                                           Self.hexDigit(byte >> 4), Self.hexDigit(byte & 0xf)])
-            default: bytes.append(byte)
             }
         }
-        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
     }
 
     /// `"name":number`.
