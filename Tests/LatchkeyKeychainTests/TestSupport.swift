@@ -186,3 +186,11 @@ func unlockedVault(_ dir: TempDir) throws -> FileVault {
     try vault.unlock(passphrase: "pw")
     return vault
 }
+
+/// Runs blocking work (waiting on processes, synchronous writes in a loop) on a thread of its own, so it does not
+/// hold one of Swift concurrency's cooperative threads, which the other tests of the process share.
+func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result(catching: body)) }.start()
+    }
+}

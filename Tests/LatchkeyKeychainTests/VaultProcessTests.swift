@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import LatchkeyKeychain
 
@@ -117,21 +118,39 @@ import Testing
         let url = dir.file("multi.vault")
         let vault = try FileVault(url: url, kdf: .testing)
         try vault.unlock(passphrase: "pw")
-        let children = try (0..<3).map { try spawn(path: url.path, prefix: "p\($0)", count: 60) }
-        try await withThrowingTaskGroup(of: Void.self) { group in
+        // The blocking part (120 fsync'd writes on two threads, three child processes) runs on threads of its own:
+        // as Swift concurrency tasks it held both cooperative threads, which every other test of the process
+        // (the HTTP server's async handlers among them) was waiting on.
+        let run = try await onThread { [self] () throws -> (failures: [String], children: [(status: Int32, output: Data)]) in
+            let children = try (0..<3).map { try spawn(path: url.path, prefix: "p\($0)", count: 60) }
+            let failures = Mutex<[String]>([])
+            let group = DispatchGroup()
             for t in 0..<2 {
-                group.addTask {
-                    for i in 0..<60 { try vault.add(genp("durable", "thread\(t)-\(i)", "t\(t)-\(i)")) }
-                }
+                group.enter()
+                Thread {
+                    defer { group.leave() }
+                    do {
+                        for i in 0..<60 { try vault.add(genp("durable", "thread\(t)-\(i)", "t\(t)-\(i)")) }
+                    } catch {
+                        failures.withLock { $0.append("thread \(t): \(error)") }
+                    }
+                }.start()
             }
-            try await group.waitForAll()
+            group.wait()
+            let finished = children.map { process, pipe in
+                let output = pipe.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                return (status: process.terminationStatus, output: output)
+            }
+            return (failures.withLock { $0 }, finished)
         }
-        var outputs: [Data] = []
-        for (p, pipe) in children {
-            outputs.append(pipe.fileHandleForReading.readDataToEndOfFile())
-            p.waitUntilExit()
-            #expect(p.terminationStatus == 0)
+        #expect(run.failures.isEmpty, "\(run.failures)")
+        for child in run.children {
+            // On failure, the child's own test report (its error) is in its output, after the acknowledgements.
+            let report = String(decoding: child.output, as: UTF8.self).split(separator: "\n").filter { !$0.hasPrefix("ACK") }
+            #expect(child.status == 0, "\(report.suffix(12).joined(separator: "\n"))")
         }
+        let outputs = run.children.map(\.output)
         for (index, out) in outputs.enumerated() {
             let acks = parse(out)
             #expect(acks.done && acks.added.count == 60, "child \(index)")

@@ -82,6 +82,10 @@ public final class FileVault: ItemStore {
                          busyTimeoutMilliseconds: Int32) throws(KeychainStoreError) {
         let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber
         guard let size, size.intValue > 0 else { return }
+        // The record before the file: writers record a generation only after its COMMIT, so whatever is read here
+        // is already in the file when its generation is read below. (The other order refused a healthy vault as
+        // "lost writes" whenever another connection or process committed between the two reads.)
+        let recorded = generationFile.read()
         let db = try SQLiteDatabase(path: url.path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, readOnly: true)
         let check: String?
         do {
@@ -102,7 +106,7 @@ public final class FileVault: ItemStore {
         guard (try? meta(db, "format")) == formatTag else { throw notAVault }
         guard let id = try? meta(db, "vault_id"), id.count == 16 else { throw KeychainStoreError(.decode, .corruptVault("vault id")) }
         guard let generation = try? db.generation() else { throw notAVault }
-        if let recorded = generationFile.read(), generation < recorded {
+        if let recorded, generation < recorded {
             throw KeychainStoreError(.decode, .corruptVault(
                 "it lost writes it had acknowledged: generation \(generation) < \(recorded) recorded in \(generationFile.path); "
                 + "if you restored an older copy on purpose, delete that file"))

@@ -1,0 +1,48 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import LatchkeyKeychain
+
+/// Rollback detection must not mistake a busy vault for a rolled-back one: a writer records its generation in
+/// `<vault>.generation` just after its COMMIT, so an open that read the file's generation first and the record
+/// second could see a record newer than what it had read, and refuse a healthy vault as "lost writes".
+@Suite struct VaultGenerationRaceTests {
+    final class Flags: Sendable {
+        let stop = Atomic<Bool>(false)
+        let written = Atomic<Int>(0)
+    }
+
+    @Test func opensWhileAnotherConnectionWritesAreNeverRefused() throws {
+        let dir = TempDir()
+        let url = dir.file("busy.vault")
+        let writer = try FileVault(url: url, kdf: .testing)
+        try writer.unlock(passphrase: "pw")
+        try writer.add(genp("race", "first", "v"))
+        let flags = Flags()
+        let thread = Thread {
+            var i = 0
+            while !flags.stop.load(ordering: .relaxed) {
+                _ = try? writer.add(genp("race", "item-\(i)", "v"))
+                flags.written.add(1, ordering: .relaxed)
+                i += 1
+            }
+        }
+        thread.start()
+        defer { flags.stop.store(true, ordering: .relaxed) }
+        var refusals: [String] = []
+        let deadline = Date().addingTimeInterval(2)
+        var opens = 0
+        while Date() < deadline && refusals.isEmpty {
+            do {
+                _ = try FileVault(url: url, kdf: .testing)
+            } catch {
+                refusals.append("\(error)")
+            }
+            opens += 1
+        }
+        flags.stop.store(true, ordering: .relaxed)
+        while !thread.isFinished { usleep(1_000) }
+        #expect(refusals.isEmpty, "after \(opens) opens and \(flags.written.load(ordering: .relaxed)) writes: \(refusals)")
+        #expect(flags.written.load(ordering: .relaxed) > 0)
+    }
+}
