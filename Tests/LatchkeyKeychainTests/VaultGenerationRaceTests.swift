@@ -14,9 +14,8 @@ import Testing
 
     @Test func opensWhileAnotherConnectionWritesAreNeverRefused() throws {
         let dir = TempDir()
-        let url = dir.file("busy.vault")
-        let writer = try FileVault(url: url, kdf: .testing)
-        try writer.unlock(passphrase: "pw")
+        let writer = try unlockedVault(dir)
+        let url = dir.file("v.vault")
         try writer.add(genp("race", "first", "v"))
         let flags = Flags()
         let thread = Thread {

@@ -17,6 +17,8 @@ enum RawClientError: Error {
     case connectFailed(Int32)
     case sendFailed(Int32)
     case closedEarly
+    /// No byte within the receive timeout (the server, or the test process's cooperative threads, stalled).
+    case timedOut
     case malformed(String)
 }
 
@@ -27,7 +29,9 @@ final class RawConnection {
     var buffer = Data()
 
     /// `sourceAddress` binds the local end first (another loopback address such as 127.0.0.2 is another client).
-    init(port: UInt16, receiveTimeoutSeconds: Int = 30, sourceAddress: String? = nil) throws {
+    /// The default timeout is long: in a full parallel test run, Swift's two cooperative threads (which the
+    /// servers' async handlers resume on) can be busy with other tests for tens of seconds.
+    init(port: UInt16, receiveTimeoutSeconds: Int = 120, sourceAddress: String? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw RawClientError.connectFailed(errno) }
         var timeout = timeval(tv_sec: receiveTimeoutSeconds, tv_usec: 0)
@@ -76,10 +80,14 @@ final class RawConnection {
         }
     }
 
-    /// Reads more bytes into the buffer; false at end of stream, timeout or reset.
+    /// True when the last `fill` gave up because the receive timeout passed.
+    private(set) var timedOut = false
+
+    /// Reads more bytes into the buffer; false at end of stream, timeout (`timedOut`) or reset.
     func fill() -> Bool {
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         let count = recv(descriptor, &chunk, chunk.count, 0)
+        timedOut = count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
         guard count > 0 else { return false }
         buffer.append(contentsOf: chunk[0..<count])
         return true
@@ -90,7 +98,7 @@ final class RawConnection {
         let separator = Data("\r\n\r\n".utf8)
         var headerEnd = buffer.range(of: separator)
         while headerEnd == nil {
-            guard fill() else { throw RawClientError.closedEarly }
+            guard fill() else { throw timedOut ? RawClientError.timedOut : RawClientError.closedEarly }
             headerEnd = buffer.range(of: separator)
         }
         guard let headerEnd else { throw RawClientError.closedEarly }
@@ -106,7 +114,7 @@ final class RawConnection {
         let length = Int(headers["content-length"] ?? "0") ?? 0
         let bodyStart = headerEnd.upperBound
         while buffer.count - (bodyStart - buffer.startIndex) < length {
-            guard fill() else { throw RawClientError.closedEarly }
+            guard fill() else { throw timedOut ? RawClientError.timedOut : RawClientError.closedEarly }
         }
         let body = Data(buffer[bodyStart..<(bodyStart + length)])
         buffer = Data(buffer[(bodyStart + length)...])
