@@ -43,11 +43,9 @@ final class RawConnection {
             let bound = withUnsafePointer(to: &local) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
-            guard bound == 0 else {
-                let code = errno
-                close(descriptor)
-                throw RawClientError.connectFailed(code)
-            }
+            // No close here: once `descriptor` is set the object is whole, so a throw runs deinit, which closes it
+            // (closing here too closed the number twice; by then another thread could own it).
+            guard bound == 0 else { throw RawClientError.connectFailed(errno) }
         }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -58,14 +56,10 @@ final class RawConnection {
                 connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard result == 0 else {
-            let code = errno
-            close(descriptor)
-            throw RawClientError.connectFailed(code)
-        }
+        guard result == 0 else { throw RawClientError.connectFailed(errno) }
     }
 
-    deinit { close(descriptor) }
+    deinit { if descriptor >= 0 { close(descriptor) } }
 
     func send(_ text: String) throws { try send(Data(text.utf8)) }
 
