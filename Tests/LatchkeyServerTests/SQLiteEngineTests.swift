@@ -83,23 +83,17 @@ import Testing
         let threads = 8, perThread = 50
         // Threads of their own (a dispatch pool would run only as many at once as there are cores): a batch
         // holds more than one job only when two or more callers wait behind a commit.
-        let group = DispatchGroup()
-        for _ in 0..<threads {
-            group.enter()
-            Thread {
-                for _ in 0..<perThread {
-                    let job = GroupCommitJob<Int>(durability: .relaxed) { _ in 1 }
-                    queue.run(job) { batch in
-                        usleep(200) // a commit's length, so that others queue meanwhile
-                        batches.withLock { $0.append(batch.count) }
-                        for member in batch { member.finish(commitError: nil) }
-                    }
-                    if !job.isFinished { early.withLock { $0 += 1 } }
+        _ = onThreads(threads) { _ in
+            for _ in 0..<perThread {
+                let job = GroupCommitJob<Int>(durability: .relaxed) { _ in 1 }
+                queue.run(job) { batch in
+                    usleep(200) // a commit's length, so that others queue meanwhile
+                    batches.withLock { $0.append(batch.count) }
+                    for member in batch { member.finish(commitError: nil) }
                 }
-                group.leave()
-            }.start()
+                if !job.isFinished { early.withLock { $0 += 1 } }
+            }
         }
-        group.wait()
         let sizes = batches.withLock { $0 }
         #expect(early.withLock { $0 } == 0)
         #expect(sizes.reduce(0, +) == threads * perThread, "each job in exactly one batch")

@@ -308,11 +308,10 @@ extension FileVault {
         }
         // The lookup MACs in column order, which is the order the SQL of the shape binds them in.
         var macs = LookupMACs()
-        var remaining = !q.storedFilters.hasOnlyPlacedFilters
+        let remaining = !sqlMatchesEveryFilter(q)
         for column in VaultRow.lookupColumns {
             let key = VaultRow.lookupKey(column: column)
-            guard q.storedFilters.contains(key), let value = q.storedFilters[key] else { continue }
-            guard AttributeKey.isPrimaryKey(key, of: q.itemClass) else { remaining = true; continue }
+            guard let value = q.storedFilters[key], AttributeKey.isPrimaryKey(key, of: q.itemClass) else { continue }
             shape |= 2 << column
             macs[column] = try cachedMAC(key, column, key.comparable(value), &s, keys)
         }

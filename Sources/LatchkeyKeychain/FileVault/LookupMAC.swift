@@ -20,11 +20,15 @@ struct LookupMAC: Sendable {
     }
 }
 
-/// One `LookupMAC` per lookup column, in `VaultRow.lookupKeys` order, inline (no array).
-struct LookupMACs {
-    private var accessGroup = LookupMAC.zero, service = LookupMAC.zero, account = LookupMAC.zero, server = LookupMAC.zero
+/// One value per lookup column (`VaultRow.lookupColumns`), inline (no array).
+struct LookupColumnSlots<Value> {
+    private var accessGroup, service, account, server: Value
 
-    subscript(column: Int) -> LookupMAC {
+    init(repeating value: Value) {
+        accessGroup = value; service = value; account = value; server = value
+    }
+
+    subscript(column: Int) -> Value {
         get {
             switch column {
             case 0: accessGroup
@@ -44,31 +48,27 @@ struct LookupMACs {
     }
 }
 
+/// One `LookupMAC` per lookup column.
+typealias LookupMACs = LookupColumnSlots<LookupMAC>
+
+extension LookupColumnSlots where Value == LookupMAC {
+    init() { self.init(repeating: .zero) }
+}
+
 /// The last string looked up in each lookup column and its MAC, in front of the vault's MAC cache: a query
 /// that names the same service (or the same item) as the one before finds its MAC with one string comparison,
 /// without hashing.
 struct RecentLookups {
-    private var accessGroup: String?, service: String?, account: String?, server: String?
+    private var texts = LookupColumnSlots<String?>(repeating: nil)
     private var macs = LookupMACs()
 
     /// The MAC of `text` in `column`, if it is that column's last lookup.
     func mac(_ column: Int, _ text: String) -> LookupMAC? {
-        let last: String? = switch column {
-        case 0: accessGroup
-        case 1: service
-        case 2: account
-        default: server
-        }
-        return last == text ? macs[column] : nil
+        texts[column] == text ? macs[column] : nil
     }
 
     mutating func record(_ column: Int, _ text: String, _ mac: LookupMAC) {
-        switch column {
-        case 0: accessGroup = text
-        case 1: service = text
-        case 2: account = text
-        default: server = text
-        }
+        texts[column] = text
         macs[column] = mac
     }
 }

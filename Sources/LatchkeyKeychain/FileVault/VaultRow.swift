@@ -43,14 +43,7 @@ struct VaultRow {
     static var lookupColumns: Range<Int> { 0..<4 }
 
     /// `lookupKeys[column]` without the array (`column` in `lookupColumns`).
-    static func lookupKey(column: Int) -> AttributeKey {
-        switch column {
-        case 0: .accessGroup
-        case 1: .service
-        case 2: .account
-        default: .server
-        }
-    }
+    static func lookupKey(column: Int) -> AttributeKey { QueryFilters.key(place: column) }
 
     /// The MAC in the lookup column of `key`, if the row has one.
     func lookup(_ key: AttributeKey) -> Data? {

@@ -139,34 +139,31 @@ enum AttributeCoding {
             for _ in 0..<8 { v = (v << 8) | UInt64(try byte()) }
             return v
         }
-        mutating func raw() throws(KeychainStoreError) -> [UInt8] {
+        /// The bytes of a length-prefixed field, as a range of `bytes`; moves past it.
+        mutating func field() throws(KeychainStoreError) -> Range<Int> {
             let n = try length()
             guard n <= bytes.count - offset else { throw KeychainStoreError(.decode, .corruptItem) }
             defer { offset += n }
-            return Array(bytes[offset..<offset + n])
+            return offset..<offset + n
+        }
+        mutating func raw() throws(KeychainStoreError) -> [UInt8] {
+            Array(bytes[try field()])
         }
         mutating func string() throws(KeychainStoreError) -> String {
-            let n = try length()
-            guard n <= bytes.count - offset else { throw KeychainStoreError(.decode, .corruptItem) }
-            defer { offset += n }
-            guard let s = String(validating: bytes[offset..<offset + n], as: UTF8.self) else { throw KeychainStoreError(.decode, .corruptItem) }
+            guard let s = String(validating: bytes[try field()], as: UTF8.self) else { throw KeychainStoreError(.decode, .corruptItem) }
             return s
         }
         /// A length-prefixed string of exactly 4 bytes as a `FourCC` (nil for another length: no class or
         /// attribute name has one), read without making a `String`.
         mutating func fourCC() throws(KeychainStoreError) -> FourCC? {
-            let n = try length()
-            guard n <= bytes.count - offset else { throw KeychainStoreError(.decode, .corruptItem) }
-            defer { offset += n }
-            return n == 4 ? FourCC(bytes[offset], bytes[offset + 1], bytes[offset + 2], bytes[offset + 3]) : nil
+            let r = try field()
+            return r.count == 4 ? FourCC(bytes[r.lowerBound], bytes[r.lowerBound + 1], bytes[r.lowerBound + 2], bytes[r.lowerBound + 3]) : nil
         }
         /// A length-prefixed accessibility raw value (empty: none, when `allowingNone`); corrupt otherwise.
         mutating func accessibility(allowingNone: Bool) throws(KeychainStoreError) -> Accessibility? {
-            let n = try length()
-            guard n <= bytes.count - offset else { throw KeychainStoreError(.decode, .corruptItem) }
-            defer { offset += n }
-            if n == 0 && allowingNone { return nil }
-            let level = bytes.withUnsafeBytes { Accessibility(utf8: UnsafeRawBufferPointer(rebasing: $0[offset..<offset + n])) }
+            let r = try field()
+            if r.isEmpty && allowingNone { return nil }
+            let level = bytes.withUnsafeBytes { Accessibility(utf8: UnsafeRawBufferPointer(rebasing: $0[r])) }
             guard let level else { throw KeychainStoreError(.decode, .corruptItem) }
             return level
         }

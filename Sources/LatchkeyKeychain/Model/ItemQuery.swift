@@ -88,7 +88,7 @@ public struct ItemQuery: Sendable {
                 returnData: Bool = false, returnAttributes: Bool = false, returnReference: Bool = false,
                 returnPersistentReference: Bool = false, authenticationContext: (any AuthenticationContext)? = nil,
                 authenticationUI: AuthenticationUI = .allow, operationPrompt: String? = nil) {
-        self.init(itemClass: itemClass, storedFilters: filters.isEmpty ? QueryFilters() : QueryFilters(filters),
+        self.init(itemClass: itemClass, storedFilters: QueryFilters(filters),
                   synchronizable: synchronizable, accessibility: accessibility, persistentReference: persistentReference,
                   matchLimit: matchLimit, returnData: returnData, returnAttributes: returnAttributes,
                   returnReference: returnReference, returnPersistentReference: returnPersistentReference,

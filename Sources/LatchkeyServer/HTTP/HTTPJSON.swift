@@ -34,7 +34,12 @@ extension HTTPResponse {
         guard let body = try? JSONCoding.encoder.encode(value) else {
             return .error(status: 500, code: "server_error", description: "The response could not be encoded.")
         }
-        return HTTPResponse(status: status, headers: [
+        return json(body: body, status: status)
+    }
+
+    /// A response with a JSON body already encoded (`Cache-Control: no-store`, as every JSON answer here).
+    static func json(body: Data, status: Int = 200) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [
             (name: "Content-Type", value: "application/json"),
             (name: "Cache-Control", value: "no-store"),
         ], body: body)

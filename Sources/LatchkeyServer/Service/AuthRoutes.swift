@@ -147,10 +147,9 @@ extension AuthService {
 
     /// 200 with the tokens (RFC 6749 §5.1: `no-store`, and `Pragma: no-cache` for HTTP/1.0 caches).
     static func tokenResponse(_ tokens: TokenResponse) -> HTTPResponse {
-        HTTPResponse(status: 200, headers: [(name: "Content-Type", value: "application/json"),
-                                            (name: "Cache-Control", value: "no-store"),
-                                            (name: "Pragma", value: "no-cache")],
-                     body: tokens.jsonBody)
+        var response = HTTPResponse.json(body: tokens.jsonBody)
+        response.headers.append((name: "Pragma", value: "no-cache"))
+        return response
     }
 
     static func oauthError(_ error: OAuthError) -> HTTPResponse {
