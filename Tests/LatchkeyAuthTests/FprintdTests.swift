@@ -4,6 +4,8 @@ import Glibc
 import Synchronization
 import Testing
 @testable import LatchkeyAuth
+@testable import LatchkeyAuthCore
+@testable import LatchkeyAuthLinux
 
 /// fprintd with libfprint's virtual device on a private bus, polkit from python-dbusmock: a real
 /// fingerprint stack driven through `pam_fprintd`, which `PAMAuthenticator` uses as its biometric service.

@@ -1,6 +1,8 @@
 import Foundation
 import Synchronization
 @testable import LatchkeyAuth
+@testable import LatchkeyAuthCore
+@testable import LatchkeyAuthLinux
 
 /// A fresh temporary directory, removed by the caller with `cleanUp`.
 struct TemporaryDirectory {

@@ -2,6 +2,8 @@ import Foundation
 import Synchronization
 import Testing
 @testable import LatchkeyKeychain
+@testable import LatchkeyKeychainCore
+@testable import LatchkeyKeychainLinux
 
 /// Rollback detection must not mistake a busy vault for a rolled-back one: a writer records its generation in
 /// `<vault>.generation` just after its COMMIT, so an open that read the file's generation first and the record

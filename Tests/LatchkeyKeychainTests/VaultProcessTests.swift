@@ -2,6 +2,8 @@ import Foundation
 import Synchronization
 import Testing
 @testable import LatchkeyKeychain
+@testable import LatchkeyKeychainCore
+@testable import LatchkeyKeychainLinux
 
 /// Several processes on one vault file: a writer killed with SIGKILL at random points, and concurrent writers.
 /// The child is this test binary re-run with `LATCHKEY_VAULT_CHILD` set, selecting `childWriter()`.
