@@ -1,7 +1,7 @@
 #if os(Linux)
 import Foundation
 import Glibc
-import Synchronization
+import LatchkeySupport
 import Testing
 @testable import LatchkeyAuth
 @testable import LatchkeyAuthCore
@@ -94,11 +94,11 @@ struct VirtualFinger: Sendable {
 /// The finger the "user" puts on the reader when pam_fprintd asks for it.
 final class FingerOnReader: PasscodeProvider {
     private let finger: VirtualFinger
-    private let queue: Mutex<[String]>
+    private let queue: Locked<[String]>
 
     init(finger: VirtualFinger, scans: [String]) {
         self.finger = finger
-        queue = Mutex(scans)
+        queue = Locked(scans)
     }
 
     func passcode(for prompt: AuthenticationPrompt) async -> Passcode? { nil }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import LatchkeySupport
 
 /// Where a context reads the current time; injected so tests of the reuse window need no sleeps.
 public struct AuthenticationClock: Sendable {
@@ -17,10 +17,10 @@ public struct AuthenticationClock: Sendable {
 
 /// A clock that only moves when told to: for tests and scripted demos.
 public final class ManualClock: Sendable {
-    private let current: Mutex<Date>
+    private let current: Locked<Date>
 
     /// Starts at `start`.
-    public init(start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { current = Mutex(start) }
+    public init(start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { current = Locked(start) }
 
     /// The current (manual) time.
     public var now: Date { current.withLock { $0 } }

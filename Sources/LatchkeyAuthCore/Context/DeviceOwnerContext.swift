@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import LatchkeySupport
 
 /// An `AuthenticationContext` that applies LocalAuthentication's rules over an `AuthenticationDevice`.
 ///
@@ -33,7 +33,7 @@ public final class DeviceOwnerContext: AuthenticationContext {
     private let device: any AuthenticationDevice
     private let clock: AuthenticationClock
     private let passcodeProvider: (any PasscodeProvider)?
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A context over `device`; `passcodeProvider` is the passcode sheet (without one, a passcode
     /// prompt fails with `.notInteractive`).

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import LatchkeySupport
 
 /// A context on a device that cannot authenticate: every evaluation fails with one reason.
 public final class UnavailableAuthenticationContext: AuthenticationContext {
@@ -12,7 +12,7 @@ public final class UnavailableAuthenticationContext: AuthenticationContext {
     }
 
     private let reason: AuthenticationError
-    private let titles = Mutex(Titles())
+    private let titles = Locked(Titles())
 
     /// A context whose `canEvaluate`/`evaluate` throw `reason`.
     public init(reason: AuthenticationError) { self.reason = reason }

@@ -2,7 +2,7 @@
 import CPAM
 import Foundation
 import LatchkeyAuthCore
-import Synchronization
+import LatchkeySupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,8 +14,8 @@ import Glibc
 final class PAMResponder: Sendable {
     private let provider: (any PasscodeProvider)?
     private let prompt: AuthenticationPrompt
-    private let flags = Mutex(PAMStatus.Conversation())
-    private let notices = Mutex(0)
+    private let flags = Locked(PAMStatus.Conversation())
+    private let notices = Locked(0)
 
     init(provider: (any PasscodeProvider)?, prompt: AuthenticationPrompt) {
         self.provider = provider
@@ -54,7 +54,7 @@ final class PAMResponder: Sendable {
 }
 
 private final class AnswerBox: Sendable {
-    private let value = Mutex<Passcode?>(nil)
+    private let value = Locked<Passcode?>(nil)
     func set(_ passcode: Passcode?) { value.withLock { $0 = passcode } }
     func take() -> Passcode? { value.withLock { $0.take() } }
 }

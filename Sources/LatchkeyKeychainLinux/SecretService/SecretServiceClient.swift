@@ -2,7 +2,7 @@
 import CSecret
 import Foundation
 import LatchkeyKeychainCore
-import Synchronization
+import LatchkeySupport
 
 /// A thin, synchronous client of the freedesktop Secret Service through libsecret.
 ///
@@ -19,7 +19,7 @@ public final class SecretServiceClient: Sendable {
     /// The collection new items are created in.
     public let collection: Collection
     // Serialises libsecret calls; the service object itself is libsecret's process-wide singleton.
-    private let lock = Mutex(())
+    private let lock = Locked(())
 
     /// Connects lazily; throws ``SecretServiceError/unavailable(_:)`` when no daemon owns the bus name.
     /// - Parameter requireRunningDaemon: when true (the default), refuse to trigger D-Bus activation of a

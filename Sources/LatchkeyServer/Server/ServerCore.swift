@@ -1,6 +1,6 @@
 import CMicroHTTPD
 import Foundation
-import Synchronization
+import LatchkeySupport
 
 /// What the server does with a complete request.
 enum RequestDispatch: Sendable {
@@ -20,14 +20,14 @@ final class ServerCore: @unchecked Sendable {
     let accessLog: AccessLog?
     let runsHandlersInline: Bool
     let trustedProxies: Set<String>
-    let inFlight = Atomic<Int>(0)
+    let inFlight = Locked<Int>(0)
     /// TCP connections open now (libmicrohttpd's connection callback counts them).
-    let openConnections = Atomic<Int>(0)
+    let openConnections = Locked<Int>(0)
     let connectionLimit: Int
     /// The socket context of a connection opened over `connectionLimit` (any non-nil address; never dereferenced).
     static var overflowMark: UnsafeMutableRawPointer? { UnsafeMutableRawPointer(bitPattern: 1) }
-    let draining = Atomic<Bool>(false)
-    let suspended = Mutex<[ObjectIdentifier: RequestContext]>([:])
+    let draining = Locked<Bool>(false)
+    let suspended = Locked<[ObjectIdentifier: RequestContext]>([:])
 
     init(dispatch: RequestDispatch?, configuration: HTTPServerConfiguration) {
         self.dispatch = dispatch
@@ -44,7 +44,7 @@ final class ServerCore: @unchecked Sendable {
     /// First call: reads headers and query, checks the framing and the declared size. `path` is nil when the
     /// request target is not UTF-8 (answered 400).
     func begin(connection: OpaquePointer, method: String, path: String?, version: String) -> RequestContext {
-        inFlight.add(1, ordering: .relaxed)
+        inFlight.withLock { $0 += 1 }
         let headers = ValueCollector(lowercaseKeys: true)
         let query = ValueCollector(lowercaseKeys: false)
         withExtendedLifetime(headers) {
@@ -197,7 +197,7 @@ final class ServerCore: @unchecked Sendable {
             response = .error(status: 500, code: "server_error", description: "Invalid response status.")
         }
         SecurityHeaders.apply(to: &response)
-        if draining.load(ordering: .relaxed) || context.closesConnection {
+        if draining.withLock({ $0 }) || context.closesConnection {
             response.headers.append((name: "Connection", value: "close"))
         }
         let count = response.body.count
@@ -231,7 +231,7 @@ final class ServerCore: @unchecked Sendable {
     }
 
     func requestEnded() {
-        inFlight.subtract(1, ordering: .relaxed)
+        inFlight.withLock { $0 -= 1 }
     }
 
     /// Answers every suspended request whose handler is still running with 503 (shutdown gave up waiting).

@@ -1,6 +1,6 @@
 import CSQLite
 import Foundation
-import Synchronization
+import LatchkeySupport
 
 /// Copies an SQLite database's write-ahead log back into the database file on its own thread and
 /// connection, so that no request waits for a checkpoint.
@@ -14,11 +14,11 @@ import Synchronization
 final class WALCheckpointer: Sendable {
     /// Log size, in pages, at which a checkpoint is started.
     let thresholdPages: Int32
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
     /// Held only until `stop`, so the thread, which may outlive `stop` briefly, keeps no database connection open.
-    private let writerLock: Mutex<(@Sendable (() -> Void) -> Void)?>
+    private let writerLock: Locked<(@Sendable (() -> Void) -> Void)?>
 
     private struct State {
         var requested = false
@@ -32,7 +32,7 @@ final class WALCheckpointer: Sendable {
     init(path: String, thresholdPages: Int32,
          withWriterLock: @escaping @Sendable (() -> Void) -> Void) throws {
         self.thresholdPages = thresholdPages
-        writerLock = Mutex(withWriterLock)
+        writerLock = Locked(withWriterLock)
         let connection = try CheckpointConnection(path: path)
         let thread = Thread { [self] in self.run(connection) }
         thread.name = "latchkey-wal"

@@ -7,11 +7,11 @@ import Foundation
 /// The value lives in memory of its own rather than in a stored property: a class's stored property passed
 /// `inout` gets a dynamic exclusivity check on every access, which the lock already makes unnecessary (a few
 /// hundred instructions on each keychain read, measured with callgrind).
-package final class Locked<Value>: @unchecked Sendable { // safe: every access to the value goes through `lock`
+package final class Locked<Value: ~Copyable>: @unchecked Sendable { // safe: every access to the value goes through `lock`
     private let lock = NSLock()
     private let storage: UnsafeMutablePointer<Value>
 
-    package init(_ value: Value) {
+    package init(_ value: consuming Value) {
         storage = .allocate(capacity: 1)
         storage.initialize(to: value)
     }
