@@ -45,6 +45,12 @@ var targets: [Target] = [
     // type, base64url and hex). Foundation only.
     .target(name: "LatchkeySupport", swiftSettings: strict),
 
+    // Linux crypto engine: the OpenSSL 3 / libsodium wrappers behind the Linux `CryptoKit`, `Security` and
+    // `CommonCrypto` modules, the vault and LatchkeyCrypto's Linux backend (package API only).
+    .target(name: "LatchkeyOpenSSL",
+            dependencies: ["LatchkeySupport", "COpenSSL", "CSodium"],
+            swiftSettings: strict),
+
     // Layer 1: cryptography (wrappers only) and JOSE / CBOR / COSE.
     .target(name: "LatchkeyCrypto",
             dependencies: ["LatchkeySupport", "COpenSSL", "CSodium"],
@@ -114,10 +120,12 @@ var targets: [Target] = [
 // so these targets do not exist there.
 #if os(Linux)
 products += [
+    .library(name: "CryptoKit", targets: ["CryptoKit"]),
     .library(name: "Security", targets: ["Security"]),
     .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
 ]
 targets += [
+    .target(name: "CryptoKit", dependencies: ["LatchkeySupport", "LatchkeyOpenSSL"], swiftSettings: strict),
     .target(name: "LocalAuthentication", dependencies: ["LatchkeyAuthCore", "LatchkeyAuthLinux"], swiftSettings: strict),
     .target(name: "Security", dependencies: ["LatchkeyKeychainCore", "LatchkeyKeychainLinux", "LatchkeyAuthCore",
                                             "LatchkeyCrypto", "LocalAuthentication"],

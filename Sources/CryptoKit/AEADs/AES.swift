@@ -1,0 +1,148 @@
+import Foundation
+import LatchkeyOpenSSL
+import LatchkeySupport
+
+/// A container for Advanced Encryption Standard (AES) ciphers.
+public enum AES: Sendable {}
+
+extension AES {
+    /// The Advanced Encryption Standard (AES) Galois Counter Mode (GCM) cipher suite (NIST SP 800-38D), by OpenSSL:
+    /// 128-, 192- or 256-bit keys, nonces of 12 bytes (the default) or more, a 16-byte tag.
+    public enum GCM: Sendable {
+        static let defaultNonceByteCount = 12
+        static let tagByteCount = 16
+
+        /// A value used once during a cryptographic operation and then discarded.
+        public struct Nonce: ContiguousBytes, Sequence, Sendable {
+            let bytes: Data
+
+            /// Creates a new random nonce (libsodium CSPRNG).
+            public init() { bytes = SodiumRandom.bytes(count: GCM.defaultNonceByteCount) }
+
+            /// Creates a nonce from the given data (12 bytes or more).
+            public init<D: DataProtocol>(data: D) throws {
+                guard data.count >= GCM.defaultNonceByteCount else { throw CryptoKitError.incorrectParameterSize }
+                bytes = Data(data)
+            }
+
+            public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+                try bytes.withUnsafeBytes(body)
+            }
+
+            public func makeIterator() -> Array<UInt8>.Iterator { Array(bytes).makeIterator() }
+        }
+
+        /// A secure container for your data that you can access using a cipher.
+        public struct SealedBox: Sendable {
+            /// nonce || ciphertext || tag.
+            let combinedRepresentation: Data
+            let nonceByteCount: Int
+
+            /// The combined representation (nonce, ciphertext, tag) — nil unless the nonce is the default 12 bytes.
+            public var combined: Data? { nonceByteCount == GCM.defaultNonceByteCount ? combinedRepresentation : nil }
+
+            /// The authentication tag.
+            public var tag: Data { Data(combinedRepresentation.suffix(GCM.tagByteCount)) }
+
+            /// The encrypted data.
+            public var ciphertext: Data {
+                Data(combinedRepresentation.dropFirst(nonceByteCount).dropLast(GCM.tagByteCount))
+            }
+
+            /// The nonce used to encrypt the data.
+            public var nonce: Nonce { Nonce(unchecked: combinedRepresentation.prefix(nonceByteCount)) }
+
+            /// Creates a sealed box from a combined representation (a 12-byte nonce, ciphertext, a 16-byte tag).
+            public init<D: DataProtocol>(combined: D) throws {
+                guard combined.count >= GCM.defaultNonceByteCount + GCM.tagByteCount else {
+                    throw CryptoKitError.incorrectParameterSize
+                }
+                combinedRepresentation = Data(combined)
+                nonceByteCount = GCM.defaultNonceByteCount
+            }
+
+            /// Creates a sealed box from the given nonce, ciphertext and tag.
+            public init<C: DataProtocol, T: DataProtocol>(nonce: Nonce, ciphertext: C, tag: T) throws {
+                guard tag.count == GCM.tagByteCount else { throw CryptoKitError.incorrectParameterSize }
+                var combined = Data(capacity: nonce.bytes.count + ciphertext.count + tag.count)
+                combined.append(nonce.bytes)
+                combined.append(contentsOf: ciphertext)
+                combined.append(contentsOf: tag)
+                combinedRepresentation = combined
+                nonceByteCount = nonce.bytes.count
+            }
+
+            init(sealed: Data, nonceByteCount: Int) {
+                combinedRepresentation = sealed
+                self.nonceByteCount = nonceByteCount
+            }
+        }
+
+        /// Secures the given plaintext message with encryption and an authentication tag that covers both the
+        /// encrypted data and additional data.
+        public static func seal<Plaintext: DataProtocol, AuthenticatedData: DataProtocol>(
+            _ message: Plaintext, using key: SymmetricKey, nonce: Nonce? = nil, authenticating authenticatedData: AuthenticatedData
+        ) throws -> SealedBox {
+            let nonce = nonce ?? Nonce()
+            let sealed = try ContiguousInput.with(message) { plaintext in
+                try ContiguousInput.with(authenticatedData) { aad in
+                    try nonce.bytes.withUnsafeBytes { nonceBytes in
+                        try engine { () throws(CryptoError) in
+                            try AEADEngine.seal(plaintext, key: key.secret, nonce: nonceBytes, aad: aad, cipher: .aesGCM)
+                        }
+                    }
+                }
+            }
+            return SealedBox(sealed: sealed, nonceByteCount: nonce.bytes.count)
+        }
+
+        /// Secures the given plaintext message with encryption and an authentication tag.
+        public static func seal<Plaintext: DataProtocol>(
+            _ message: Plaintext, using key: SymmetricKey, nonce: Nonce? = nil
+        ) throws -> SealedBox {
+            try seal(message, using: key, nonce: nonce, authenticating: [UInt8]())
+        }
+
+        /// Decrypts the message and verifies the authenticity of both the encrypted message and additional data.
+        public static func open<AuthenticatedData: DataProtocol>(
+            _ sealedBox: SealedBox, using key: SymmetricKey, authenticating authenticatedData: AuthenticatedData
+        ) throws -> Data {
+            try sealedBox.combinedRepresentation.withUnsafeBytes { box in
+                try ContiguousInput.with(authenticatedData) { aad in
+                    try engine { () throws(CryptoError) in
+                        try AEADEngine.open(box, nonceByteCount: sealedBox.nonceByteCount, key: key.secret, aad: aad,
+                                            cipher: .aesGCM)
+                    }
+                }
+            }
+        }
+
+        /// Decrypts the message and verifies its authenticity.
+        public static func open(_ sealedBox: SealedBox, using key: SymmetricKey) throws -> Data {
+            try open(sealedBox, using: key, authenticating: [UInt8]())
+        }
+
+        /// Seals with associated data the caller holds in its own buffer (the vault's row identity): `nonce ||
+        /// ciphertext || tag` with a fresh 12-byte nonce, no copy of the AAD made.
+        package static func seal(_ plaintext: UnsafeRawBufferPointer, using key: SymmetricKey,
+                                 authenticatingBytes aad: UnsafeRawBufferPointer) throws(CryptoError) -> Data {
+            var nonce = (UInt64(0), UInt32(0))
+            return try withUnsafeMutableBytes(of: &nonce) { (nonceBytes) throws(CryptoError) in
+                SodiumRandom.fill(nonceBytes)
+                return try AEADEngine.seal(plaintext, key: key.secret, nonce: UnsafeRawBufferPointer(nonceBytes), aad: aad,
+                                           cipher: .aesGCM)
+            }
+        }
+
+        /// Opens a `nonce || ciphertext || tag` buffer held by the caller (a database row), with associated data in
+        /// its own buffer too: no copy of either is made.
+        package static func open(combinedBytes combined: UnsafeRawBufferPointer, using key: SymmetricKey,
+                                 authenticatingBytes aad: UnsafeRawBufferPointer) throws(CryptoError) -> Data {
+            try AEADEngine.open(combined, key: key.secret, aad: aad, cipher: .aesGCM)
+        }
+    }
+}
+
+extension AES.GCM.Nonce {
+    init(unchecked bytes: Data) { self.bytes = Data(bytes) }
+}
