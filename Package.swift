@@ -5,6 +5,9 @@ import PackageDescription
 
 let linux: [Platform] = [.linux]
 
+/// Apple's own framework where it exists; the package's Linux module of the same name (`CryptoKit`) elsewhere.
+let cryptoKit: Target.Dependency = .target(name: "CryptoKit", condition: .when(platforms: linux))
+
 // Swift 6 language mode (complete strict concurrency) for every target; warnings are treated as bugs.
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
@@ -53,7 +56,9 @@ var targets: [Target] = [
 
     // Layer 1: cryptography (wrappers only) and JOSE / CBOR / COSE.
     .target(name: "LatchkeyCrypto",
-            dependencies: ["LatchkeySupport", "COpenSSL", "CSodium"],
+            dependencies: ["LatchkeySupport", cryptoKit,
+                           .target(name: "LatchkeyOpenSSL", condition: .when(platforms: linux)),
+                           .target(name: "COpenSSL", condition: .when(platforms: linux))],
             swiftSettings: strict),
 
     // WebAuthn data model shared by the relying party (server) and the client/software authenticator.
@@ -66,7 +71,7 @@ var targets: [Target] = [
     // (PAM; FileVault, Secret Service, OS key providers) and the product module that re-exports the core with
     // the platform's backend.
     .target(name: "LatchkeyAuthCore",
-            dependencies: ["LatchkeySupport", "LatchkeyCrypto"],
+            dependencies: ["LatchkeySupport", cryptoKit],
             swiftSettings: strict),
     .target(name: "LatchkeyAuthLinux",
             dependencies: ["LatchkeyAuthCore", .target(name: "CPAM", condition: .when(platforms: linux))],
@@ -75,10 +80,11 @@ var targets: [Target] = [
             dependencies: ["LatchkeyAuthCore", .target(name: "LatchkeyAuthLinux", condition: .when(platforms: linux))],
             swiftSettings: strict),
     .target(name: "LatchkeyKeychainCore",
-            dependencies: ["LatchkeySupport", "LatchkeyCrypto", "LatchkeyAuthCore"],
+            dependencies: ["LatchkeySupport", cryptoKit, "LatchkeyAuthCore"],
             swiftSettings: strict),
     .target(name: "LatchkeyKeychainLinux",
-            dependencies: ["LatchkeyKeychainCore", "LatchkeyCrypto",
+            dependencies: ["LatchkeyKeychainCore", cryptoKit,
+                           .target(name: "LatchkeyOpenSSL", condition: .when(platforms: linux)),
                            .target(name: "CSQLite", condition: .when(platforms: linux)),
                            .target(name: "CSecret", condition: .when(platforms: linux)),
                            .target(name: "CKeyutils", condition: .when(platforms: linux))],

@@ -62,7 +62,7 @@ enum AuthBenchmarks {
             let fixture = try AuthBenchServer(hashingWidth: 1)
             let ring = fixture.service.keyRing
             // Raw OpenSSL (EVP_DigestSignInit + EVP_DigestSign per call), as the name says.
-            let raw = try RawSigner(pkcs8: try P256.Signing.PrivateKey().derRepresentation,
+            let raw = try RawSigner(pkcs8: P256.Signing.PrivateKey().derRepresentation,
                                     message: Data(repeating: 0x61, count: 300))
             let now = Int64(Date().timeIntervalSince1970)
             let claims = AccessTokenClaims(iss: "http://127.0.0.1", sub: "acct", aud: "latchkey", exp: now + 900,
@@ -80,7 +80,7 @@ enum AuthBenchmarks {
         let service = fixture.service
         let current = Locked<String>(try fixture.issueSessions(1)[0])
         // Raw OpenSSL (EVP_DigestSignInit + EVP_DigestSign per call), as the name says.
-        let signer = try RawSigner(pkcs8: try P256.Signing.PrivateKey().derRepresentation,
+        let signer = try RawSigner(pkcs8: P256.Signing.PrivateKey().derRepresentation,
                                    message: Data(repeating: 0x61, count: 300))
         let raw = withRawRotation ? try RawRotation() : nil
         return Benchmark.Pair(

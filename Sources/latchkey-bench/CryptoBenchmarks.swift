@@ -58,22 +58,29 @@ enum CryptoBenchmarks {
     static let aesGCMSeal16K = aesGCMSealFigure(size: 16384, label: "16KiB")
 
     static func aesGCMSealFigure(size: Int, label: String) -> Benchmark {
-        aeadSealFigure(AES.GCM.self, name: "aes-256-gcm", evpName: "AES-256-GCM", size: size, label: label)
+        aeadSealFigure(name: "aes-256-gcm", evpName: "AES-256-GCM", size: size, label: label) { nonceBytes in
+            let nonce = try AES.GCM.Nonce(data: nonceBytes)
+            return { plaintext, key in _ = try AES.GCM.seal(plaintext, using: key, nonce: nonce) }
+        }
     }
 
-    /// Sealing `size` bytes with `Cipher` against the same seal through raw EVP calls.
-    static func aeadSealFigure<Cipher: AEADCipher>(_: Cipher.Type, name: String, evpName: String, size: Int,
-                                                   label: String) -> Benchmark {
+    /// Sealing `size` bytes with `seal` (a CryptoKit AEAD with a fixed 12-byte nonce) against the same seal through
+    /// raw EVP calls.
+    static func aeadSealFigure(
+        name: String, evpName: String, size: Int, label: String,
+        sealer: @escaping @Sendable (Data) throws -> @Sendable (Data, SymmetricKey) throws -> Void
+    ) -> Benchmark {
         Benchmark(name: "\(name) seal \(label)", baselineName: "raw EVP_EncryptInit_ex/Update/Final/GET_TAG",
                   unit: .timePerOperation, target: 1.10) {
             let cipher = Algorithm(pointer: EVP_CIPHER_fetch(nil, evpName, nil))
             let keyBytes = SecureRandom.bytes(count: 32)
             let key = SymmetricKey(data: keyBytes)
-            let nonce = AEAD.Nonce<Cipher>()
+            let nonce = SecureRandom.bytes(count: 12)
+            let seal = try sealer(nonce)
             let plaintext = SecureRandom.bytes(count: size)
             let rawKey = Buffer(count: 32), rawIV = Buffer(count: 12), out = Buffer(count: size + 16)
             keyBytes.copyBytes(to: rawKey.bytes, count: 32)
-            nonce.data.copyBytes(to: rawIV.bytes, count: 12)
+            nonce.copyBytes(to: rawIV.bytes, count: 12)
             return .init(
                 baseline: {
                     guard let ctx = EVP_CIPHER_CTX_new() else { throw BenchError(description: "EVP_CIPHER_CTX_new") }
@@ -88,7 +95,7 @@ enum CryptoBenchmarks {
                     }
                     guard ok else { throw BenchError(description: "raw \(evpName) seal failed") }
                 },
-                subject: { _ = try Cipher.seal(plaintext, using: key, nonce: nonce) },
+                subject: { try seal(plaintext, key) },
                 tearDown: { rawKey.free(); rawIV.free(); out.free() })
         }
     }
@@ -103,7 +110,7 @@ enum CryptoBenchmarks {
         let box = try AES.GCM.seal(SecureRandom.bytes(count: 1024), using: key)
         let rawKey = Buffer(count: 32), rawIV = Buffer(count: 12), rawTag = Buffer(count: 16), out = Buffer(count: 1024)
         keyBytes.copyBytes(to: rawKey.bytes, count: 32)
-        box.nonce.data.copyBytes(to: rawIV.bytes, count: 12)
+        Data(box.nonce).copyBytes(to: rawIV.bytes, count: 12)
         box.tag.copyBytes(to: rawTag.bytes, count: 16)
         let ciphertext = box.ciphertext
         return .init(
@@ -124,8 +131,11 @@ enum CryptoBenchmarks {
             tearDown: { rawKey.free(); rawIV.free(); rawTag.free(); out.free() })
     }
 
-    static let chaChaPolySeal = aeadSealFigure(ChaChaPoly.self, name: "chacha20-poly1305", evpName: "ChaCha20-Poly1305",
-                                               size: 1024, label: "1KiB")
+    static let chaChaPolySeal = aeadSealFigure(name: "chacha20-poly1305", evpName: "ChaCha20-Poly1305", size: 1024,
+                                               label: "1KiB") { nonceBytes in
+        let nonce = try ChaChaPoly.Nonce(data: nonceBytes)
+        return { plaintext, key in _ = try ChaChaPoly.seal(plaintext, using: key, nonce: nonce) }
+    }
 
     static let hmacSHA256 = Benchmark(
         name: "hmac-sha256 1KiB", baselineName: "raw EVP_MAC_init/update/final", unit: .timePerOperation, target: 1.05
@@ -154,7 +164,7 @@ enum CryptoBenchmarks {
                 }
                 guard ok else { throw BenchError(description: "raw HMAC failed") }
             },
-            subject: { _ = HMAC.authenticationCode(for: message, using: key) },
+            subject: { _ = HMAC<SHA256>.authenticationCode(for: message, using: key) },
             tearDown: { rawKey.free(); out.free() })
     }
 
@@ -209,7 +219,7 @@ enum CryptoBenchmarks {
                 }
                 guard ok == 1 else { throw BenchError(description: "EVP_KDF_derive failed") }
             },
-            subject: { _ = try HKDF.deriveKey(inputKeyMaterial: ikm, salt: salt, info: info, outputByteCount: 32) },
+            subject: { _ = HKDF<SHA256>.deriveKey(inputKeyMaterial: ikm, salt: salt, info: info, outputByteCount: 32) },
             tearDown: { rawIKM.free(); rawSalt.free(); rawInfo.free(); out.free() })
     }
 }

@@ -19,7 +19,7 @@ enum SigningBenchmarks {
     }
 
     static func fixture(message: Data) throws -> Fixture {
-        let key = try P256.Signing.PrivateKey()
+        let key = P256.Signing.PrivateKey()
         let signature = try key.signature(for: message)
         let raw = try RawVerifier(spki: key.publicKey.derRepresentation, signature: signature.derRepresentation, message: message)
         guard raw.verify() else { throw BenchError.setUp("raw verify of the fixture failed") }
@@ -34,7 +34,7 @@ enum SigningBenchmarks {
     }
 
     static func es256JWTVerify() throws -> Benchmark.Pair {
-        let key = try P256.Signing.PrivateKey()
+        let key = P256.Signing.PrivateKey()
         let now = Date()
         let claims = JWTClaims(iss: "https://issuer.example", sub: "user-1", aud: ["app"], exp: now.addingTimeInterval(3600),
                                iat: now, jti: "0123456789abcdef", extra: ["scope": .string("read write")])

@@ -95,7 +95,12 @@ enum VaultBenchmarks {
             }
         }
 
-        func seal() throws -> Data { try AES.GCM.seal(secret, using: key, authenticating: aad).combined }
+        func seal() throws -> Data {
+            guard let combined = try AES.GCM.seal(secret, using: key, authenticating: aad).combined else {
+                throw BenchError.missing
+            }
+            return combined
+        }
 
         func close() {
             raw.close()

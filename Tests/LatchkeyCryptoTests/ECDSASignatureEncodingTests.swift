@@ -1,5 +1,6 @@
 import COpenSSL
 import Foundation
+import LatchkeyOpenSSL
 import Testing
 @testable import LatchkeyCrypto
 

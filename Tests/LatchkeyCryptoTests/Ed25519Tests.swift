@@ -36,10 +36,10 @@ import Testing
         let seed = try #require(Data(hexString: v.secret))
         let message = try #require(Data(hexString: v.message))
         let expected = try #require(Data(hexString: v.signature))
-        let key = try Ed25519.Signing.PrivateKey(rawRepresentation: seed)
+        let key = try Curve25519.Signing.PrivateKey(rawRepresentation: seed)
         #expect(key.publicKey.rawRepresentation.hexString == v.publicKey)
         #expect(try key.signature(for: message) == expected)
-        let publicKey = try Ed25519.Signing.PublicKey(rawRepresentation: try #require(Data(hexString: v.publicKey)))
+        let publicKey = try Curve25519.Signing.PublicKey(rawRepresentation: try #require(Data(hexString: v.publicKey)))
         #expect(publicKey.isValidSignature(expected, for: message))
         var flipped = expected
         flipped[10] ^= 0x04
@@ -49,25 +49,26 @@ import Testing
     }
 
     @Test func randomKeyRoundTripAndFormats() throws {
-        let key = try Ed25519.Signing.PrivateKey()
+        let key = Curve25519.Signing.PrivateKey()
         let signature = try key.signature(for: Data("hello".utf8))
         #expect(signature.count == 64)
         #expect(key.publicKey.isValidSignature(signature, for: Data("hello".utf8)))
-        #expect(try !Ed25519.Signing.PrivateKey().publicKey.isValidSignature(signature, for: Data("hello".utf8)))
-        let again = try Ed25519.Signing.PrivateKey(derRepresentation: key.derRepresentation)
-        #expect(try again.rawRepresentation == key.rawRepresentation)
-        let pem = try Ed25519.Signing.PrivateKey(pemRepresentation: key.pemRepresentation)
-        #expect(pem.publicKey == key.publicKey)
-        #expect(try Ed25519.Signing.PublicKey(derRepresentation: key.publicKey.derRepresentation) == key.publicKey)
-        #expect(try Ed25519.Signing.PublicKey(pemRepresentation: key.publicKey.pemRepresentation) == key.publicKey)
-        #expect(!key.description.contains(try key.rawRepresentation.hexString))
+        #expect(try !Curve25519.Signing.PrivateKey().publicKey.isValidSignature(signature, for: Data("hello".utf8)))
+        let again = try Curve25519.Signing.PrivateKey(rawRepresentation: key.rawRepresentation)
+        #expect(again.rawRepresentation == key.rawRepresentation)
+        #expect(again.publicKey == key.publicKey)
+        #expect(try Curve25519.Signing.PublicKey(rawRepresentation: key.publicKey.rawRepresentation) == key.publicKey)
+        // The SubjectPublicKeyInfo form (RFC 8410) certificates and COSE comparisons use.
+        let spki = try Ed25519SubjectPublicKeyInfo.der(rawKey: key.publicKey.rawRepresentation)
+        #expect(spki.count == 44)
+        #expect(try Ed25519SubjectPublicKeyInfo.publicKey(der: spki) == key.publicKey)
+        #expect(!String(describing: key).contains(key.rawRepresentation.hexString))
     }
 
     @Test func wrongSizesAndWrongKeyTypesAreRejected() throws {
-        #expect(throws: CryptoError.self) { try Ed25519.Signing.PrivateKey(rawRepresentation: Data(count: 31)) }
-        #expect(throws: CryptoError.self) { try Ed25519.Signing.PublicKey(rawRepresentation: Data(count: 33)) }
-        let ec = try P256.Signing.PrivateKey()
-        #expect(throws: CryptoError.self) { try Ed25519.Signing.PublicKey(derRepresentation: ec.publicKey.derRepresentation) }
-        #expect(throws: CryptoError.self) { try Ed25519.Signing.PrivateKey(derRepresentation: ec.derRepresentation) }
+        #expect(throws: CryptoKitError.incorrectKeySize) { try Curve25519.Signing.PrivateKey(rawRepresentation: Data(count: 31)) }
+        #expect(throws: CryptoKitError.incorrectKeySize) { try Curve25519.Signing.PublicKey(rawRepresentation: Data(count: 33)) }
+        let ec = P256.Signing.PrivateKey()
+        #expect(throws: CryptoError.self) { try Ed25519SubjectPublicKeyInfo.publicKey(der: ec.publicKey.derRepresentation) }
     }
 }

@@ -57,48 +57,48 @@ private func hexBytes(_ hex: String) -> Data { Data(hexString: hex) ?? Data() }
     @Test(arguments: vectors)
     func rfc4231(_ v: Vector) {
         let key = SymmetricKey(data: v.key)
-        #expect(HMAC.authenticationCode(for: v.data, using: key).hexString == v.sha256)
-        #expect(HMAC.authenticationCode(for: v.data, using: key, algorithm: .sha384).hexString == v.sha384)
-        #expect(HMAC.authenticationCode(for: v.data, using: key, algorithm: .sha512).hexString == v.sha512)
-        #expect(HMAC.isValidAuthenticationCode(hexBytes(v.sha256), for: v.data, using: key))
-        #expect(HMAC.isValidAuthenticationCode(hexBytes(v.sha384), for: v.data, using: key, algorithm: .sha384))
-        #expect(HMAC.isValidAuthenticationCode(hexBytes(v.sha512), for: v.data, using: key, algorithm: .sha512))
+        #expect(HashAlgorithm.sha256.authenticationCode(for: v.data, using: key).hexString == v.sha256)
+        #expect(HashAlgorithm.sha384.authenticationCode(for: v.data, using: key).hexString == v.sha384)
+        #expect(HashAlgorithm.sha512.authenticationCode(for: v.data, using: key).hexString == v.sha512)
+        #expect(HMAC<SHA256>.isValidAuthenticationCode(hexBytes(v.sha256), authenticating: v.data, using: key))
+        #expect(HMAC<SHA384>.isValidAuthenticationCode(hexBytes(v.sha384), authenticating: v.data, using: key))
+        #expect(HMAC<SHA512>.isValidAuthenticationCode(hexBytes(v.sha512), authenticating: v.data, using: key))
     }
 
     /// Case 5: the RFC gives only the first 128 bits of each output.
     @Test func rfc4231TruncationCase5() {
         let key = SymmetricKey(data: Data(repeating: 0x0c, count: 20))
         let data = Data("Test With Truncation".utf8)
-        #expect(HMAC.authenticationCode(for: data, using: key).prefix(16).hexString
+        #expect(HashAlgorithm.sha256.authenticationCode(for: data, using: key).prefix(16).hexString
             == "a3b6167473100ee06e0c796c2955552b")
-        #expect(HMAC.authenticationCode(for: data, using: key, algorithm: .sha384).prefix(16).hexString
+        #expect(HashAlgorithm.sha384.authenticationCode(for: data, using: key).prefix(16).hexString
             == "3abf34c3503b2a23a46efc619baef897")
-        #expect(HMAC.authenticationCode(for: data, using: key, algorithm: .sha512).prefix(16).hexString
+        #expect(HashAlgorithm.sha512.authenticationCode(for: data, using: key).prefix(16).hexString
             == "415fad6271580a531d4179bc891d87a6")
         // A truncated code is never accepted as valid.
-        let truncated = HMAC.authenticationCode(for: data, using: key).prefix(16)
-        #expect(!HMAC.isValidAuthenticationCode(truncated, for: data, using: key))
+        let truncated = HashAlgorithm.sha256.authenticationCode(for: data, using: key).prefix(16)
+        #expect(!HMAC<SHA256>.isValidAuthenticationCode(truncated, authenticating: data, using: key))
     }
 
     @Test func rejectsWrongKeyDataAndCode() {
         let key = SymmetricKey(data: Data(repeating: 0x0b, count: 20))
         let data = Data("Hi There".utf8)
-        let code = HMAC.authenticationCode(for: data, using: key)
-        #expect(HMAC.isValidAuthenticationCode(code, for: data, using: key))
-        #expect(!HMAC.isValidAuthenticationCode(code, for: data, using: SymmetricKey(data: Data(repeating: 0x0c, count: 20))))
-        #expect(!HMAC.isValidAuthenticationCode(code, for: Data("Hi there".utf8), using: key))
+        let code = HashAlgorithm.sha256.authenticationCode(for: data, using: key)
+        #expect(HMAC<SHA256>.isValidAuthenticationCode(code, authenticating: data, using: key))
+        #expect(!HMAC<SHA256>.isValidAuthenticationCode(code, authenticating: data, using: SymmetricKey(data: Data(repeating: 0x0c, count: 20))))
+        #expect(!HMAC<SHA256>.isValidAuthenticationCode(code, authenticating: Data("Hi there".utf8), using: key))
         var flipped = code
         flipped[flipped.startIndex + 31] ^= 0x01
-        #expect(!HMAC.isValidAuthenticationCode(flipped, for: data, using: key))
-        #expect(!HMAC.isValidAuthenticationCode(Data(), for: data, using: key))
-        #expect(!HMAC.isValidAuthenticationCode(code + Data([0]), for: data, using: key))
+        #expect(!HMAC<SHA256>.isValidAuthenticationCode(flipped, authenticating: data, using: key))
+        #expect(!HMAC<SHA256>.isValidAuthenticationCode(Data(), authenticating: data, using: key))
+        #expect(!HMAC<SHA256>.isValidAuthenticationCode(code + Data([0]), authenticating: data, using: key))
         // The SHA-256 code is not valid under SHA-512.
-        #expect(!HMAC.isValidAuthenticationCode(code, for: data, using: key, algorithm: .sha512))
+        #expect(!HMAC<SHA512>.isValidAuthenticationCode(code, authenticating: data, using: key))
     }
 
     @Test func emptyKeyAndEmptyMessage() {
         // HMAC with an empty key is defined (the key is zero-padded); OpenSSL must not treat it as "no key".
-        let code = HMAC.authenticationCode(for: Data(), using: SymmetricKey(data: Data()))
+        let code = HashAlgorithm.sha256.authenticationCode(for: Data(), using: SymmetricKey(data: Data()))
         #expect(code.count == 32)
         #expect(code.hexString == "b613679a0814d9ec772f95d778c35fc5ff1697c493715653c6c712144292c5ad")
     }
@@ -106,10 +106,10 @@ private func hexBytes(_ hex: String) -> Data { Data(hexString: hex) ?? Data() }
     @Test func nonContiguousInputs() {
         let key = SymmetricKey(data: Data(repeating: 0x0b, count: 20))
         let bytes: [UInt8] = Array("Hi There".utf8)
-        #expect(HMAC.authenticationCode(for: bytes, using: key).hexString
+        #expect(HashAlgorithm.sha256.authenticationCode(for: bytes, using: key).hexString
             == "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7")
         let sliced = Data("xxHi There".utf8).dropFirst(2)
-        #expect(HMAC.authenticationCode(for: sliced, using: key).hexString
+        #expect(HashAlgorithm.sha256.authenticationCode(for: sliced, using: key).hexString
             == "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7")
     }
 }

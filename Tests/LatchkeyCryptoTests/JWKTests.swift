@@ -33,8 +33,8 @@ import Testing
 
     @Test func publicKeysRoundTripThroughJSON() throws {
         let keys: [JWSVerificationKey] = [
-            .p256(try P256.Signing.PrivateKey().publicKey), .p384(try P384.Signing.PrivateKey().publicKey),
-            .ed25519(try Ed25519.Signing.PrivateKey().publicKey), .rsa(try TestKeys.rsa().publicKey),
+            .p256(P256.Signing.PrivateKey().publicKey), .p384(P384.Signing.PrivateKey().publicKey),
+            .ed25519(Curve25519.Signing.PrivateKey().publicKey), .rsa(try TestKeys.rsa().publicKey),
         ]
         for key in keys {
             var jwk = JWK(key, kid: "k1")
@@ -49,8 +49,8 @@ import Testing
     }
 
     @Test func privateMemberIsNeverPrinted() throws {
-        let key = try P256.Signing.PrivateKey()
-        let jwk = try JWK(p256PrivateKey: key, kid: "secret-holder")
+        let key = P256.Signing.PrivateKey()
+        let jwk = JWK(p256PrivateKey: key, kid: "secret-holder")
         let d = try #require(jwk.d)
         #expect(jwk.isPrivate)
         #expect(!jwk.description.contains(d))
@@ -62,19 +62,19 @@ import Testing
         #expect(jwk.publicJWK.d == nil)
         guard case let .p256(back) = try jwk.signingKey else { Issue.record("not P-256"); return }
         #expect(back.publicKey == key.publicKey)
-        #expect(try JWK(ed25519PrivateKey: Ed25519.Signing.PrivateKey()).isPrivate)
+        #expect(try JWK(ed25519PrivateKey: Curve25519.Signing.PrivateKey()).isPrivate)
         #expect(try JWK(p384PrivateKey: P384.Signing.PrivateKey()).isPrivate)
     }
 
     @Test func mismatchedPrivateAndPublicMembersAreRejected() throws {
-        var jwk = try JWK(p256PrivateKey: P256.Signing.PrivateKey())
-        jwk.x = JWK(p256: try P256.Signing.PrivateKey().publicKey).x
+        var jwk = JWK(p256PrivateKey: P256.Signing.PrivateKey())
+        jwk.x = JWK(p256: P256.Signing.PrivateKey().publicKey).x
         #expect(throws: CryptoError.self) { try jwk.signingKey }
         #expect(throws: CryptoError.self) { try JWK(rsa: TestKeys.rsa().publicKey).signingKey }
     }
 
     @Test func badKeysAreRejected() throws {
-        let good = JWK(p256: try P256.Signing.PrivateKey().publicKey)
+        let good = JWK(p256: P256.Signing.PrivateKey().publicKey)
         var short = good; short.x = String(good.x!.dropLast(2))
         #expect(throws: CryptoError.self) { try short.verificationKey }
         var offCurve = good; offCurve.y = good.x
@@ -97,7 +97,7 @@ import Testing
     }
 
     @Test func jwkSetSkipsUnknownAndMalformedEntries() throws {
-        let ec = JWK(p256: try P256.Signing.PrivateKey().publicKey, kid: "ec-1")
+        let ec = JWK(p256: P256.Signing.PrivateKey().publicKey, kid: "ec-1")
         let ecJSON = String(decoding: try JSONEncoder().encode(ec), as: UTF8.self)
         let document = """
         {"keys": [

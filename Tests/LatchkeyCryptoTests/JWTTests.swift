@@ -6,7 +6,7 @@ import Testing
     let key: P256.Signing.PrivateKey
     let now = Date(timeIntervalSince1970: 1_700_000_000)
 
-    init() throws { key = try P256.Signing.PrivateKey() }
+    init() throws { key = P256.Signing.PrivateKey() }
 
     func options(_ configure: (inout JWTValidationOptions) -> Void = { _ in }) -> JWTValidationOptions {
         var o = JWTValidationOptions(allowedAlgorithms: [.ES256], issuer: "https://issuer.example",
@@ -118,7 +118,7 @@ import Testing
             try JWT.verify(good, key: .rsa(rsa.publicKey), options: options { $0.allowedAlgorithms = Set(JWSAlgorithm.allCases) })
         }
         #expect(throws: JWTError.badSignature) {
-            try JWT.verify(good, key: .p256(try P256.Signing.PrivateKey().publicKey), options: options())
+            try JWT.verify(good, key: .p256(P256.Signing.PrivateKey().publicKey), options: options())
         }
     }
 
@@ -145,7 +145,7 @@ import Testing
         var ecJWK = JWK(p256: key.publicKey, kid: "ec")
         ecJWK.alg = "ES256"
         let set = JWKSet(keys: [JWK(rsa: rsa.publicKey, kid: "rsa"), ecJWK,
-                                JWK(p256: try P256.Signing.PrivateKey().publicKey, kid: "other-ec")])
+                                JWK(p256: P256.Signing.PrivateKey().publicKey, kid: "other-ec")])
         let o = options { $0.allowedAlgorithms = [.ES256, .RS256] }
 
         _ = try JWT.verify(try token(claims(), kid: "ec"), keys: set, options: o)
@@ -178,7 +178,7 @@ import Testing
     @Test func convertedKeySetDropsUnusableKeys() throws {
         let rsa = try TestKeys.rsa()
         var n1024 = Data(repeating: 0xc5, count: 128); n1024[127] = 0x0b
-        var enc = JWK(p256: try P256.Signing.PrivateKey().publicKey, kid: "enc"); enc.use = "enc"
+        var enc = JWK(p256: P256.Signing.PrivateKey().publicKey, kid: "enc"); enc.use = "enc"
         var rs512 = JWK(rsa: rsa.publicKey, kid: "rs512"); rs512.alg = "RS512"
         var wrongAlg = JWK(p256: key.publicKey, kid: "mismatch"); wrongAlg.alg = "RS256"
         let set = JWKSet(keys: [JWK(kty: "RSA", n: n1024.base64URLEncodedString(), e: "AQAB", kid: "small"), enc, rs512, wrongAlg,

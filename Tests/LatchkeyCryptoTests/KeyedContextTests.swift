@@ -17,10 +17,10 @@ private func hexBytes(_ hex: String) -> Data { Data(hexString: hex) ?? Data() }
             // Another message in between: the reused context must take the new nonce and AAD each time.
             _ = try AES.GCM.seal(Data(repeating: 7, count: 33), using: key, nonce: other, authenticating: Data([1, 2]))
             let box = try AES.GCM.seal(hexBytes(v.plaintext), using: key, nonce: nonce, authenticating: hexBytes(v.aad))
-            #expect(box.combined.hexString == v.iv + v.ciphertext + v.tag)
-            var tampered = box.combined
+            #expect(box.bytes.hexString == v.iv + v.ciphertext + v.tag)
+            var tampered = box.bytes
             tampered[tampered.count - 1] ^= 1
-            #expect(throws: CryptoError.authenticationFailure) {
+            #expect(throws: CryptoKitError.authenticationFailure) {
                 try AES.GCM.open(AES.GCM.SealedBox(combined: tampered), using: key, authenticating: hexBytes(v.aad))
             }
             // After a failed open the same key opens the genuine box.
@@ -35,14 +35,14 @@ private func hexBytes(_ hex: String) -> Data { Data(hexString: hex) ?? Data() }
         for _ in 0..<3 {
             let box = try ChaChaPoly.seal(ChaChaPolyTests.plaintext, using: key, nonce: nonce,
                                           authenticating: hexBytes(ChaChaPolyTests.aad))
-            #expect(box.combined.hexString == expected)
+            #expect(box.bytes.hexString == expected)
             // The same key through another cipher and through HMAC, then back.
             let gcm = try AES.GCM.seal(Data("x".utf8), using: key)
             #expect(try AES.GCM.open(gcm, using: key) == Data("x".utf8))
-            _ = HMAC.authenticationCode(for: Data("y".utf8), using: key)
+            _ = HashAlgorithm.sha256.authenticationCode(for: Data("y".utf8), using: key)
             #expect(try ChaChaPoly.open(box, using: key, authenticating: hexBytes(ChaChaPolyTests.aad))
                     == ChaChaPolyTests.plaintext)
-            #expect(throws: CryptoError.authenticationFailure) {
+            #expect(throws: CryptoKitError.authenticationFailure) {
                 try ChaChaPoly.open(box, using: key, authenticating: Data())
             }
         }
@@ -52,10 +52,10 @@ private func hexBytes(_ hex: String) -> Data { Data(hexString: hex) ?? Data() }
     func hmacKnownAnswerOnReusedKey(_ v: HMACTests.Vector) {
         let key = SymmetricKey(data: v.key)
         for _ in 0..<3 {
-            #expect(HMAC.authenticationCode(for: v.data, using: key).hexString == v.sha256)
-            #expect(HMAC.authenticationCode(for: Data("other".utf8), using: key).count == 32)
-            #expect(HMAC.authenticationCode(for: v.data, using: key, algorithm: .sha512).hexString == v.sha512)
-            #expect(HMAC.authenticationCode(for: v.data, using: key, algorithm: .sha384).hexString == v.sha384)
+            #expect(HashAlgorithm.sha256.authenticationCode(for: v.data, using: key).hexString == v.sha256)
+            #expect(HashAlgorithm.sha256.authenticationCode(for: Data("other".utf8), using: key).count == 32)
+            #expect(HashAlgorithm.sha512.authenticationCode(for: v.data, using: key).hexString == v.sha512)
+            #expect(HashAlgorithm.sha384.authenticationCode(for: v.data, using: key).hexString == v.sha384)
         }
     }
 
@@ -63,14 +63,14 @@ private func hexBytes(_ hex: String) -> Data { Data(hexString: hex) ?? Data() }
     @Test func concurrentUseOfOneKey() async throws {
         let key = SymmetricKey(size: .bits256)
         let message = Data((0..<300).map { UInt8(truncatingIfNeeded: $0) })
-        let expectedMAC = HMAC.authenticationCode(for: message, using: SymmetricKey(data: key.withUnsafeBytes { Data($0) }))
+        let expectedMAC = HashAlgorithm.sha256.authenticationCode(for: message, using: SymmetricKey(data: key.withUnsafeBytes { Data($0) }))
         try await withThrowingTaskGroup(of: Bool.self) { group in
             for _ in 0..<8 {
                 group.addTask {
                     for _ in 0..<200 {
                         let box = try AES.GCM.seal(message, using: key, authenticating: Data([9]))
                         guard try AES.GCM.open(box, using: key, authenticating: Data([9])) == message,
-                              HMAC.authenticationCode(for: message, using: key) == expectedMAC
+                              HashAlgorithm.sha256.authenticationCode(for: message, using: key) == expectedMAC
                         else { return false }
                     }
                     return true

@@ -69,7 +69,7 @@ import Testing
         #expect(throws: CryptoError.self) { try RSA.Signing.PublicKey(modulus: n, exponent: Data([2])) }
         #expect(throws: CryptoError.self) { try RSA.Signing.PublicKey(modulus: n, exponent: Data()) }
         #expect(throws: CryptoError.self) { try RSA.Signing.PublicKey(derRepresentation: Data(repeating: 0x30, count: 300)) }
-        let ec = try P256.Signing.PrivateKey()
+        let ec = P256.Signing.PrivateKey()
         #expect(throws: CryptoError.self) { try RSA.Signing.PublicKey(derRepresentation: ec.publicKey.derRepresentation) }
     }
 }

@@ -153,7 +153,7 @@ import Testing
         let raw = Data((0..<32).map { UInt8($0) })
         #expect(FileManager.default.createFile(atPath: url.path, contents: raw, attributes: [.posixPermissions: 0o600]))
         let derived = try #require(try DeviceKeyFileProvider(url: url).wrappingKey(for: vaultA, create: false))
-        let expected = try HKDF.deriveKey(inputKeyMaterial: SymmetricKey(data: raw), salt: vaultA,
+        let expected = HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: raw), salt: vaultA,
                                           info: Data("latchkey.device-key.v1.vault-wrap".utf8), outputByteCount: 32)
         #expect(derived == expected)
     }

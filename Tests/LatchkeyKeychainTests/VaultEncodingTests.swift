@@ -9,7 +9,7 @@ import Testing
 /// now (lookup and primary-key MACs, the sealed attribute encoding, the AAD of every sealed part), and blobs
 /// sealed then must still open.
 @Suite struct VaultEncodingTests {
-    static let keys = try! VaultKeys(vaultKey: SymmetricKey(data: Data((1...32).map { UInt8($0) })),
+    static let keys = VaultKeys(vaultKey: SymmetricKey(data: Data((1...32).map { UInt8($0) })),
                                      vaultID: Data((0xa0..<0xb0).map { UInt8($0) }))
     static let uid = Data((0x10..<0x20).map { UInt8($0) })
 

@@ -61,13 +61,13 @@ struct AbuseTokenTests {
                                                extra: ["jku": .string(lureURL), "x5u": .string(lureURL)])
                 #expect(try await Self.me(port, withLure).status == 200, "jku/x5u are ignored, the token is verified with our key")
 
-                let attacker = try P256.Signing.PrivateKey()
+                let attacker = P256.Signing.PrivateKey()
                 let publicJWKJSON = await f.request("GET", "/.well-known/jwks.json").body
                 let publicDER = key.publicKey.derRepresentation
                 let publicX963 = key.publicKey.x963Representation
                 func hs256(secret: Data) throws -> String {
                     let input = try Self.b64(["alg": "HS256", "kid": kid, "typ": "at+jwt"]) + "." + pieces[1]
-                    let mac = HMAC.authenticationCode(for: Data(input.utf8), using: SymmetricKey(data: secret))
+                    let mac = Data(HMAC<SHA256>.authenticationCode(for: Data(input.utf8), using: SymmetricKey(data: secret)))
                     return input + "." + Self.b64(mac)
                 }
                 func with(_ change: (inout [String: Any]) -> Void) throws -> String {

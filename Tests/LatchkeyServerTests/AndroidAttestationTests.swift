@@ -42,7 +42,7 @@ import LatchkeyWebAuthn
 
         init(configure: (inout WebAuthnConfiguration) -> Void = { _ in }) throws {
             pki = try TestPKI()
-            credentialKey = try P256.Signing.PrivateKey()
+            credentialKey = P256.Signing.PrivateKey()
             f = PasskeyFixture(configure: configure)
         }
         deinit { pki.remove() }
@@ -56,7 +56,7 @@ import LatchkeyWebAuthn
                 }
                 let certificateKey = knobs.certificateKey ?? self.credentialKey
                 let cert = try self.pki.leaf(name: "ak-\(UUID().uuidString)", subject: "/CN=Android Keystore Key",
-                                             keyPEM: try certificateKey.pemRepresentation,
+                                             keyPEM: certificateKey.pemRepresentation,
                                              extensions: knobs.noExtension ? ["basicConstraints=CA:FALSE"]
                                                  : ["1.3.6.1.4.1.11129.2.1.17=DER:" + value.hexString])
                 let sig = try (knobs.signer ?? certificateKey).signature(for: authData + hash).derRepresentation
@@ -86,7 +86,7 @@ import LatchkeyWebAuthn
         let anchored = try Scenario { $0.attestationTrustAnchors = ["android-key": [root]] }
         // The scenario's own PKI differs; sign with the first scenario's root by reusing its PKI.
         let response = try await attestedRegistration(anchored.f, key: s.credentialKey.publicKey.coseKey) { authData, hash in
-            let cert = try s.pki.leaf(name: "anchored", subject: "/CN=K", keyPEM: try s.credentialKey.pemRepresentation,
+            let cert = try s.pki.leaf(name: "anchored", subject: "/CN=K", keyPEM: s.credentialKey.pemRepresentation,
                                       extensions: ["1.3.6.1.4.1.11129.2.1.17=DER:" + Self.keyDescription(challenge: hash).hexString])
             let sig = try s.credentialKey.signature(for: authData + hash).derRepresentation
             return ("android-key", .map(["alg": -7, "sig": .byteString(sig), "x5c": [.byteString(cert.der)]]))
@@ -99,8 +99,8 @@ import LatchkeyWebAuthn
 
     @Test func refusesEachBrokenCheck() async throws {
         let s = try Scenario()
-        try await s.expect(.signatureInvalid(format: "android-key"), Knobs(signer: try P256.Signing.PrivateKey()))
-        try await s.expect(.credentialKeyMismatch(format: "android-key"), Knobs(certificateKey: try P256.Signing.PrivateKey()))
+        try await s.expect(.signatureInvalid(format: "android-key"), Knobs(signer: P256.Signing.PrivateKey()))
+        try await s.expect(.credentialKeyMismatch(format: "android-key"), Knobs(certificateKey: P256.Signing.PrivateKey()))
         try await s.expect(.androidKeyExtensionMissing, Knobs(noExtension: true))
         try await s.expect(.androidKeyChallengeMismatch, Knobs(challenge: Data(count: 32)))
         try await s.expect(.androidKeyAllApplicationsPresent,
@@ -215,7 +215,7 @@ import LatchkeyWebAuthn
         try await s.expect(.safetyNetTimestampOutOfRange, Knobs(timestampOffset: -600))
         try await s.expect(.safetyNetTimestampOutOfRange, Knobs(timestampOffset: 120))
         try await s.expect(.safetyNetHostnameMismatch, Knobs(hostname: "attest.android.com.example"))
-        try await s.expect(.signatureInvalid(format: "android-safetynet"), Knobs(signer: try P256.Signing.PrivateKey()))
+        try await s.expect(.signatureInvalid(format: "android-safetynet"), Knobs(signer: P256.Signing.PrivateKey()))
         try await s.expect(.safetyNetResponseMalformed("not a compact JWS"), Knobs(response: Data("a.b".utf8)))
     }
 

@@ -28,7 +28,7 @@ final class FakeApple: Sendable {
 
     init(kid: String = "apple-key-1") throws {
         key = try RSA.Signing.PrivateKey(keySize: 2048)
-        team = Team(key: try P256.Signing.PrivateKey())
+        team = Team(key: P256.Signing.PrivateKey())
         self.kid = kid
         publishedKeys = Locked([JWK(rsa: key.publicKey, kid: kid)])
         var config = HTTPServerConfiguration(port: 0, threads: 2, accessLog: nil)
@@ -184,13 +184,13 @@ final class FakeApple: Sendable {
         await #expect(throws: AppleSignInError.self) { try await v.verify("\(noneHeader).\(body).", rawNonce: "raw-nonce") }
         // HS256 keyed with Apple's public modulus (the classic algorithm-confusion forgery).
         let hsHeader = Data(#"{"alg":"HS256","kid":"apple-key-1"}"#.utf8).base64URLEncodedString()
-        let mac = HMAC.authenticationCode(for: Data("\(hsHeader).\(body)".utf8),
-                                          using: SymmetricKey(data: apple.key.publicKey.derRepresentation))
+        let mac = Data(HMAC<SHA256>.authenticationCode(for: Data("\(hsHeader).\(body)".utf8),
+                                                       using: SymmetricKey(data: apple.key.publicKey.derRepresentation)))
         await #expect(throws: AppleSignInError.self) {
             try await v.verify("\(hsHeader).\(body).\(mac.base64URLEncodedString())", rawNonce: "raw-nonce")
         }
         // ES256 from someone else's key under Apple's kid.
-        let other = try P256.Signing.PrivateKey()
+        let other = P256.Signing.PrivateKey()
         let es = try JWS.sign(payload: payload, header: JWSHeader(alg: .ES256, kid: "apple-key-1"), key: .p256(other))
         await #expect(throws: AppleSignInError.algorithmNotAllowed("ES256")) { try await v.verify(es, rawNonce: "raw-nonce") }
         // A flipped signature bit.

@@ -44,7 +44,7 @@ import LatchkeyWebAuthn
         /// `anchored`: the scenario's root is the configured `tpm` trust anchor.
         init(anchored: Bool = false, configure: (inout WebAuthnConfiguration) -> Void = { _ in }) throws {
             pki = try TestPKI()
-            credentialKey = try P256.Signing.PrivateKey()
+            credentialKey = P256.Signing.PrivateKey()
             aik = try pki.leaf(name: "aik", subject: "/", extensions: TPMAttestationTests.aikExtensions())
             let root = try Certificate(derRepresentation: try pki.rootDER)
             self.root = root
@@ -119,11 +119,11 @@ import LatchkeyWebAuthn
         let s = try Scenario(anchored: true)
         let aikDER = try s.pki.rsaLeaf(name: "rsa-aik", subject: "/", extensions: Self.aikExtensions())
         let publicKey = s.credentialKey.publicKey
-        func response(extraData: (Data) -> Data = LegacySHA1.hash, nameAlg: UInt16 = 0x0004,
+        func response(extraData: (Data) -> Data = { Data(Insecure.SHA1.hash(data: $0)) }, nameAlg: UInt16 = 0x0004,
                       tamper: Bool = false) async throws -> RegistrationResponse {
             try await attestedRegistration(s.f, key: publicKey.coseKey) { authData, hash in
                 let pubArea = TPMWriter.eccPublic(x: publicKey.x, y: publicKey.y, nameAlg: nameAlg)
-                let name = TPMWriter.u16(nameAlg) + (nameAlg == 0x0004 ? LegacySHA1.hash(pubArea) : Data(SHA256.hash(data: pubArea)))
+                let name = TPMWriter.u16(nameAlg) + (nameAlg == 0x0004 ? Data(Insecure.SHA1.hash(data: pubArea)) : Data(SHA256.hash(data: pubArea)))
                 let certInfo = TPMWriter.certInfo(extraData: extraData(authData + hash), name: name)
                 var sig = try s.pki.signSHA1(certInfo, with: "rsa-aik")
                 if tamper { sig.flipBit(at: 7) }
@@ -150,7 +150,7 @@ import LatchkeyWebAuthn
         try await s.expect(.tpmTypeInvalid, Knobs(type: 0x8018))
         try await s.expect(.tpmExtraDataMismatch, Knobs(extraData: Data(count: 32)))
         try await s.expect(.tpmAttestedNameMismatch, Knobs(name: TPMWriter.u16(0x000b) + Data(count: 32)))
-        let other = try P256.Signing.PrivateKey().publicKey
+        let other = P256.Signing.PrivateKey().publicKey
         try await s.expect(.credentialKeyMismatch(format: "tpm"), Knobs(pubArea: TPMWriter.eccPublic(x: other.x, y: other.y)))
         let pub = s.credentialKey.publicKey
         try await s.expect(.credentialKeyMismatch(format: "tpm"),
@@ -158,7 +158,7 @@ import LatchkeyWebAuthn
         try await s.expect(.tpmPubAreaMalformed("trailing bytes"), Knobs(pubAreaSuffix: Data([0])))
         try await s.expect(.tpmPubAreaMalformed("truncated ECC point"),
                            Knobs(pubArea: TPMWriter.eccPublic(x: pub.x, y: pub.y).dropLast(1)))
-        try await s.expect(.signatureInvalid(format: "tpm"), Knobs(signer: try P256.Signing.PrivateKey()))
+        try await s.expect(.signatureInvalid(format: "tpm"), Knobs(signer: P256.Signing.PrivateKey()))
     }
 
     @Test func refusesAIKCertificatesThatBreakTheRequirements() async throws {
@@ -184,7 +184,7 @@ import LatchkeyWebAuthn
     }
 
     @Test func everyTruncationOfTheStructuresIsRefused() throws {
-        let key = try P256.Signing.PrivateKey().publicKey
+        let key = P256.Signing.PrivateKey().publicKey
         let ecc = TPMWriter.eccPublic(x: key.x, y: key.y)
         let rsa = TPMWriter.rsaPublic(modulus: Data(repeating: 0xc5, count: 256))
         let certInfo = TPMWriter.certInfo(extraData: Data(count: 32), name: TPMWriter.name(ecc))

@@ -296,7 +296,7 @@ import LatchkeyWebAuthn
     @Test func verifiesPackedSelfAttestation() async throws {
         let f = PasskeyFixture()
         // The software authenticator's key is not exposed; make a credential whose key we hold.
-        let key = try P256.Signing.PrivateKey()
+        let key = P256.Signing.PrivateKey()
         let response = try await selfAttested(f, key: key, alg: -7)
         let stored = try await f.rp.verifyRegistration(response)
         #expect(stored.attestationFormat == "packed" && stored.attestationTrust == .selfAttested)
@@ -305,7 +305,7 @@ import LatchkeyWebAuthn
         await #expect(throws: WebAuthnError.attestationInvalid("packed self: alg differs from the credential's")) {
             try await f.rp.verifyRegistration(wrongAlg)
         }
-        let otherKey = try await selfAttested(f, key: key, alg: -7, signer: try P256.Signing.PrivateKey())
+        let otherKey = try await selfAttested(f, key: key, alg: -7, signer: P256.Signing.PrivateKey())
         await #expect(throws: WebAuthnError.attestationInvalid("packed self: signature")) {
             try await f.rp.verifyRegistration(otherKey)
         }
@@ -354,7 +354,7 @@ import LatchkeyWebAuthn
         #expect(stored.attestationTrust == .trusted)
 
         await #expect(throws: WebAuthnError.attestationInvalid("packed: signature by the attestation certificate")) {
-            try await f.rp.verifyRegistration(try await full(leaf.der, signer: try P256.Signing.PrivateKey()))
+            try await f.rp.verifyRegistration(try await full(leaf.der, signer: P256.Signing.PrivateKey()))
         }
         // Without a matching root the chain is only "uncertain"; a strict RP refuses it.
         let strict = PasskeyFixture { $0.requireTrustedAttestation = true }
@@ -404,7 +404,7 @@ import LatchkeyWebAuthn
         let stored = try await f.rp.verifyRegistration(try await u2f(signer: cert.key, certs: [cert.der]))
         #expect(stored.attestationFormat == "fido-u2f" && stored.attestationTrust == .uncertain)
         await #expect(throws: WebAuthnError.attestationInvalid("fido-u2f: signature")) {
-            try await f.rp.verifyRegistration(try await u2f(signer: try P256.Signing.PrivateKey(), certs: [cert.der]))
+            try await f.rp.verifyRegistration(try await u2f(signer: P256.Signing.PrivateKey(), certs: [cert.der]))
         }
         await #expect(throws: WebAuthnError.attestationInvalid("fido-u2f: x5c must hold one certificate")) {
             try await f.rp.verifyRegistration(try await u2f(signer: cert.key, certs: [cert.der, cert.der]))
@@ -416,7 +416,7 @@ import LatchkeyWebAuthn
         defer { pki.remove() }
         let root = try Certificate(derRepresentation: try pki.rootDER)
         let f = PasskeyFixture { $0.attestationTrustAnchors = ["apple": [root]] }
-        let credentialKey = try P256.Signing.PrivateKey()
+        let credentialKey = P256.Signing.PrivateKey()
         func apple(nonceOverride: Data? = nil, certKey: P256.Signing.PrivateKey) async throws -> RegistrationResponse {
             var response = try await f.registrationResponse()
             let original = try AttestationObject(response.response.attestationObject.data)
@@ -424,7 +424,7 @@ import LatchkeyWebAuthn
             let hash = Data(SHA256.hash(data: response.response.clientDataJSON.data))
             let nonce = nonceOverride ?? Data(SHA256.hash(data: authData + hash))
             let cert = try pki.leaf(name: "apple-\(UUID().uuidString)", subject: "/CN=Apple Test",
-                                    keyPEM: try certKey.pemRepresentation,
+                                    keyPEM: certKey.pemRepresentation,
                                     extensions: ["1.2.840.113635.100.8.2=DER:3024a1220420" + nonce.hexString])
             response.response.attestationObject = Base64URLBytes(CBOR.map([
                 "fmt": "apple", "attStmt": .map(["x5c": [.byteString(cert.der)]]),
@@ -437,7 +437,7 @@ import LatchkeyWebAuthn
             try await f.rp.verifyRegistration(try await apple(nonceOverride: Data(count: 32), certKey: credentialKey))
         }
         await #expect(throws: WebAuthnError.attestationInvalid("apple: credential key differs from the certificate's")) {
-            try await f.rp.verifyRegistration(try await apple(certKey: try P256.Signing.PrivateKey()))
+            try await f.rp.verifyRegistration(try await apple(certKey: P256.Signing.PrivateKey()))
         }
     }
 }

@@ -18,7 +18,7 @@ import Latchkey
         let verifier = try Argon2id.hash(password: Data("correct horse".utf8))   // $argon2id$v=19$m=19456,t=2,p=1$...
         #expect(try Argon2id.verify(password: Data("correct horse".utf8), against: verifier))
 
-        let signingKey = try P256.Signing.PrivateKey()
+        let signingKey = P256.Signing.PrivateKey()
         let token = try JWT.sign(claims: JWTClaims(sub: "alice"), header: JWSHeader(alg: .ES256), key: .p256(signingKey))
         let jwt = try JWT.verify(token, key: .p256(signingKey.publicKey),
                                  options: JWTValidationOptions(allowedAlgorithms: [.ES256], requireExpiration: false))

@@ -1,5 +1,6 @@
 import Foundation
-import LatchkeyCrypto
+import CryptoKit
+import LatchkeySupport
 
 /// Why an evaluation failed, with `LAError.Code` raw values.
 public enum AuthenticationError: Int, Error, Sendable, Hashable, CaseIterable, Codable {

@@ -1,5 +1,6 @@
 import Foundation
-import LatchkeyCrypto
+import CryptoKit
+import LatchkeySupport
 
 /// The simulated device, as persisted in the control file: the iOS Simulator's Features ▸ Face ID menu
 /// plus the Secure Enclave analog (the protection-domain secrets).
@@ -98,7 +99,7 @@ public struct SimulatedSensor: Codable, Sendable, Equatable {
     /// Whether `passcode` is the one set (constant-time comparison).
     package func accepts(_ passcode: Passcode) -> Bool {
         guard let salt = passcodeSalt, let verifier = passcodeVerifier else { return false }
-        return ConstantTime.equals(Self.verifier(passcode, salt: salt), verifier)
+        return Self.code(passcode, salt: salt) == verifier  // HashedAuthenticationCode's constant-time ==
     }
 
     /// The next scripted outcome (the queue first, then the default, else a timeout).
@@ -111,9 +112,11 @@ public struct SimulatedSensor: Codable, Sendable, Equatable {
 
     private mutating func rotate(_ domain: ProtectionDomain) { secrets[domain.rawValue] = AuthRandom.bytes() }
 
-    private static func verifier(_ passcode: Passcode, salt: Data) -> Data {
+    private static func verifier(_ passcode: Passcode, salt: Data) -> Data { Data(code(passcode, salt: salt)) }
+
+    private static func code(_ passcode: Passcode, salt: Data) -> HashedAuthenticationCode<SHA256> {
         passcode.withBytes { bytes in
-            HMAC.authenticationCode(for: UnsafeRawBufferPointer(bytes), using: SymmetricKey(data: salt))
+            HMAC<SHA256>.authenticationCode(for: UnsafeRawBufferPointer(bytes), using: SymmetricKey(data: salt))
         }
     }
 }

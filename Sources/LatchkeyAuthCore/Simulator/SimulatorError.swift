@@ -1,5 +1,6 @@
 import Foundation
-import LatchkeyCrypto
+import CryptoKit
+import LatchkeySupport
 
 /// A simulator menu action that cannot be done.
 public enum SimulatorError: Error, Sendable, Equatable {

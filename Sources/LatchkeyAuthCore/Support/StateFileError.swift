@@ -1,5 +1,6 @@
 import Foundation
-import LatchkeyCrypto
+import CryptoKit
+import LatchkeySupport
 
 /// A state file (simulator control file, PAM secrets file) could not be used.
 public enum StateFileError: Error, Sendable, Equatable {

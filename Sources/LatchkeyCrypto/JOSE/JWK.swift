@@ -56,7 +56,7 @@ public struct JWK: Codable, Sendable, Hashable, CustomStringConvertible, CustomD
     }
 
     /// The public JWK of an Ed25519 key.
-    public init(ed25519 key: Ed25519.Signing.PublicKey, kid: String? = nil) {
+    public init(ed25519 key: Curve25519.Signing.PublicKey, kid: String? = nil) {
         self.init(kty: "OKP", crv: "Ed25519", x: key.rawRepresentation.base64URLEncodedString(), kid: kid)
     }
 
@@ -76,21 +76,21 @@ public struct JWK: Codable, Sendable, Hashable, CustomStringConvertible, CustomD
     }
 
     /// The private JWK (with `d`) of a P-256 key.
-    public init(p256PrivateKey key: P256.Signing.PrivateKey, kid: String? = nil) throws(CryptoError) {
+    public init(p256PrivateKey key: P256.Signing.PrivateKey, kid: String? = nil) {
         self.init(p256: key.publicKey, kid: kid)
-        self.d = try key.rawRepresentation.base64URLEncodedString()
+        self.d = key.rawRepresentation.base64URLEncodedString()
     }
 
     /// The private JWK (with `d`) of a P-384 key.
-    public init(p384PrivateKey key: P384.Signing.PrivateKey, kid: String? = nil) throws(CryptoError) {
+    public init(p384PrivateKey key: P384.Signing.PrivateKey, kid: String? = nil) {
         self.init(p384: key.publicKey, kid: kid)
-        self.d = try key.rawRepresentation.base64URLEncodedString()
+        self.d = key.rawRepresentation.base64URLEncodedString()
     }
 
     /// The private JWK (with `d`) of an Ed25519 key.
-    public init(ed25519PrivateKey key: Ed25519.Signing.PrivateKey, kid: String? = nil) throws(CryptoError) {
+    public init(ed25519PrivateKey key: Curve25519.Signing.PrivateKey, kid: String? = nil) {
         self.init(ed25519: key.publicKey, kid: kid)
-        self.d = try key.rawRepresentation.base64URLEncodedString()
+        self.d = key.rawRepresentation.base64URLEncodedString()
     }
 
     /// True when the JWK carries private key material.
@@ -112,15 +112,20 @@ public struct JWK: Codable, Sendable, Hashable, CustomStringConvertible, CustomD
             switch kty {
             case "EC":
                 switch crv {
-                case "P-256": return .p256(try P256.Signing.PublicKey(rawRepresentation: coordinates(32)))
-                case "P-384": return .p384(try P384.Signing.PublicKey(rawRepresentation: coordinates(48)))
+                case "P-256":
+                    let raw = try coordinates(32)
+                    return .p256(try checked("JWK P-256 point") { try P256.Signing.PublicKey(rawRepresentation: raw) })
+                case "P-384":
+                    let raw = try coordinates(48)
+                    return .p384(try checked("JWK P-384 point") { try P384.Signing.PublicKey(rawRepresentation: raw) })
                 default: throw .unsupportedAlgorithm("EC curve \(crv ?? "missing")")
                 }
             case "RSA":
                 return .rsa(try RSA.Signing.PublicKey(modulus: member(n, "n"), exponent: member(e, "e")))
             case "OKP":
                 guard crv == "Ed25519" else { throw .unsupportedAlgorithm("OKP curve \(crv ?? "missing")") }
-                return .ed25519(try Ed25519.Signing.PublicKey(rawRepresentation: member(x, "x")))
+                let raw = try member(x, "x")
+                return .ed25519(try checked("JWK Ed25519 key") { try Curve25519.Signing.PublicKey(rawRepresentation: raw) })
             default:
                 throw .unsupportedAlgorithm("JWK kty \(kty)")
             }
@@ -133,9 +138,9 @@ public struct JWK: Codable, Sendable, Hashable, CustomStringConvertible, CustomD
             let secret = try member(d, "d")
             let key: JWSSigningKey
             switch (kty, crv) {
-            case ("EC", "P-256"): key = .p256(try P256.Signing.PrivateKey(rawRepresentation: secret))
-            case ("EC", "P-384"): key = .p384(try P384.Signing.PrivateKey(rawRepresentation: secret))
-            case ("OKP", "Ed25519"): key = .ed25519(try Ed25519.Signing.PrivateKey(rawRepresentation: secret))
+            case ("EC", "P-256"): key = .p256(try checked("JWK P-256 d") { try P256.Signing.PrivateKey(rawRepresentation: secret) })
+            case ("EC", "P-384"): key = .p384(try checked("JWK P-384 d") { try P384.Signing.PrivateKey(rawRepresentation: secret) })
+            case ("OKP", "Ed25519"): key = .ed25519(try checked("JWK Ed25519 d") { try Curve25519.Signing.PrivateKey(rawRepresentation: secret) })
             default: throw .unsupportedAlgorithm("private JWK \(kty) \(crv ?? "")")
             }
             if x != nil {

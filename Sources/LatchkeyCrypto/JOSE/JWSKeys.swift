@@ -1,11 +1,29 @@
 import Foundation
 
-/// A public key a JWS can be verified with.
+/// A public key a JWS can be verified with. Two keys are equal when they are the same type and encoding.
 public enum JWSVerificationKey: Sendable, Hashable {
     case p256(P256.Signing.PublicKey)
     case p384(P384.Signing.PublicKey)
     case rsa(RSA.Signing.PublicKey)
-    case ed25519(Ed25519.Signing.PublicKey)
+    case ed25519(Curve25519.Signing.PublicKey)
+
+    /// The key's type and bytes (CryptoKit's keys are not `Hashable` themselves).
+    private var identity: (String, Data) {
+        switch self {
+        case let .p256(key): ("P-256", key.x963Representation)
+        case let .p384(key): ("P-384", key.x963Representation)
+        case let .rsa(key): ("RSA", key.derRepresentation)
+        case let .ed25519(key): ("Ed25519", key.rawRepresentation)
+        }
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.identity == rhs.identity }
+
+    public func hash(into hasher: inout Hasher) {
+        let (type, bytes) = identity
+        hasher.combine(type)
+        hasher.combine(bytes)
+    }
 
     /// True when `algorithm` is one this key's type can verify (no algorithm confusion).
     public func supports(_ algorithm: JWSAlgorithm) -> Bool {
@@ -18,15 +36,13 @@ public enum JWSVerificationKey: Sendable, Hashable {
     /// True when `signature` over `signingInput` is valid for `algorithm` under this key.
     func isValid(signature: Data, signingInput: Data, algorithm: JWSAlgorithm) -> Bool {
         switch (self, algorithm) {
-        // ECDSA: the raw r||s is re-encoded as DER on the stack and verified directly (no `Signature` value).
+        // ECDSA: JOSE signatures are the raw r||s (RFC 7518 §3.4).
         case let (.p256(key), .ES256):
-            return signature.withUnsafeBytes { sig in
-                signingInput.withUnsafeBytes { input in key.isValidSignature(raw: sig, message: input) }
-            }
+            guard let sig = try? P256.Signing.ECDSASignature(rawRepresentation: signature) else { return false }
+            return key.isValidSignature(sig, for: signingInput)
         case let (.p384(key), .ES384):
-            return signature.withUnsafeBytes { sig in
-                signingInput.withUnsafeBytes { input in key.isValidSignature(raw: sig, message: input) }
-            }
+            guard let sig = try? P384.Signing.ECDSASignature(rawRepresentation: signature) else { return false }
+            return key.isValidSignature(sig, for: signingInput)
         case let (.rsa(key), .RS256):
             return key.isValidSignature(signature, for: signingInput, padding: .pkcs1v15, hash: .sha256)
         case let (.rsa(key), .PS256):
@@ -52,7 +68,7 @@ public enum JWSVerificationKey: Sendable, Hashable {
 public enum JWSSigningKey: Sendable {
     case p256(P256.Signing.PrivateKey)
     case p384(P384.Signing.PrivateKey)
-    case ed25519(Ed25519.Signing.PrivateKey)
+    case ed25519(Curve25519.Signing.PrivateKey)
     case rsa(RSA.Signing.PrivateKey)
 
     /// The algorithm this key signs with by default (RS256 for RSA).
@@ -78,9 +94,9 @@ public enum JWSSigningKey: Sendable {
     /// The JWS signature (raw r||s for ECDSA) of `signingInput`.
     func sign(_ signingInput: Data, algorithm: JWSAlgorithm) throws(CryptoError) -> Data {
         switch (self, algorithm) {
-        case let (.p256(key), .ES256): try key.signature(for: signingInput).rawRepresentation
-        case let (.p384(key), .ES384): try key.signature(for: signingInput).rawRepresentation
-        case let (.ed25519(key), .EdDSA): try key.signature(for: signingInput)
+        case let (.p256(key), .ES256): try checked("ES256 signature") { try key.signature(for: signingInput).rawRepresentation }
+        case let (.p384(key), .ES384): try checked("ES384 signature") { try key.signature(for: signingInput).rawRepresentation }
+        case let (.ed25519(key), .EdDSA): try checked("EdDSA signature") { try key.signature(for: signingInput) }
         case let (.rsa(key), .RS256): try key.signature(for: signingInput, padding: .pkcs1v15, hash: .sha256)
         case let (.rsa(key), .PS256): try key.signature(for: signingInput, padding: .pss, hash: .sha256)
         default: throw .unsupportedAlgorithm("\(algorithm.rawValue) with a \(verificationKey.typeName) key")

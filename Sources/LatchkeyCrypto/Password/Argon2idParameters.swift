@@ -1,4 +1,5 @@
-import CSodium
+#if !LATCHKEY_APPLE_FRAMEWORKS
+import LatchkeyOpenSSL
 
 extension Argon2id {
     /// Argon2id cost parameters: memory in KiB, passes over memory, and lanes.
@@ -26,39 +27,25 @@ extension Argon2id {
         public static let moderate = Parameters(memoryKiB: 65536, iterations: 3, parallelism: 1)
 
         /// Largest memory cost accepted anywhere (1 GiB), so a stored string cannot make us allocate without bound.
-        public static let maximumMemoryKiB = 1 << 20
+        public static var maximumMemoryKiB: Int { Argon2idEngine.maximumMemoryKiB }
         /// Largest pass count accepted anywhere.
-        public static let maximumIterations = 64
+        public static var maximumIterations: Int { Argon2idEngine.maximumIterations }
         /// Largest lane count accepted when verifying a PHC string.
-        public static let maximumParallelism = 255
+        public static var maximumParallelism: Int { Argon2idEngine.maximumParallelism }
         /// Smallest memory cost (libsodium's minimum, 8 KiB).
-        public static var minimumMemoryKiB: Int { Int(crypto_pwhash_argon2id_memlimit_min()) / 1024 }
+        public static var minimumMemoryKiB: Int { Argon2idEngine.minimumMemoryKiB }
         /// Smallest pass count (libsodium's minimum for Argon2id, 1).
-        public static var minimumIterations: Int { Int(crypto_pwhash_argon2id_opslimit_min()) }
+        public static var minimumIterations: Int { Argon2idEngine.minimumIterations }
 
         /// Throws `.invalidParameter` unless libsodium can compute these parameters within the bounds above.
         func validateForComputing() throws(CryptoError) {
-            guard parallelism == 1 else {
-                throw .invalidParameter("Argon2id parallelism must be 1 (libsodium computes a single lane)")
-            }
-            try validateBounds()
+            try Argon2idEngine.validateForComputing(memoryKiB: memoryKiB, iterations: iterations, parallelism: parallelism)
         }
 
         /// Range checks shared by computing and parsing.
         func validateBounds() throws(CryptoError) {
-            guard memoryKiB >= Self.minimumMemoryKiB, memoryKiB <= Self.maximumMemoryKiB else {
-                throw .invalidParameter(
-                    "Argon2id memory must be \(Self.minimumMemoryKiB)...\(Self.maximumMemoryKiB) KiB")
-            }
-            guard iterations >= Self.minimumIterations, iterations <= Self.maximumIterations else {
-                throw .invalidParameter("Argon2id iterations must be \(Self.minimumIterations)...\(Self.maximumIterations)")
-            }
-            guard parallelism >= 1, parallelism <= Self.maximumParallelism, memoryKiB >= 8 * parallelism else {
-                throw .invalidParameter("Argon2id parallelism must be 1...\(Self.maximumParallelism) with m ≥ 8·p")
-            }
+            try Argon2idEngine.validateBounds(memoryKiB: memoryKiB, iterations: iterations, parallelism: parallelism)
         }
-
-        var opsLimit: UInt64 { UInt64(iterations) }
-        var memLimit: Int { memoryKiB * 1024 }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if !LATCHKEY_APPLE_FRAMEWORKS
 import Foundation
 
 extension Argon2id {
@@ -81,3 +82,4 @@ extension Argon2id {
         }
     }
 }
+#endif

@@ -1,10 +1,24 @@
-import COpenSSL
 import Foundation
 
-/// RSA signatures (PKCS#1 v1.5 and PSS). Verification accepts 2048–8192-bit keys; smaller keys are rejected.
+/// RSA signatures (PKCS#1 v1.5 and PSS): Security's `SecKey` where Apple's frameworks are used, OpenSSL on Linux.
+/// Verification accepts 2048–8192-bit keys; smaller keys are rejected.
 public enum RSA {
     /// RSA signing and verification keys.
     public enum Signing {}
+}
+
+/// The hash of an RSA signature: SHA-2, or SHA-1 for legacy formats only (TPM `RS1` attestations, reached through
+/// `isValidLegacySHA1Signature`).
+enum RSASignatureHash: Sendable {
+    case sha1, sha256, sha384, sha512
+
+    init(_ algorithm: HashAlgorithm) {
+        switch algorithm {
+        case .sha256: self = .sha256
+        case .sha384: self = .sha384
+        case .sha512: self = .sha512
+        }
+    }
 }
 
 extension RSA.Signing {
@@ -21,28 +35,14 @@ extension RSA.Signing {
         case pss
     }
 
-    static func checkSize(_ key: EVPKey) throws(CryptoError) {
-        guard key.isA("RSA") else { throw .unsupportedAlgorithm("not an RSA key") }
-        let bits = key.bits
+    static func checkSize(bits: Int) throws(CryptoError) {
         guard bits >= minimumKeySize else { throw .invalidKeySize(expected: minimumKeySize / 8, actual: (bits + 7) / 8) }
         guard bits <= maximumKeySize else { throw .invalidKeySize(expected: maximumKeySize / 8, actual: (bits + 7) / 8) }
     }
 
-    /// Sets padding, salt length and MGF1 digest on a sign/verify context.
-    static func configure(_ pctx: OpaquePointer, padding: Padding, hash: HashAlgorithm) -> Bool {
-        switch padding {
-        case .pkcs1v15:
-            return EVP_PKEY_CTX_set_rsa_padding(pctx, RSA_PKCS1_PADDING) == 1
-        case .pss:
-            return EVP_PKEY_CTX_set_rsa_padding(pctx, RSA_PKCS1_PSS_PADDING) == 1
-                && EVP_PKEY_CTX_set_rsa_pss_saltlen(pctx, RSA_PSS_SALTLEN_DIGEST) == 1
-                && EVP_PKEY_CTX_set_rsa_mgf1_md(pctx, hash.evpMD) == 1
-        }
-    }
-
     /// An RSA public key for signature verification.
     public struct PublicKey: Sendable, Hashable, CustomStringConvertible {
-        let key: EVPKey
+        let key: RSABackendKey
         /// The modulus n, big-endian without leading zeros.
         public let modulus: Data
         /// The public exponent e, big-endian without leading zeros.
@@ -50,12 +50,12 @@ extension RSA.Signing {
         /// SubjectPublicKeyInfo DER.
         public let derRepresentation: Data
 
-        init(key: EVPKey) throws(CryptoError) {
-            try RSA.Signing.checkSize(key)
+        init(key: RSABackendKey) throws(CryptoError) {
+            try RSA.Signing.checkSize(bits: key.bits)
             self.key = key
-            self.modulus = try key.bigNumber("n")
-            self.exponent = try key.bigNumber("e")
-            self.derRepresentation = try DERKeys.spki(of: key)
+            modulus = try key.modulus()
+            exponent = try key.exponent()
+            derRepresentation = try key.subjectPublicKeyInfo()
         }
 
         /// A key from its modulus and exponent (big-endian, as in JWK `n` and `e`).
@@ -70,29 +70,23 @@ extension RSA.Signing {
             }
             guard (1...8).contains(e.count), let last = e.last, last & 1 == 1, e != Data([1]), n.last.map({ $0 & 1 == 1 }) == true
             else { throw .invalidParameter("RSA exponent or modulus") }
-            let bn = try BIGNUMBox(n), be = try BIGNUMBox(e)
-            let key = try EVPKey.fromData(type: "RSA", selection: EVPKey.selectPublic) { bld in
-                bld.bigNumber("n", bn) && bld.bigNumber("e", be)
-            }
-            try self.init(key: key)
+            try self.init(key: RSABackendKey(modulus: n, exponent: e))
         }
 
         /// A key from SubjectPublicKeyInfo or PKCS#1 `RSAPublicKey` DER.
         public init(derRepresentation: Data) throws(CryptoError) {
-            let der = Data(derRepresentation)
-            let key: EVPKey
-            do { key = try DERKeys.publicKey(spki: der) } catch { key = try DERKeys.rsaPublicKey(pkcs1: der) }
-            try self.init(key: key)
+            try self.init(key: RSABackendKey(publicDER: Data(derRepresentation)))
         }
 
         /// A key from a PEM "PUBLIC KEY" or "RSA PUBLIC KEY" block.
         public init(pemRepresentation: String) throws(CryptoError) {
-            let (label, der) = try PEM.decode(pemRepresentation, labels: ["PUBLIC KEY", "RSA PUBLIC KEY"])
-            switch label {
-            case "PUBLIC KEY": try self.init(key: DERKeys.publicKey(spki: der))
-            case "RSA PUBLIC KEY": try self.init(key: DERKeys.rsaPublicKey(pkcs1: der))
-            default: throw .malformedInput("PEM label \(label)")
+            let der: Data
+            do throws(PEM.Failure) {
+                der = try PEM.decode(pemRepresentation, labels: ["PUBLIC KEY", "RSA PUBLIC KEY"]).der
+            } catch {
+                throw error.cryptoError
             }
+            try self.init(derRepresentation: der)
         }
 
         /// PEM "PUBLIC KEY".
@@ -100,7 +94,7 @@ extension RSA.Signing {
 
         /// PKCS#1 `RSAPublicKey` DER (modulus and exponent; Security's external representation of RSA keys).
         public var pkcs1DERRepresentation: Data {
-            get throws(CryptoError) { try DERKeys.rsaPKCS1(of: key) }
+            get throws(CryptoError) { try key.pkcs1PublicKey() }
         }
 
         /// The modulus size in bits.
@@ -111,9 +105,14 @@ extension RSA.Signing {
                                      padding: Padding, hash: HashAlgorithm) -> Bool {
             let sig = Data(signature)
             guard sig.count == modulus.count else { return false }
-            return EVPSignature.verify(key, md: hash.evpMD, signature: sig, data: data) {
-                RSA.Signing.configure($0, padding: padding, hash: hash)
-            }
+            return key.isValidSignature(sig, for: Data(data), padding: padding, hash: RSASignatureHash(hash))
+        }
+
+        /// True when `signature` is a PKCS#1 v1.5 signature over SHA-1 of `data` — TPM `RS1` attestation statements
+        /// from older Windows Hello devices only; SHA-1 is not a `HashAlgorithm`, so no other path can ask for it.
+        public func isValidLegacySHA1Signature(_ signature: Data, for data: Data) -> Bool {
+            guard signature.count == modulus.count else { return false }
+            return key.isValidSignature(signature, for: data, padding: .pkcs1v15, hash: .sha1)
         }
 
         public static func == (a: Self, b: Self) -> Bool { a.modulus == b.modulus && a.exponent == b.exponent }
@@ -122,38 +121,43 @@ extension RSA.Signing {
     }
 
     /// An RSA private key (for issuing RS256/PS256 tokens and for tests). Never printed.
-    public final class PrivateKey: Sendable, CustomStringConvertible {
-        let key: EVPKey
+    public struct PrivateKey: Sendable, CustomStringConvertible {
+        let key: RSABackendKey
         /// The matching public key.
         public let publicKey: PublicKey
 
         /// A new random key of `keySize` bits (2048–8192; e = 65537).
-        public convenience init(keySize: Int = 2048) throws(CryptoError) {
+        public init(keySize: Int = 2048) throws(CryptoError) {
             guard (RSA.Signing.minimumKeySize...RSA.Signing.maximumKeySize).contains(keySize), keySize % 8 == 0 else {
                 throw .invalidKeySize(expected: RSA.Signing.minimumKeySize / 8, actual: keySize / 8)
             }
-            try self.init(key: EVPKey.generate(type: "RSA") { EVP_PKEY_CTX_set_rsa_keygen_bits($0, Int32(keySize)) == 1 })
+            try self.init(key: RSABackendKey.generate(bits: keySize))
         }
 
         /// A key from PKCS#8 `PrivateKeyInfo` or PKCS#1 `RSAPrivateKey` DER.
-        public convenience init(derRepresentation: Data) throws(CryptoError) {
-            try self.init(key: DERKeys.privateKey(Data(derRepresentation)))
+        public init(derRepresentation: Data) throws(CryptoError) {
+            try self.init(key: RSABackendKey(privateDER: Data(derRepresentation)))
         }
 
         /// A key from a PEM "PRIVATE KEY" or "RSA PRIVATE KEY" block.
-        public convenience init(pemRepresentation: String) throws(CryptoError) {
-            let (_, der) = try PEM.decode(pemRepresentation, labels: ["PRIVATE KEY", "RSA PRIVATE KEY"])
+        public init(pemRepresentation: String) throws(CryptoError) {
+            let der: Data
+            do throws(PEM.Failure) {
+                der = try PEM.decode(pemRepresentation, labels: ["PRIVATE KEY", "RSA PRIVATE KEY"]).der
+            } catch {
+                throw error.cryptoError
+            }
             try self.init(derRepresentation: der)
         }
 
-        init(key: EVPKey) throws(CryptoError) {
+        init(key: RSABackendKey) throws(CryptoError) {
             self.key = key
-            self.publicKey = try PublicKey(key: DERKeys.publicOnly(key))
+            publicKey = try PublicKey(key: key.publicKey())
         }
 
         /// PKCS#8 `PrivateKeyInfo` DER. Treat the result as a secret.
         public var derRepresentation: Data {
-            get throws(CryptoError) { try DERKeys.pkcs8(of: key) }
+            get throws(CryptoError) { try key.pkcs8() }
         }
 
         /// PEM "PRIVATE KEY". Treat the result as a secret.
@@ -163,7 +167,7 @@ extension RSA.Signing {
 
         /// A signature of `data` with this padding and hash.
         public func signature(for data: some DataProtocol, padding: Padding, hash: HashAlgorithm) throws(CryptoError) -> Data {
-            try EVPSignature.sign(key, md: hash.evpMD, data: data) { RSA.Signing.configure($0, padding: padding, hash: hash) }
+            try key.signature(for: Data(data), padding: padding, hash: RSASignatureHash(hash))
         }
 
         /// Names the type and size; no key material.

@@ -1,18 +1,12 @@
-import COpenSSL
 import Foundation
 
 /// Comparisons whose running time does not depend on where the inputs differ.
 public enum ConstantTime {
-    /// True when `a` and `b` have the same length and the same bytes (OpenSSL `CRYPTO_memcmp`).
-    /// Inputs of different lengths compare unequal (the length itself is not secret).
+    /// True when `a` and `b` have the same length and the same bytes. Inputs of different lengths compare unequal
+    /// (the length itself is not secret).
     public static func equals(_ a: some DataProtocol, _ b: some DataProtocol) -> Bool {
         guard a.count == b.count else { return false }
-        if a.count == 0 { return true }
-        return ContiguousInput.with(a) { pa in
-            ContiguousInput.with(b) { pb in
-                CRYPTO_memcmp(ContiguousInput.pointer(pa), ContiguousInput.pointer(pb), pa.count) == 0
-            }
-        }
+        return ContiguousBytesInput.with(a) { pa in ContiguousBytesInput.with(b) { pb in equals(pa, pb) } }
     }
 
     /// Same as the generic form (fast path for `Data`).
@@ -27,10 +21,25 @@ public enum ConstantTime {
     /// True when `bytes` are those of `digest` (constant time; `Digest`'s own `==`).
     public static func equals(_ bytes: some DataProtocol, _ digest: some Digest) -> Bool { digest == bytes }
 
-    /// Raw-pointer form used inside the module.
-    static func equals(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+    /// Raw-buffer form.
+    public static func equals(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
         guard a.count == b.count else { return false }
         if a.count == 0 { return true }
-        return CRYPTO_memcmp(ContiguousInput.pointer(a), ContiguousInput.pointer(b), a.count) == 0
+        return CryptoBackend.constantTimeEquals(a, b)
+    }
+}
+
+/// Runs `body` over contiguous bytes of any `DataProtocol` value (copied only when they are not contiguous).
+enum ContiguousBytesInput {
+    @inline(__always)
+    static func with<D: DataProtocol, R, E: Error>(_ data: D, _ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+        let result: Result<R, E>? = data.withContiguousStorageIfAvailable { buffer in
+            do throws(E) { return .success(try body(UnsafeRawBufferPointer(buffer))) } catch { return .failure(error) }
+        }
+        if let result { return try result.get() }
+        let copy = [UInt8](data)
+        return try copy.withUnsafeBytes { buffer -> Result<R, E> in
+            do throws(E) { return .success(try body(buffer)) } catch { return .failure(error) }
+        }.get()
     }
 }

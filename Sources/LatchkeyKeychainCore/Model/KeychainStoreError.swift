@@ -1,5 +1,6 @@
 import Foundation
-import LatchkeyCrypto
+import CryptoKit
+import LatchkeySupport
 
 /// The error every item store throws: an Apple `OSStatus` plus, when known, a more specific reason.
 ///

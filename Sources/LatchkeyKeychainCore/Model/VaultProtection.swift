@@ -1,5 +1,6 @@
 import Foundation
-import LatchkeyCrypto
+import CryptoKit
+import LatchkeySupport
 
 /// What protects a vault's key: each wrapping of the key is one row `wrap.<rawValue>` in the vault file.
 ///

@@ -1,6 +1,8 @@
 import Foundation
 import LatchkeyKeychainCore
-import LatchkeyCrypto
+import CryptoKit
+import LatchkeyOpenSSL
+import LatchkeySupport
 
 /// The default keychain on Linux: chooses, opens and describes the store that `SecItem…` (the `Security`
 /// module) and `Keychain(service:)` (the kit) use when the app sets none.

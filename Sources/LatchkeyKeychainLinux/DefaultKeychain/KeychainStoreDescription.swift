@@ -1,6 +1,8 @@
 import Foundation
 import LatchkeyKeychainCore
-import LatchkeyCrypto
+import CryptoKit
+import LatchkeyOpenSSL
+import LatchkeySupport
 
 /// Which store the default keychain opened, and how its key is protected — what `latchkey keychain
 /// status` prints and what the library logs once (never a secret).

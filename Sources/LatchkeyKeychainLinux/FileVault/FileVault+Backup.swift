@@ -1,6 +1,8 @@
 import Foundation
 import LatchkeyKeychainCore
-import LatchkeyCrypto
+import CryptoKit
+import LatchkeyOpenSSL
+import LatchkeySupport
 
 extension FileVault {
     static let backupMagic = Data("LKBK1".utf8)
@@ -30,7 +32,7 @@ extension FileVault {
             AttributeCoding.appendLength(count, to: &plain)
             plain.append(payload)
             defer { plain.resetBytes(in: 0..<plain.count) }
-            let salt = SecureRandom.bytes(count: VaultKDF.saltByteCount)
+            let salt = SodiumRandom.bytes(count: VaultKDF.saltByteCount)
             let key = try kdf.deriveKey(passphrase: passphrase, salt: salt)
             var out = Self.backupMagic
             out.append(kdf.encoded())

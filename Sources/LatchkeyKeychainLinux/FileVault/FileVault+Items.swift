@@ -1,7 +1,9 @@
 import Foundation
 import LatchkeyKeychainCore
 import LatchkeyAuthCore
-import LatchkeyCrypto
+import CryptoKit
+import LatchkeyOpenSSL
+import LatchkeySupport
 
 extension FileVault {
     static let rowColumns = "uid, class, pk, agrp, svce, acct, srvr, sync, pdmn, accc, attrs, value, gate"
@@ -20,7 +22,7 @@ extension FileVault {
         }
         try state.withLock { (s: inout State) throws(KeychainStoreError) in
             let keys = try Self.keys(s, for: item.attributes.effectiveAccessibility)
-            let row = try VaultRow.make(uid: SecureRandom.bytes(count: 16), attributes: item.attributes, value: item.value,
+            let row = try VaultRow.make(uid: SodiumRandom.bytes(count: 16), attributes: item.attributes, value: item.value,
                                         keys: keys, gateSecrets: secrets, primaryKeyMAC: nil) {
                 (key, column, value) throws(KeychainStoreError) -> Data in try Self.cachedMACData(key, column, value, &s, keys)
             }
@@ -44,7 +46,7 @@ extension FileVault {
             var rows: [VaultRow] = []
             for (item, secrets) in prepared {
                 let keys = try Self.keys(s, for: item.attributes.effectiveAccessibility)
-                rows.append(try VaultRow.make(uid: SecureRandom.bytes(count: 16), attributes: item.attributes,
+                rows.append(try VaultRow.make(uid: SodiumRandom.bytes(count: 16), attributes: item.attributes,
                                               value: item.value, keys: keys, gateSecrets: secrets, primaryKeyMAC: nil) {
                     (key, column, value) throws(KeychainStoreError) -> Data in try Self.cachedMACData(key, column, value, &s, keys)
                 })

@@ -3,7 +3,9 @@ import Foundation
 import LatchkeyKeychainCore
 import LatchkeySupport
 import LatchkeyAuthCore
-import LatchkeyCrypto
+import CryptoKit
+import LatchkeyOpenSSL
+import LatchkeySupport
 
 /// The Linux default item store: one SQLite file (WAL, `synchronous=FULL`, one immediate transaction per
 /// write) holding items sealed with AES-256-GCM.
@@ -141,7 +143,7 @@ public final class FileVault: ItemStore {
                     CREATE INDEX items_server ON items (srvr, acct) WHERE srvr IS NOT NULL;
                     """)
                 try setMeta(db, "format", formatTag)
-                try setMeta(db, "vault_id", SecureRandom.bytes(count: 16))
+                try setMeta(db, "vault_id", SodiumRandom.bytes(count: 16))
             }
         }
         let format: Data?
@@ -279,6 +281,6 @@ public final class FileVault: ItemStore {
         s.macCache.removeAll()
         s.recentLookups = RecentLookups()
         s.vaultKey = vaultKey
-        s.keys = try VaultKeys(vaultKey: vaultKey, vaultID: vaultID)
+        s.keys = VaultKeys(vaultKey: vaultKey, vaultID: vaultID)
     }
 }

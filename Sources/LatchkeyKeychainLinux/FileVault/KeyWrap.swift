@@ -1,6 +1,8 @@
 import Foundation
 import LatchkeyKeychainCore
-import LatchkeyCrypto
+import CryptoKit
+import LatchkeyOpenSSL
+import LatchkeySupport
 
 /// Wrapping of the vault key (AES-256-GCM with the vault id and the wrapper's label as associated data).
 enum KeyWrap {
@@ -27,7 +29,7 @@ enum KeyWrap {
 
     /// kdf parameters ‖ salt ‖ sealed vault key.
     static func wrapPassphrase(_ key: SymmetricKey, passphrase: String, kdf: VaultKDF, vaultID: Data) throws(KeychainStoreError) -> Data {
-        let salt = SecureRandom.bytes(count: VaultKDF.saltByteCount)
+        let salt = SodiumRandom.bytes(count: VaultKDF.saltByteCount)
         let wrapping = try kdf.deriveKey(passphrase: passphrase, salt: salt)
         var out = kdf.encoded()
         AttributeCoding.appendBytes(salt, to: &out)

@@ -1,6 +1,8 @@
 import Foundation
 import LatchkeyKeychainCore
-import LatchkeyCrypto
+import CryptoKit
+import LatchkeyOpenSSL
+import LatchkeySupport
 
 /// How a passphrase becomes the key that wraps the vault key. Stored with the wrapped key, so a vault
 /// opens with the parameters it was created with. Derived once per unlock, never per item.
@@ -38,12 +40,19 @@ public struct VaultKDF: Sendable, Hashable {
         do {
             switch algorithm {
             case .argon2id:
-                return try Argon2id.deriveKey(password: Data(passphrase.utf8), salt: salt,
-                                              parameters: .init(memoryKiB: memoryKiB, iterations: iterations),
-                                              outputByteCount: 32)
+                return SymmetricKey(secret: try withTypedBytes(of: Data(passphrase.utf8)) { (password) throws(CryptoError) in
+                    try withTypedBytes(of: salt) { (saltBytes) throws(CryptoError) in
+                        try Argon2idEngine.deriveKey(password: password, salt: saltBytes, iterations: iterations,
+                                                     memoryBytes: memoryKiB * 1024, outputByteCount: 32)
+                    }
+                })
             case .pbkdf2SHA256:
-                return try PBKDF2.deriveKey(password: Data(passphrase.utf8), salt: salt, iterations: iterations,
-                                            outputByteCount: 32)
+                return SymmetricKey(secret: try withTypedBytes(of: Data(passphrase.utf8)) { (password) throws(CryptoError) in
+                    try withTypedBytes(of: salt) { (saltBytes) throws(CryptoError) in
+                        try PBKDF2Engine.deriveKey(password: password, salt: saltBytes, iterations: iterations,
+                                                   digest: .sha256, outputByteCount: 32)
+                    }
+                })
             }
         } catch {
             throw KeychainStoreError(.param, .corruptVault("kdf parameters"))

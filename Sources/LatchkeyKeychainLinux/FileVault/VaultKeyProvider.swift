@@ -1,7 +1,9 @@
 import Foundation
 import LatchkeyKeychainCore
 import LatchkeySupport
-import LatchkeyCrypto
+import CryptoKit
+import LatchkeyOpenSSL
+import LatchkeySupport
 
 /// A source of the key that wraps a vault's key, kept outside the vault file (the kernel keyring, the
 /// Secret Service, a TPM...). Implementations live in `OSKeyProvider/`.

@@ -1,6 +1,8 @@
 import Foundation
 import LatchkeyKeychainCore
-import LatchkeyCrypto
+import CryptoKit
+import LatchkeyOpenSSL
+import LatchkeySupport
 
 /// The keys an unlocked vault holds in memory, all derived (HKDF-SHA256) from the vault key with labels:
 /// - `index`: HMAC key for lookup columns (primary-key digest, service, account, access group, server);
@@ -17,15 +19,14 @@ struct VaultKeys: Sendable {
     static let afterFirstUnlockLabel = Data("latchkey.vault.v1.class.afterFirstUnlock".utf8)
     static let gateLabel = Data("latchkey.vault.v1.gate".utf8)
 
-    init(vaultKey: SymmetricKey, vaultID: Data) throws(KeychainStoreError) {
-        index = try Self.derive(vaultKey, salt: vaultID, info: Self.indexLabel)
-        afterFirstUnlock = try Self.derive(vaultKey, salt: vaultID, info: Self.afterFirstUnlockLabel)
-        whenUnlocked = try Self.derive(vaultKey, salt: vaultID, info: Self.whenUnlockedLabel)
+    init(vaultKey: SymmetricKey, vaultID: Data) {
+        index = Self.derive(vaultKey, salt: vaultID, info: Self.indexLabel)
+        afterFirstUnlock = Self.derive(vaultKey, salt: vaultID, info: Self.afterFirstUnlockLabel)
+        whenUnlocked = Self.derive(vaultKey, salt: vaultID, info: Self.whenUnlockedLabel)
     }
 
-    static func derive(_ key: SymmetricKey, salt: Data, info: Data) throws(KeychainStoreError) -> SymmetricKey {
-        do { return try HKDF.deriveKey(inputKeyMaterial: key, salt: salt, info: info, outputByteCount: 32) }
-        catch { throw KeychainStoreError(.internalComponent) }
+    static func derive(_ key: SymmetricKey, salt: Data, info: Data) -> SymmetricKey {
+        HKDF<SHA256>.deriveKey(inputKeyMaterial: key, salt: salt, info: info, outputByteCount: 32)
     }
 
     /// The class key for an accessibility level, or errSecInteractionNotAllowed when it is not in memory.
@@ -36,11 +37,13 @@ struct VaultKeys: Sendable {
     }
 
     /// HMAC of a lookup value under the index key (the key's own HMAC context is reused: no re-keying).
-    func mac(_ bytes: [UInt8]) -> Data { bytes.withUnsafeBytes { HMAC.authenticationCode(bytes: $0, using: index) } }
+    func mac(_ bytes: [UInt8]) -> Data {
+        bytes.withUnsafeBytes { Data(HMAC<SHA256>.authenticationCode(bytes: $0, using: index)) }
+    }
 
     /// The key that wraps a gated item's key for one alternative: HKDF over the class key and every
     /// released domain secret, so neither the vault key nor the secrets alone can open the item.
-    static func gateKey(classKey: SymmetricKey, secrets: [Data], uid: Data, alternative: Int) throws(KeychainStoreError) -> SymmetricKey {
+    static func gateKey(classKey: SymmetricKey, secrets: [Data], uid: Data, alternative: Int) -> SymmetricKey {
         var ikm = classKey.withUnsafeBytes { Data($0) }
         for s in secrets {
             AttributeCoding.appendBytes(s, to: &ikm)
@@ -49,15 +52,21 @@ struct VaultKeys: Sendable {
         ikm.resetBytes(in: 0..<ikm.count)
         var info = gateLabel
         info.append(UInt8(truncatingIfNeeded: alternative))
-        return try derive(material, salt: uid, info: info)
+        return derive(material, salt: uid, info: info)
     }
 }
 
 /// AES-256-GCM sealing with the vault's error mapping: a box that fails to open is errSecDecode (corruptItem).
 enum VaultSeal {
     static func seal(_ plaintext: Data, key: SymmetricKey, aad: Data) throws(KeychainStoreError) -> Data {
-        do { return try AES.GCM.seal(plaintext, using: key, authenticating: aad).combined }
-        catch { throw KeychainStoreError(.internalComponent) }
+        do {
+            guard let combined = try AES.GCM.seal(plaintext, using: key, authenticating: aad).combined else {
+                throw KeychainStoreError(.internalComponent)
+            }
+            return combined
+        } catch {
+            throw KeychainStoreError(.internalComponent)
+        }
     }
 
     static func open(_ combined: Data, key: SymmetricKey, aad: Data) throws(KeychainStoreError) -> Data {
@@ -72,8 +81,13 @@ enum VaultSeal {
     /// Seals one part of a row under its AAD.
     static func seal(_ plaintext: Data, key: SymmetricKey, aad: inout RowAAD, part: UInt8) throws(KeychainStoreError) -> Data {
         try aad.with(part: part) { (bytes) throws(KeychainStoreError) -> Data in
-            do { return try AES.GCM.seal(plaintext, using: key, authenticatingBytes: bytes).combined }
-            catch { throw KeychainStoreError(.internalComponent) }
+            do throws(CryptoError) {
+                return try withTypedBytes(of: plaintext) { (input) throws(CryptoError) in
+                    try AES.GCM.seal(input, using: key, authenticatingBytes: bytes)
+                }
+            } catch {
+                throw KeychainStoreError(.internalComponent)
+            }
         }
     }
 
@@ -90,7 +104,7 @@ enum VaultSeal {
     /// Opens a box the caller holds under an AAD it wrote itself (`RowAAD.withBytes`).
     static func open(_ combined: UnsafeRawBufferPointer, key: SymmetricKey,
                      aadBytes: UnsafeRawBufferPointer) throws(KeychainStoreError) -> Data {
-        do { return try AES.GCM.open(combinedBytes: combined, using: key, authenticatingBytes: aadBytes) }
+        do throws(CryptoError) { return try AES.GCM.open(combinedBytes: combined, using: key, authenticatingBytes: aadBytes) }
         catch { throw KeychainStoreError(.decode, .corruptItem) }
     }
 }

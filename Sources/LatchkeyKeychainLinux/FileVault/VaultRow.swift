@@ -1,6 +1,8 @@
 import Foundation
 import LatchkeyKeychainCore
-import LatchkeyCrypto
+import CryptoKit
+import LatchkeyOpenSSL
+import LatchkeySupport
 
 /// The columns of one stored item and how they are sealed.
 ///
@@ -121,7 +123,7 @@ struct VaultRow {
             let itemKey = SymmetricKey(size: .bits256)
             var gate = Data([UInt8(truncatingIfNeeded: secrets.count)])
             for (index, s) in secrets.enumerated() {
-                let wrap = try VaultKeys.gateKey(classKey: classKey, secrets: s, uid: uid, alternative: index)
+                let wrap = VaultKeys.gateKey(classKey: classKey, secrets: s, uid: uid, alternative: index)
                 let keyBytes = itemKey.withUnsafeBytes { Data($0) }
                 AttributeCoding.appendBytes(try VaultSeal.seal(keyBytes, key: wrap, aad: &aad, part: 0x67), to: &gate)
             }
@@ -154,7 +156,7 @@ struct VaultRow {
         var wrapped = Data()
         for index in 0...alternative { let blob = Data(try r.raw()); if index == alternative { wrapped = blob } }
         let classKey = try keys.classKey(for: accessibility)
-        let wrap = try VaultKeys.gateKey(classKey: classKey, secrets: secrets, uid: uid, alternative: alternative)
+        let wrap = VaultKeys.gateKey(classKey: classKey, secrets: secrets, uid: uid, alternative: alternative)
         var keyBytes: Data
         var aad = rowAAD
         do { keyBytes = try VaultSeal.open(wrapped, key: wrap, aad: &aad, part: 0x67) } catch { throw .authFailed }

@@ -1,6 +1,8 @@
 import Foundation
 import LatchkeyKeychainCore
-import LatchkeyCrypto
+import CryptoKit
+import LatchkeyOpenSSL
+import LatchkeySupport
 
 /// The key protection used where no login keyring runs (CI runners, containers, servers): one random
 /// 32-byte key per user in a file (`$XDG_DATA_HOME/latchkey/device.key`, mode 0600 in a 0700 directory),
@@ -37,12 +39,8 @@ public struct DeviceKeyFileProvider: VaultKeyProvider {
 
     public func wrappingKey(for vaultID: Data, create: Bool) throws(KeychainStoreError) -> SymmetricKey? {
         guard let deviceKey = try loadKey(create: create) else { return nil }
-        do {
-            return try HKDF.deriveKey(inputKeyMaterial: deviceKey, salt: vaultID, info: Self.derivationInfo,
+        return HKDF<SHA256>.deriveKey(inputKeyMaterial: deviceKey, salt: vaultID, info: Self.derivationInfo,
                                       outputByteCount: 32)
-        } catch {
-            throw KeychainStoreError(.internalComponent)
-        }
     }
 
     /// Does nothing: the device key is shared by every vault of the user.
@@ -88,12 +86,12 @@ public struct DeviceKeyFileProvider: VaultKeyProvider {
     private func createFile() throws(KeychainStoreError) {
         let directory = url.deletingLastPathComponent()
         try VaultFile.prepareDirectory(directory.path)
-        let nonce = SecureRandom.bytes(count: 8).map { String(format: "%02x", $0) }.joined()
+        let nonce = SodiumRandom.bytes(count: 8).map { String(format: "%02x", $0) }.joined()
         let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(nonce).new").path
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw KeychainStoreError(.notAvailable, .system(errno: errno)) }
         defer { unlink(temporary) }
-        var key = SecureRandom.bytes(count: Self.keyByteCount)
+        var key = SodiumRandom.bytes(count: Self.keyByteCount)
         defer { key.resetBytes(in: 0..<key.count) }
         let written = key.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         let synced = fsync(fd) == 0

@@ -1,6 +1,8 @@
 import Foundation
 import LatchkeyKeychainCore
-import LatchkeyCrypto
+import CryptoKit
+import LatchkeyOpenSSL
+import LatchkeySupport
 
 /// Every OS key provider can wrap a ``FileVault``'s key: the wrapping key of vault `vaultID` is stored
 /// under the hex form of the id.

@@ -1,6 +1,8 @@
 import Foundation
 import LatchkeyKeychainCore
-import LatchkeyCrypto
+import CryptoKit
+import LatchkeyOpenSSL
+import LatchkeySupport
 
 /// A place the operating system keeps a vault's wrapping key, so a vault opens without a passphrase.
 ///
@@ -33,6 +35,6 @@ extension OSKeyProvider {
 /// Random key bytes from libsodium's CSPRNG (through LatchkeyCrypto).
 enum OSKeyProviderRandom {
     static func key(byteCount: Int) -> Data {
-        SecureRandom.bytes(count: byteCount)
+        SodiumRandom.bytes(count: byteCount)
     }
 }

@@ -1,6 +1,8 @@
 import Foundation
 import LatchkeyKeychainCore
-import LatchkeyCrypto
+import CryptoKit
+import LatchkeyOpenSSL
+import LatchkeySupport
 
 /// Errors of the OS key providers. Never contain key material.
 public enum OSKeyProviderError: Error, Equatable, Sendable {

@@ -1,6 +1,8 @@
 import Foundation
 import LatchkeyKeychainCore
-import LatchkeyCrypto
+import CryptoKit
+import LatchkeyOpenSSL
+import LatchkeySupport
 
 /// What can go wrong talking to the freedesktop Secret Service (GNOME Keyring, KWallet, KeePassXC).
 ///

@@ -29,6 +29,11 @@ package enum DERKeys {
         try encode("i2d_PublicKey") { pp in i2d_PublicKey(key.pointer, pp) }
     }
 
+    /// The key's PKCS#1 `RSAPrivateKey` (RSA private keys only; Security's external representation of them).
+    package static func rsaPrivatePKCS1(of key: EVPKey) throws(CryptoError) -> Data {
+        try encode("i2d_PrivateKey") { pp in i2d_PrivateKey(key.pointer, pp) }
+    }
+
     /// A separate public-only key: public key values never hold the private half, and a decoded
     /// point is affine, which keeps verification as fast as a key read from SPKI.
     package static func publicOnly(_ key: EVPKey) throws(CryptoError) -> EVPKey {

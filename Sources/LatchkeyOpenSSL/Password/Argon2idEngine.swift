@@ -7,14 +7,43 @@ import LatchkeySupport
 package enum Argon2idEngine {
     /// Salt length (libsodium: 16 bytes).
     package static var saltByteCount: Int { Int(crypto_pwhash_argon2id_saltbytes()) }
-    /// libsodium's smallest memory cost in bytes and pass count for Argon2id.
-    package static var minimumMemoryBytes: Int { Int(crypto_pwhash_argon2id_memlimit_min()) }
+    /// Smallest memory cost in KiB (libsodium's minimum, 8 KiB) and pass count (1) for Argon2id.
+    package static var minimumMemoryKiB: Int { Int(crypto_pwhash_argon2id_memlimit_min()) / 1024 }
     package static var minimumIterations: Int { Int(crypto_pwhash_argon2id_opslimit_min()) }
+    /// Largest memory cost accepted anywhere (1 GiB), so a stored string or vault cannot make us allocate without
+    /// bound; largest pass count; largest lane count accepted when verifying a PHC string.
+    package static let maximumMemoryKiB = 1 << 20
+    package static let maximumIterations = 64
+    package static let maximumParallelism = 255
 
-    /// Raw Argon2id output of `outputByteCount` bytes.
+    /// Throws `.invalidParameter` unless libsodium can compute these parameters (one lane) within the bounds.
+    package static func validateForComputing(memoryKiB: Int, iterations: Int, parallelism: Int = 1) throws(CryptoError) {
+        guard parallelism == 1 else {
+            throw .invalidParameter("Argon2id parallelism must be 1 (libsodium computes a single lane)")
+        }
+        try validateBounds(memoryKiB: memoryKiB, iterations: iterations, parallelism: parallelism)
+    }
+
+    /// Range checks shared by computing and parsing.
+    package static func validateBounds(memoryKiB: Int, iterations: Int, parallelism: Int) throws(CryptoError) {
+        guard memoryKiB >= minimumMemoryKiB, memoryKiB <= maximumMemoryKiB else {
+            throw .invalidParameter("Argon2id memory must be \(minimumMemoryKiB)...\(maximumMemoryKiB) KiB")
+        }
+        guard iterations >= minimumIterations, iterations <= maximumIterations else {
+            throw .invalidParameter("Argon2id iterations must be \(minimumIterations)...\(maximumIterations)")
+        }
+        guard parallelism >= 1, parallelism <= maximumParallelism, memoryKiB >= 8 * parallelism else {
+            throw .invalidParameter("Argon2id parallelism must be 1...\(maximumParallelism) with m ≥ 8·p")
+        }
+    }
+
+    /// Raw Argon2id output of `outputByteCount` bytes (the parameters are checked first).
     package static func deriveKey(password: UnsafeRawBufferPointer, salt: UnsafeRawBufferPointer,
                                   iterations: Int, memoryBytes: Int, outputByteCount: Int) throws(CryptoError)
         -> SecretBytes {
+        try validateForComputing(memoryKiB: memoryBytes / 1024, iterations: iterations)
+        guard salt.count == saltByteCount else { throw .invalidParameter("Argon2id salt must be \(saltByteCount) bytes") }
+        guard (16...1024).contains(outputByteCount) else { throw .invalidParameter("Argon2id output must be 16...1024 bytes") }
         SodiumRuntime.ensureInitialized()
         return try SecretBytes(uninitializedByteCount: outputByteCount) { (out) throws(CryptoError) in
             guard let outBase = out.baseAddress else { throw .invalidParameter("empty Argon2id output") }

@@ -4,7 +4,7 @@ import LatchkeySupport
 
 /// The NIST prime curves (P-256, P-384, P-521) and the OpenSSL calls on their keys: CryptoKit's `P256`, `P384`
 /// and `P521` on Linux.
-package struct ECCurve: Sendable {
+package struct ECCurve: Sendable, Equatable {
     package let nid: Int32
     /// OpenSSL group name for EVP_PKEY_fromdata / keygen.
     package let groupName: String
@@ -16,6 +16,8 @@ package struct ECCurve: Sendable {
     package static let p256 = ECCurve(nid: NID_X9_62_prime256v1, groupName: "P-256", size: 32, hash: .sha256)
     package static let p384 = ECCurve(nid: NID_secp384r1, groupName: "P-384", size: 48, hash: .sha384)
     package static let p521 = ECCurve(nid: NID_secp521r1, groupName: "P-521", size: 66, hash: .sha512)
+
+    package static func == (lhs: ECCurve, rhs: ECCurve) -> Bool { lhs.nid == rhs.nid }
 
     // MARK: Keys
 

@@ -180,7 +180,8 @@ public final class AppleSessionService: Sendable {
             let tokens = try await client.exchange(code: code, clientID: identity.audience)
             guard let refresh = tokens.refreshToken, let key = refreshTokenKey else { return }
             let sealed = try AES.GCM.seal(Data(refresh.utf8), using: key, authenticating: Data(identity.subject.utf8))
-            try database.updateAppleRefreshToken(subject: identity.subject, sealed: sealed.combined.base64URLEncodedString(),
+            guard let combined = sealed.combined else { throw CryptoError.libraryFailure("AES.GCM.seal") }
+            try database.updateAppleRefreshToken(subject: identity.subject, sealed: combined.base64URLEncodedString(),
                                                  now: now)
         } catch {
             try? database.appendAudit(AuditEvent(at: now, accountID: accountID, event: "apple_code_exchange_failed", ip: ip,

@@ -98,7 +98,7 @@ public final class SigningKeyRing: Sendable {
     @discardableResult
     private func install(condition: InstallCondition) throws -> Bool {
         let now = clock.seconds
-        let key = try P256.Signing.PrivateKey()
+        let key = P256.Signing.PrivateKey()
         let kid = SecureRandom.bytes(count: 12).base64URLEncodedString()
         let jwk = try PublishedKeySet(keys: [PublishedKey(kid: kid, key: key.publicKey)]).jsonData()
         let record = SigningKeyRecord(kid: kid, privateKey: try protect(key.derRepresentation, kid: kid),
@@ -194,7 +194,8 @@ public final class SigningKeyRing: Sendable {
     private func protect(_ der: Data, kid: String) throws -> String {
         guard let encryptionKey else { return "pkcs8:" + der.base64URLEncodedString() }
         let box = try AES.GCM.seal(der, using: encryptionKey, authenticating: Data(kid.utf8))
-        return "aesgcm:" + box.combined.base64URLEncodedString()
+        guard let combined = box.combined else { throw CryptoError.libraryFailure("AES.GCM.seal") }
+        return "aesgcm:" + combined.base64URLEncodedString()
     }
 
     private func unprotect(_ stored: String, kid: String) throws -> Data {

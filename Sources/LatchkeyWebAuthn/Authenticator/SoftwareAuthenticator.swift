@@ -47,10 +47,10 @@ public final class SoftwareAuthenticator: Sendable {
         if try store.credentials(forRelyingParty: rpID).contains(where: { excluded.contains($0.id) }) {
             throw WebAuthnError.credentialAlreadyRegistered
         }
-        let key = try P256.Signing.PrivateKey()
+        let key = P256.Signing.PrivateKey()
         let id = SecureRandom.bytes(count: 32)
         let credential = SoftwareCredential(id: id, relyingPartyID: rpID, userHandle: options.user.id.data,
-                                            userName: options.user.name, privateKey: try key.derRepresentation,
+                                            userName: options.user.name, privateKey: key.derRepresentation,
                                             signCount: 0, createdAt: now())
         let point = key.publicKey.x963Representation
         let cose = COSEKey.ec2(algorithm: .es256, curve: .p256, x: point[1..<33], y: point[33..<65]).encoded

@@ -13,12 +13,10 @@ public final class SecCertificate: Hashable, Sendable, CustomStringConvertible {
     public func hash(into hasher: inout Hasher) { hasher.combine(certificate) }
     public var description: String { "<cert(\(certificate.subjectSummary ?? "?"))>" }
 
-    /// The certificate's public key as a `SecKey`: P-256, or RSA of 2048–8192 bits; nil for other key types.
+    /// The certificate's public key as a `SecKey`: EC on P-256/384/521, or RSA; nil for other key types.
     var publicKey: SecKey? {
         guard let spki = try? certificate.subjectPublicKeyInfo else { return nil }
-        if let key = try? P256.Signing.PublicKey(derRepresentation: spki) { return SecKey(.publicKey(key), exportable: true) }
-        if let key = try? RSA.Signing.PublicKey(derRepresentation: spki) { return SecKey(.rsaPublicKey(key), exportable: true) }
-        return nil
+        return SecKey.fromSubjectPublicKeyInfo(spki)
     }
 }
 
@@ -34,7 +32,7 @@ public func SecCertificateCopyData(_ certificate: SecCertificate) -> CFData {
     NSData(data: certificate.certificate.derRepresentation)
 }
 
-/// `SecCertificateCopyKey`: the certified public key (P-256 or RSA); nil for other key types.
+/// `SecCertificateCopyKey`: the certified public key (EC or RSA); nil for other key types.
 public func SecCertificateCopyKey(_ certificate: SecCertificate) -> SecKey? {
     certificate.publicKey
 }

@@ -1,55 +1,73 @@
 #if os(Linux)
 import Foundation
-import LatchkeyCrypto
 import LatchkeyKeychainCore
 import LatchkeyKeychainLinux
+import LatchkeyOpenSSL
+import LatchkeySupport
 
-/// `SecKey`: a P-256 key, private or public, or an RSA public key (from a certificate or
-/// `SecKeyCreateWithData`: exported and compared, not signed or verified with). A key made with
-/// `kSecAttrTokenIDSecureEnclave` is non-exportable: it lives in the vault (when permanent) and
-/// `SecKeyCopyExternalRepresentation` refuses it — it is *not* held by hardware.
+/// `SecKey`: an elliptic-curve key (P-256, P-384, P-521) or an RSA key (2048–8192 bits from
+/// `SecKeyCreateRandomKey`; any size from `SecKeyCreateWithData` or a certificate), private or public, over
+/// OpenSSL. A key made with `kSecAttrTokenIDSecureEnclave` is non-exportable: it lives in the vault (when
+/// permanent) and `SecKeyCopyExternalRepresentation` refuses it — it is *not* held by hardware.
 public final class SecKey: Hashable, @unchecked Sendable { // immutable
     enum Material {
-        case privateKey(P256.Signing.PrivateKey)
-        case publicKey(P256.Signing.PublicKey)
-        case rsaPublicKey(RSA.Signing.PublicKey)
+        case ec(ECCurve, EVPKey, isPrivate: Bool)
+        case rsa(RSAKey, isPrivate: Bool)
     }
 
     let material: Material
     let exportable: Bool
+    /// Apple's external representation of the public half (04‖x‖y, or PKCS#1 `RSAPublicKey`), for `==`.
+    let publicBytes: Data
 
-    init(_ material: Material, exportable: Bool) {
+    init(_ material: Material, exportable: Bool) throws(CryptoError) {
         self.material = material
         self.exportable = exportable
+        switch material {
+        case let .ec(curve, key, _): publicBytes = try curve.x963(of: key)
+        case let .rsa(key, _): publicBytes = try DERKeys.rsaPKCS1(of: key.publicOnly().key)
+        }
     }
 
-    /// The P-256 public key (nil for RSA keys).
-    var publicKey: P256.Signing.PublicKey? {
+    var isPrivate: Bool {
         switch material {
-        case let .privateKey(k): k.publicKey
-        case let .publicKey(k): k
-        case .rsaPublicKey: nil
+        case let .ec(_, _, isPrivate), let .rsa(_, isPrivate): isPrivate
+        }
+    }
+
+    var isRSA: Bool {
+        if case .rsa = material { return true }
+        return false
+    }
+
+    /// The key size in bits (256, 384, 521 for EC; the modulus size for RSA).
+    var bits: Int {
+        switch material {
+        case let .ec(curve, _, _): curve == .p521 ? 521 : curve.size * 8
+        case let .rsa(key, _): key.bits
         }
     }
 
     /// The public half as its own key.
-    var publicPart: SecKey {
-        if case let .privateKey(k) = material { return SecKey(.publicKey(k.publicKey), exportable: true) }
-        return SecKey(material, exportable: true)
+    var publicPart: SecKey? {
+        guard isPrivate else { return self }
+        switch material {
+        case let .ec(curve, key, _):
+            return try? SecKey(.ec(curve, DERKeys.publicOnly(key), isPrivate: false), exportable: true)
+        case let .rsa(key, _):
+            return try? SecKey(.rsa(key.publicOnly(), isPrivate: false), exportable: true)
+        }
     }
 
-    var isPrivate: Bool {
-        if case .privateKey = material { return true }
-        return false
-    }
-
-    /// Apple's external representation: 04‖x‖y for public keys, 04‖x‖y‖d for private keys, PKCS#1
-    /// `RSAPublicKey` for RSA public keys.
+    /// Apple's external representation: 04‖x‖y (EC public), 04‖x‖y‖d (EC private), PKCS#1 `RSAPublicKey` or
+    /// `RSAPrivateKey` DER (RSA).
     var externalRepresentation: Data? {
         switch material {
-        case let .privateKey(k): (try? k.rawRepresentation).map { k.publicKey.x963Representation + $0 }
-        case let .publicKey(k): k.x963Representation
-        case let .rsaPublicKey(k): try? k.pkcs1DERRepresentation
+        case let .ec(curve, key, isPrivate):
+            guard isPrivate else { return publicBytes }
+            return (try? curve.scalar(of: key)).map { publicBytes + $0 }
+        case let .rsa(key, isPrivate):
+            return isPrivate ? try? DERKeys.rsaPrivatePKCS1(of: key.key) : publicBytes
         }
     }
 
@@ -58,27 +76,56 @@ public final class SecKey: Hashable, @unchecked Sendable { // immutable
 
     /// The attributes Apple gives a key item (class, type, size, exportability).
     var itemAttributes: [String: Any] {
-        if case let .rsaPublicKey(k) = material {
-            return [QueryKeys.itemClass: "keys", "kcls": "0", "type": "42", "bsiz": k.keySizeInBits, "extr": exportable]
-        }
-        return [QueryKeys.itemClass: "keys", "kcls": isPrivate ? "1" : "0", "type": "73", "bsiz": 256, "extr": exportable]
+        [QueryKeys.itemClass: "keys", "kcls": isPrivate ? "1" : "0", "type": isRSA ? "42" : "73", "bsiz": bits,
+         "esiz": bits, "extr": exportable]
     }
 
-    /// A P-256 key from its external representation, or with `rsa` an RSA public key from PKCS#1 or
-    /// SubjectPublicKeyInfo DER; nil when the bytes are not such a key.
+    /// The EC curve of a key of `bits` bits.
+    static func curve(bits: Int) -> ECCurve? {
+        switch bits {
+        case 256: .p256
+        case 384: .p384
+        case 521: .p521
+        default: nil
+        }
+    }
+
+    /// A key from Apple's external representation: with `rsa`, PKCS#1 `RSAPrivateKey` / `RSAPublicKey` (or
+    /// SubjectPublicKeyInfo) DER; else an EC key whose curve follows from the length. Nil when the bytes are not
+    /// such a key.
     static func fromExternal(_ data: Data, privateKey: Bool, exportable: Bool, rsa: Bool = false) -> SecKey? {
         if rsa {
-            guard !privateKey, let k = try? RSA.Signing.PublicKey(derRepresentation: data) else { return nil }
-            return SecKey(.rsaPublicKey(k), exportable: exportable)
+            if privateKey {
+                guard let key = try? RSAKey(DERKeys.privateKey(data)), key.isPrivate else { return nil }
+                return try? SecKey(.rsa(key, isPrivate: true), exportable: exportable)
+            }
+            let key = (try? RSAKey(DERKeys.rsaPublicKey(pkcs1: data))) ?? (try? RSAKey(DERKeys.publicKey(spki: data)))
+            return key.flatMap { try? SecKey(.rsa($0, isPrivate: false), exportable: exportable) }
         }
-        if privateKey {
-            guard data.count == 97, data.first == 4 else { return nil }
-            guard let k = try? P256.Signing.PrivateKey(rawRepresentation: data.suffix(32)),
-                  k.publicKey.x963Representation == data.prefix(65) else { return nil }
-            return SecKey(.privateKey(k), exportable: exportable)
+        guard data.first == 0x04 else { return nil }
+        for curve in [ECCurve.p256, .p384, .p521] {
+            if privateKey, data.count == 1 + 3 * curve.size {
+                guard let key = try? curve.privateKey(scalar: data.suffix(curve.size)),
+                      let made = try? SecKey(.ec(curve, key, isPrivate: true), exportable: exportable),
+                      made.publicBytes == data.prefix(1 + 2 * curve.size) else { return nil }
+                return made
+            }
+            if !privateKey, data.count == 1 + 2 * curve.size {
+                guard let key = try? curve.publicKey(x963: data) else { return nil }
+                return try? SecKey(.ec(curve, key, isPrivate: false), exportable: exportable)
+            }
         }
-        guard let k = try? P256.Signing.PublicKey(x963Representation: data) else { return nil }
-        return SecKey(.publicKey(k), exportable: exportable)
+        return nil
+    }
+
+    /// A public key from SubjectPublicKeyInfo DER (certificates): EC on P-256/384/521, or RSA.
+    static func fromSubjectPublicKeyInfo(_ spki: Data) -> SecKey? {
+        guard let key = try? DERKeys.publicKey(spki: spki) else { return nil }
+        if key.isA("RSA") { return (try? RSAKey(key)).flatMap { try? SecKey(.rsa($0, isPrivate: false), exportable: true) } }
+        for curve in [ECCurve.p256, .p384, .p521] where (try? curve.check(key)) != nil {
+            return try? SecKey(.ec(curve, key, isPrivate: false), exportable: true)
+        }
+        return nil
     }
 
     /// The key a keychain item holds.
@@ -87,53 +134,21 @@ public final class SecKey: Hashable, @unchecked Sendable { // immutable
         let exportable = item.attributes.values[.isExtractable] != .bool(false)
         guard let key = SecKey.fromExternal(item.value, privateKey: isPrivate, exportable: exportable,
                                             rsa: item.attributes.keyType == "42") else { return nil }
-        self.init(key.material, exportable: exportable)
-    }
-
-    /// The RSA public key (nil for P-256 keys).
-    var rsaPublicKey: RSA.Signing.PublicKey? {
-        if case let .rsaPublicKey(k) = material { return k }
-        return nil
+        try? self.init(key.material, exportable: exportable)
     }
 
     public static func == (a: SecKey, b: SecKey) -> Bool {
-        a.isPrivate == b.isPrivate && a.publicKey == b.publicKey && a.rsaPublicKey == b.rsaPublicKey
+        a.isPrivate == b.isPrivate && a.isRSA == b.isRSA && a.publicBytes == b.publicBytes
     }
+
     public func hash(into hasher: inout Hasher) {
         hasher.combine(isPrivate)
-        hasher.combine(publicKey)
-        hasher.combine(rsaPublicKey)
+        hasher.combine(publicBytes)
     }
-}
-
-/// `SecKeyAlgorithm`, with Apple's raw strings. Implemented: `.ecdsaSignatureMessageX962SHA256` and `.ecdsaSignatureDigestX962SHA256`.
-public struct SecKeyAlgorithm: RawRepresentable, Hashable, Sendable {
-    private let name: String
-    /// The algorithm's Core Foundation string.
-    public var rawValue: CFString { name as NSString }
-    public init(rawValue: CFString) { name = rawValue as String }
-    init(_ s: String) { name = s }
-
-    public static let ecdsaSignatureMessageX962SHA256 = SecKeyAlgorithm("algid:sign:ECDSA:message-X962:SHA256")
-    public static let ecdsaSignatureDigestX962SHA256 = SecKeyAlgorithm("algid:sign:ECDSA:digest-X962:SHA256")
-    public static let ecdsaSignatureMessageX962SHA384 = SecKeyAlgorithm("algid:sign:ECDSA:message-X962:SHA384")
-    public static let ecdsaSignatureMessageX962SHA512 = SecKeyAlgorithm("algid:sign:ECDSA:message-X962:SHA512")
-    public static let ecdsaSignatureDigestX962 = SecKeyAlgorithm("algid:sign:ECDSA:digest-X962")
-    public static let ecdhKeyExchangeStandard = SecKeyAlgorithm("algid:keyexchange:ECDH:standard")
-    public static let eciesEncryptionCofactorVariableIVX963SHA256AESGCM =
-        SecKeyAlgorithm("algid:encrypt:ECIES:ECDHC:KDFX963:SHA256:AESGCM-KDFIV")
-
 }
 
 /// `SecKeyOperationType`.
 public enum SecKeyOperationType: Int, Sendable {
     case encrypt = 0, decrypt = 1, sign = 2, verify = 3, keyExchange = 4
 }
-
-/// `kSecKeyAlgorithmECDSASignatureMessageX962SHA256`.
-nonisolated(unsafe) public let kSecKeyAlgorithmECDSASignatureMessageX962SHA256: CFString =
-    SecKeyAlgorithm.ecdsaSignatureMessageX962SHA256.rawValue
-/// `kSecKeyAlgorithmECDSASignatureDigestX962SHA256`.
-nonisolated(unsafe) public let kSecKeyAlgorithmECDSASignatureDigestX962SHA256: CFString =
-    SecKeyAlgorithm.ecdsaSignatureDigestX962SHA256.rawValue
 #endif

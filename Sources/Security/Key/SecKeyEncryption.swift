@@ -1,31 +1,59 @@
 #if os(Linux)
 import Foundation
+import LatchkeyOpenSSL
+import LatchkeySupport
 
-// Encryption and key agreement with `SecKey`. They exist so code that has such paths compiles unchanged;
-// LatchkeyCrypto offers no ECDH/ECIES, so each call fails with errSecUnimplemented and
-// `SecKeyIsAlgorithmSupported` answers false for these operations (the check Apple's documentation asks for).
+// Encryption and key agreement with `SecKey`: RSA PKCS#1 v1.5 and OAEP (SHA-1/256/384/512), ECDH with the raw
+// shared secret or one derived with the ANSI X9.63 KDF. ECIES is not implemented: those calls fail with
+// errSecUnimplemented and `SecKeyIsAlgorithmSupported` answers false (the check Apple's documentation asks for).
 
-private func unimplemented(_ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
-    error?.pointee = Unmanaged.passRetained(SecurityErrors.error(errSecUnimplemented))
+private func fail(_ status: OSStatus, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
+    error?.pointee = Unmanaged.passRetained(SecurityErrors.error(status))
     return nil
 }
 
-/// `SecKeyCreateEncryptedData`: not supported on Linux (nil, errSecUnimplemented).
+/// `SecKeyCreateEncryptedData`: RSA encryption with a public (or private) RSA key.
 public func SecKeyCreateEncryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ plaintext: CFData,
                                       _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
-    unimplemented(error)
+    guard case let .rsaEncryption(padding)? = algorithm.operation else { return fail(errSecUnimplemented, error) }
+    guard case let .rsa(rsa, _) = key.material else { return fail(errSecParam, error) }
+    guard let ciphertext = (plaintext as Data).withUnsafeBytes({ try? rsa.encrypt($0, padding: padding) }) else {
+        return fail(errSecParam, error)
+    }
+    return NSData(data: ciphertext)
 }
 
-/// `SecKeyCreateDecryptedData`: not supported on Linux (nil, errSecUnimplemented).
+/// `SecKeyCreateDecryptedData`: RSA decryption with a private RSA key; a wrong key or padding → errSecDecode.
 public func SecKeyCreateDecryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ ciphertext: CFData,
                                       _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
-    unimplemented(error)
+    guard case let .rsaEncryption(padding)? = algorithm.operation else { return fail(errSecUnimplemented, error) }
+    guard case let .rsa(rsa, true) = key.material else { return fail(errSecParam, error) }
+    guard let plaintext = (ciphertext as Data).withUnsafeBytes({ try? rsa.decrypt($0, padding: padding) }) else {
+        return fail(errSecDecode, error)
+    }
+    return NSData(data: plaintext)
 }
 
-/// `SecKeyCopyKeyExchangeResult`: not supported on Linux (nil, errSecUnimplemented).
+/// `SecKeyCopyKeyExchangeResult`: ECDH of an EC private key with a public key on the same curve — the raw shared
+/// secret (`.ecdhKeyExchangeStandard`), or `kSecKeyKeyExchangeParameterRequestedSize` bytes derived from it with
+/// the ANSI X9.63 KDF and `kSecKeyKeyExchangeParameterSharedInfo` (`.ecdhKeyExchangeStandardX963SHA256`, ...).
 public func SecKeyCopyKeyExchangeResult(_ privateKey: SecKey, _ algorithm: SecKeyAlgorithm, _ publicKey: SecKey,
                                         _ parameters: CFDictionary,
                                         _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
-    unimplemented(error)
+    guard case let .ecdh(kdf)? = algorithm.operation else { return fail(errSecUnimplemented, error) }
+    guard case let .ec(curve, mine, true) = privateKey.material, case let .ec(peerCurve, peer, _) = publicKey.material,
+          curve == peerCurve, let secret = try? curve.sharedSecret(mine, peer: peer) else { return fail(errSecParam, error) }
+    guard let kdf else { return NSData(data: Data(secret.bytes)) }
+    let p: NSDictionary = parameters
+    let size = (p[kSecKeyKeyExchangeParameterRequestedSize] as? NSNumber)?.intValue
+        ?? (p[kSecKeyKeyExchangeParameterRequestedSize] as? Int)
+    guard let size, size > 0 else { return fail(errSecParam, error) }
+    let info = (p[kSecKeyKeyExchangeParameterSharedInfo] as? Data) ?? (p[kSecKeyKeyExchangeParameterSharedInfo] as? NSData).map { Data($0) }
+        ?? Data()
+    let derived = info.withUnsafeBytes { shared in
+        try? X963KDFEngine.deriveKey(secret: secret.bytes, sharedInfo: shared, outputByteCount: size, digest: kdf)
+    }
+    guard let derived else { return fail(errSecParam, error) }
+    return NSData(data: Data(derived.bytes))
 }
 #endif

@@ -1,11 +1,13 @@
 #if os(Linux)
 import Foundation
-import LatchkeyCrypto
 import LatchkeyKeychainCore
 import LatchkeyKeychainLinux
+import LatchkeyOpenSSL
+import LatchkeySupport
 
-// SecKey functions over LatchkeyCrypto's P-256 (OpenSSL). Failures set `error` to an NSError in
-// NSOSStatusErrorDomain and return nil/false, as Apple's do.
+// SecKey functions over OpenSSL (LatchkeyOpenSSL): EC keys on P-256/384/521 and RSA keys — creation, import and
+// export in Apple's external representations, ECDSA and RSA signatures, RSA encryption, ECDH. Failures set `error`
+// to an NSError in NSOSStatusErrorDomain and return nil/false, as Apple's do.
 
 private func fail(_ status: OSStatus, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) {
     error?.pointee = Unmanaged.passRetained(SecurityErrors.error(status))
@@ -24,28 +26,42 @@ private func isTrue(_ v: Any?) -> Bool {
     return false
 }
 
-private func keyType(_ p: [String: Any]) -> String? {
-    (p["type"] as? String) ?? (p["type"] as? NSString).map { String($0) } ?? (p["type"] as? NSNumber)?.stringValue
+private func string(_ v: Any?) -> String? {
+    (v as? String) ?? (v as? NSString).map { String($0) } ?? (v as? NSNumber)?.stringValue
 }
 
-private func isP256(_ p: [String: Any]) -> Bool {
-    let type = keyType(p)
-    guard type == nil || type == "73" else { return false }
-    let size = p["bsiz"]
-    let bits = (size as? Int) ?? (size as? NSNumber)?.intValue ?? (size as? String).flatMap { Int($0) }
-    return size == nil || bits == 256
+private func integer(_ v: Any?) -> Int? {
+    (v as? Int) ?? (v as? NSNumber)?.intValue ?? (v as? String).flatMap { Int($0) } ?? (v as? NSString).flatMap { Int(String($0)) }
 }
 
-/// `SecKeyCreateRandomKey`: a new P-256 private key (`kSecAttrKeyTypeECSECPrimeRandom`, 256 bits).
-/// With `kSecAttrIsPermanent` in `kSecPrivateKeyAttrs` it is also added to the keychain (class key,
-/// with that dictionary's tag, label and access control). `kSecAttrTokenIDSecureEnclave` makes it non-exportable.
+/// The key type asked for: "73" (`kSecAttrKeyTypeECSECPrimeRandom`, the default) or "42" (`kSecAttrKeyTypeRSA`).
+private func requestsRSA(_ p: [String: Any]) -> Bool? {
+    switch string(p["type"]) {
+    case nil, "73": false
+    case "42": true
+    default: nil
+    }
+}
+
+/// `SecKeyCreateRandomKey`: a new EC private key (`kSecAttrKeyTypeECSECPrimeRandom`, 256, 384 or 521 bits) or RSA
+/// private key (`kSecAttrKeyTypeRSA`, 1024–8192 bits, default 2048). With `kSecAttrIsPermanent` in
+/// `kSecPrivateKeyAttrs` it is also added to the keychain (class key, with that dictionary's tag, label and access
+/// control). `kSecAttrTokenIDSecureEnclave` makes it non-exportable.
 @discardableResult
 public func SecKeyCreateRandomKey(_ parameters: CFDictionary, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> SecKey? {
     let p = swiftDictionary(parameters)
-    guard isP256(p) else { fail(errSecParam, error); return nil }
-    let secureEnclave = ((p["tkid"] as? String) ?? (p["tkid"] as? NSString).map { String($0) }) == "com.apple.setoken"
-    guard let privateKey = try? P256.Signing.PrivateKey() else { fail(errSecInternalComponent, error); return nil }
-    let key = SecKey(.privateKey(privateKey), exportable: !secureEnclave)
+    guard let rsa = requestsRSA(p) else { fail(errSecParam, error); return nil }
+    let secureEnclave = string(p["tkid"]) == "com.apple.setoken"
+    let bits = integer(p["bsiz"]) ?? (rsa ? 2048 : 256)
+    let made: SecKey?
+    if rsa {
+        guard !secureEnclave, (1024...8192).contains(bits), bits % 8 == 0 else { fail(errSecParam, error); return nil }
+        made = (try? RSAKey.generate(bits: bits)).flatMap { try? SecKey(.rsa($0, isPrivate: true), exportable: true) }
+    } else {
+        guard let curve = SecKey.curve(bits: bits), !secureEnclave || curve == .p256 else { fail(errSecParam, error); return nil }
+        made = (try? curve.generate()).flatMap { try? SecKey(.ec(curve, $0, isPrivate: true), exportable: !secureEnclave) }
+    }
+    guard let key = made else { fail(errSecInternalComponent, error); return nil }
     var attrs = swiftDictionary(p["private"])
     if attrs.isEmpty { attrs = p.filter { ["perm", "atag", "labl", "accc"].contains($0.key) } }
     guard isTrue(attrs["perm"]) || isTrue(p["perm"]) else { return key }
@@ -64,7 +80,7 @@ public func SecKeyCopyPublicKey(_ key: SecKey) -> SecKey? {
     key.publicPart
 }
 
-/// `SecKeyCopyExternalRepresentation`: 04‖x‖y (public), 04‖x‖y‖d (private) or PKCS#1 (RSA public); fails for
+/// `SecKeyCopyExternalRepresentation`: 04‖x‖y (EC public), 04‖x‖y‖d (EC private), PKCS#1 DER (RSA); fails for
 /// non-exportable (`kSecAttrTokenIDSecureEnclave`) private keys.
 @discardableResult
 public func SecKeyCopyExternalRepresentation(_ key: SecKey, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
@@ -73,69 +89,103 @@ public func SecKeyCopyExternalRepresentation(_ key: SecKey, _ error: UnsafeMutab
     return NSData(data: data)
 }
 
-/// `SecKeyCreateWithData`: a key from its external representation; `attributes` must give
-/// `kSecAttrKeyClass` and may give the EC key type and 256 bits. With `kSecAttrKeyTypeRSA`, an RSA public
-/// key from PKCS#1 `RSAPublicKey` (or SubjectPublicKeyInfo) DER; RSA private keys → errSecParam.
+/// `SecKeyCreateWithData`: a key from its external representation; `attributes` give `kSecAttrKeyClass` and may
+/// give the key type (EC by default) and size (for EC it must agree with the data's length). Bytes that are not such
+/// a key → errSecParam, as on Apple platforms.
 @discardableResult
 public func SecKeyCreateWithData(_ keyData: CFData, _ attributes: CFDictionary,
                                  _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> SecKey? {
     let p = swiftDictionary(attributes)
-    let rsa = keyType(p) == "42"
-    guard rsa || isP256(p) else { fail(errSecParam, error); return nil }
-    let cls = (p["kcls"] as? String) ?? (p["kcls"] as? NSString).map { String($0) } ?? (p["kcls"] as? NSNumber)?.stringValue
-    guard !rsa || cls != "1" else { fail(errSecParam, error); return nil }
+    guard let rsa = requestsRSA(p) else { fail(errSecParam, error); return nil }
+    let cls = string(p["kcls"])
+    // Apple answers errSecParam ("… key creation from data failed") for bytes that are not such a key.
     guard let key = SecKey.fromExternal(keyData as Data, privateKey: cls == "1", exportable: true, rsa: rsa) else {
-        fail(errSecDecode, error); return nil
+        fail(errSecParam, error); return nil
     }
+    if let bits = integer(p["bsiz"]), !rsa, bits != key.bits { fail(errSecParam, error); return nil }
     return key
 }
 
-/// `SecKeyIsAlgorithmSupported`: ECDSA P-256 signing and verification of a message hashed with SHA-256
-/// (`.ecdsaSignatureMessageX962SHA256`) or of a SHA-256 digest (`.ecdsaSignatureDigestX962SHA256`).
+/// `SecKeyGetBlockSize`: the size of signatures and ciphertexts in bytes (RSA: the modulus; EC: a coordinate).
+public func SecKeyGetBlockSize(_ key: SecKey) -> Int {
+    (key.bits + 7) / 8
+}
+
+/// `SecKeyIsAlgorithmSupported`: whether `operation` with `algorithm` is implemented for this key (see
+/// `SecKeyAlgorithm.operation`).
 @discardableResult
 public func SecKeyIsAlgorithmSupported(_ key: SecKey, _ operation: SecKeyOperationType, _ algorithm: SecKeyAlgorithm) -> Bool {
-    guard key.publicKey != nil,
-          algorithm == .ecdsaSignatureMessageX962SHA256 || algorithm == .ecdsaSignatureDigestX962SHA256 else { return false }
-    switch operation {
-    case .sign: return key.isPrivate
-    case .verify: return true
-    default: return false
+    switch (algorithm.operation, key.material, operation) {
+    case (.ecdsa, .ec, .sign), (.rsaSignature, .rsa, .sign), (.rsaEncryption, .rsa, .decrypt), (.ecdh, .ec, .keyExchange):
+        return key.isPrivate
+    case (.ecdsa, .ec, .verify), (.rsaSignature, .rsa, .verify), (.rsaEncryption, .rsa, .encrypt):
+        return true
+    default:
+        return false
     }
 }
 
-/// `SecKeyCreateSignature`: a DER (X9.62) ECDSA signature of the message hashed with SHA-256
-/// (`.ecdsaSignatureMessageX962SHA256`), or of a precomputed SHA-256 digest (`.ecdsaSignatureDigestX962SHA256`,
-/// exactly 32 bytes; another length → errSecParam). Other algorithms → errSecUnimplemented.
+/// `SecKeyCreateSignature`: ECDSA (DER, X9.62) or RSA (PKCS#1 v1.5 or PSS) of a message hashed with the algorithm's
+/// digest, or of a precomputed digest of that size (another length → errSecParam). Unimplemented algorithms →
+/// errSecUnimplemented; a public key or another key type → errSecParam.
 @discardableResult
 public func SecKeyCreateSignature(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ dataToSign: CFData,
                                   _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
-    let digest = algorithm == .ecdsaSignatureDigestX962SHA256
-    guard digest || algorithm == .ecdsaSignatureMessageX962SHA256 else { fail(errSecUnimplemented, error); return nil }
-    guard case let .privateKey(k) = key.material else { fail(errSecParam, error); return nil }
+    guard let operation = algorithm.operation else { fail(errSecUnimplemented, error); return nil }
+    guard key.isPrivate, SecKeyIsAlgorithmSupported(key, .sign, algorithm) else { fail(errSecParam, error); return nil }
     let data = dataToSign as Data
-    guard !digest || data.count == SHA256.byteCount else { fail(errSecParam, error); return nil }
-    let signature = digest ? try? k.signature(forDigest: data) : try? k.signature(for: data)
-    guard let signature else { fail(errSecInternalComponent, error); return nil }
-    return NSData(data: signature.derRepresentation)
+    let signature: Data? = data.withUnsafeBytes { bytes in
+        switch (operation, key.material) {
+        case let (.ecdsa(hash, message), .ec(curve, evp, _)):
+            if message {
+                return EVPSignature.withDigest(of: bytes, hash: hash) { try? curve.signature(evp, digest: $0).der } ?? nil
+            }
+            guard bytes.count == hash.byteCount else { return nil }
+            return try? curve.signature(evp, digest: bytes).der
+        case let (.rsaSignature(padding, hash, message), .rsa(rsa, _)):
+            return message ? try? rsa.signature(for: bytes, padding: padding, digest: hash)
+                : try? rsa.signature(forDigest: bytes, padding: padding, digest: hash)
+        default:
+            return nil
+        }
+    }
+    guard let signature else { fail(errSecParam, error); return nil }
+    return NSData(data: signature)
 }
 
-/// `SecKeyVerifySignature`: checks a DER ECDSA signature of a message or of a SHA-256 digest (the algorithms
-/// `SecKeyCreateSignature` makes); false with errSecVerifyFailed when it does not match, errSecParam for a
-/// digest that is not 32 bytes.
+/// `SecKeyVerifySignature`: checks a signature the way `SecKeyCreateSignature` makes it; false with
+/// errSecVerifyFailed when it does not match, errSecUnimplemented for an algorithm not implemented here.
 @discardableResult
 public func SecKeyVerifySignature(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ signedData: CFData, _ signature: CFData,
                                   _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> Bool {
-    let digest = algorithm == .ecdsaSignatureDigestX962SHA256
-    guard digest || algorithm == .ecdsaSignatureMessageX962SHA256, let publicKey = key.publicKey else {
-        fail(errSecUnimplemented, error); return false
+    guard let operation = algorithm.operation else { fail(errSecUnimplemented, error); return false }
+    guard SecKeyIsAlgorithmSupported(key, .verify, algorithm) else { fail(errSecParam, error); return false }
+    switch operation {
+    case let .ecdsa(hash, false), let .rsaSignature(_, hash, false):
+        guard (signedData as Data).count == hash.byteCount else { fail(errSecParam, error); return false }
+    default:
+        break
     }
-    let data = signedData as Data
-    guard !digest || data.count == SHA256.byteCount else { fail(errSecParam, error); return false }
-    guard let sig = try? P256.Signing.ECDSASignature(derRepresentation: signature as Data),
-          digest ? publicKey.isValidSignature(sig, forDigest: data) : publicKey.isValidSignature(sig, for: data)
-    else {
-        fail(errSecVerifyFailed, error); return false
+    let valid = (signedData as Data).withUnsafeBytes { bytes in
+        (signature as Data).withUnsafeBytes { sig in
+            switch (operation, key.material) {
+            case let (.ecdsa(hash, message), .ec(_, evp, _)):
+                guard let md = hash.evpMD else { return false }
+                if message {
+                    return EVPSignature.withDigest(of: bytes, hash: hash) {
+                        EVPSignature.verifyDigest(evp, md: md, signature: sig, digest: $0)
+                    } ?? false
+                }
+                return bytes.count == hash.byteCount && EVPSignature.verifyDigest(evp, md: md, signature: sig, digest: bytes)
+            case let (.rsaSignature(padding, hash, message), .rsa(rsa, _)):
+                return message ? rsa.isValidSignature(sig, for: bytes, padding: padding, digest: hash)
+                    : rsa.isValidSignature(sig, forDigest: bytes, padding: padding, digest: hash)
+            default:
+                return false
+            }
+        }
     }
+    guard valid else { fail(errSecVerifyFailed, error); return false }
     return true
 }
 
@@ -144,7 +194,6 @@ public func SecKeyVerifySignature(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _
 public func SecKeyCopyAttributes(_ key: SecKey) -> CFDictionary? {
     var d = key.itemAttributes
     d[QueryKeys.itemClass] = nil
-    d["kcls"] = key.isPrivate ? "1" : "0"
     return SecurityBridge.object(d) as? NSDictionary
 }
 #endif

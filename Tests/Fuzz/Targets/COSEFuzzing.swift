@@ -17,15 +17,15 @@ enum COSEFuzzing {
 
     static func seeds() -> [Data] {
         var seeds: [Data] = []
-        if let key = try? P256.Signing.PrivateKey() {
+        do { let key = P256.Signing.PrivateKey()
             let raw = key.publicKey.rawRepresentation
             seeds.append(COSEKey.ec2(algorithm: .es256, curve: .p256, x: raw.prefix(32), y: raw.suffix(32)).encoded)
         }
-        if let key = try? P384.Signing.PrivateKey() {
+        do { let key = P384.Signing.PrivateKey()
             let raw = key.publicKey.rawRepresentation
             seeds.append(COSEKey.ec2(algorithm: .es384, curve: .p384, x: raw.prefix(48), y: raw.suffix(48)).encoded)
         }
-        if let key = try? Ed25519.Signing.PrivateKey() {
+        do { let key = Curve25519.Signing.PrivateKey()
             seeds.append(COSEKey.okp(algorithm: .edDSA, curve: .ed25519, x: key.publicKey.rawRepresentation).encoded)
         }
         if let key = try? RSA.Signing.PrivateKey(keySize: 2048) {

@@ -29,9 +29,9 @@ enum JWKFuzzing {
 
     static func seeds() -> [Data] {
         var jwks: [JWK] = []
-        if let k = try? P256.Signing.PrivateKey(), let j = try? JWK(p256PrivateKey: k, kid: "p256") { jwks.append(j) }
-        if let k = try? P384.Signing.PrivateKey() { jwks.append(JWK(p384: k.publicKey, kid: "p384")) }
-        if let k = try? Ed25519.Signing.PrivateKey(), let j = try? JWK(ed25519PrivateKey: k, kid: "ed") { jwks.append(j) }
+        jwks.append(JWK(p256PrivateKey: P256.Signing.PrivateKey(), kid: "p256"))
+        jwks.append(JWK(p384: P384.Signing.PrivateKey().publicKey, kid: "p384"))
+        jwks.append(JWK(ed25519PrivateKey: Curve25519.Signing.PrivateKey(), kid: "ed"))
         if let k = try? RSA.Signing.PrivateKey(keySize: 2048) {
             var j = JWK(rsa: k.publicKey, kid: "rsa")
             j.alg = "RS256"; j.use = "sig"; j.keyOps = ["verify"]

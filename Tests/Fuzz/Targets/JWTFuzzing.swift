@@ -10,7 +10,7 @@ import LatchkeyCrypto
 /// - 3 (mod 4): the rest is `header JSON ‖ 0x00 ‖ payload ‖ 0x00 ‖ signature`, base64url-encoded by the target
 ///   into a token (so header parsing, algorithm selection and key choice see arbitrary JSON), then as for even.
 enum JWTFuzzing {
-    static let key: Ed25519.Signing.PrivateKey? = try? Ed25519.Signing.PrivateKey(rawRepresentation: Data(repeating: 0x4c, count: 32))
+    static let key: Curve25519.Signing.PrivateKey? = try? Curve25519.Signing.PrivateKey(rawRepresentation: Data(repeating: 0x4c, count: 32))
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     static let options = JWTValidationOptions(allowedAlgorithms: [.EdDSA, .ES256, .RS256], issuer: "https://issuer.example",
@@ -29,7 +29,7 @@ enum JWTFuzzing {
         }
     }
 
-    static func parseAndVerify(_ token: String, key: Ed25519.Signing.PrivateKey) throws(FuzzPropertyViolation) {
+    static func parseAndVerify(_ token: String, key: Curve25519.Signing.PrivateKey) throws(FuzzPropertyViolation) {
         if let jws = try? JWS(compactSerialization: token) {
             let header = jws.header.rawJSON ?? Data()
             let expected = Data((header.base64URLEncodedString() + "." + jws.payload.base64URLEncodedString()).utf8)
@@ -49,10 +49,10 @@ enum JWTFuzzing {
 
     /// Verification keys of the other types, so that `kid` and `alg` choose among several (fixed for the run).
     static let otherKeys: (p256: P256.Signing.PublicKey?, rsa: RSA.Signing.PublicKey?) = (
-        (try? P256.Signing.PrivateKey())?.publicKey, (try? RSA.Signing.PrivateKey(keySize: 2048))?.publicKey
+        P256.Signing.PrivateKey().publicKey, (try? RSA.Signing.PrivateKey(keySize: 2048))?.publicKey
     )
 
-    static func signAndVerify(_ body: Data, key: Ed25519.Signing.PrivateKey) throws(FuzzPropertyViolation) {
+    static func signAndVerify(_ body: Data, key: Curve25519.Signing.PrivateKey) throws(FuzzPropertyViolation) {
         let parts = body.split(separator: 0, maxSplits: 1, omittingEmptySubsequences: false)
         let members = (try? JSONDecoder().decode([String: JSONValue].self, from: Data(parts[0]))) ?? [:]
         let header = JWSHeader(alg: .EdDSA, kid: members["kid"]?.stringValue, typ: members["typ"]?.stringValue,

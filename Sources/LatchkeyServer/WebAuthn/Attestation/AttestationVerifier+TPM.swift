@@ -58,7 +58,7 @@ extension AttestationVerifier {
         func digest(_ data: Data) -> Data {
             switch self {
             case .cose(_, let hash): hash.hash(data)
-            case .rs1: LegacySHA1.hash(data)
+            case .rs1: Data(Insecure.SHA1.hash(data: data))
             }
         }
 
@@ -127,7 +127,7 @@ extension AttestationVerifier {
     /// name only ties certInfo to this pubArea, and the AIK's signature over certInfo is what is trusted.
     static func tpmHash(_ alg: UInt16) -> ((Data) -> Data)? {
         switch alg {
-        case TPM.algSHA1: LegacySHA1.hash
+        case TPM.algSHA1: { Data(Insecure.SHA1.hash(data: $0)) }
         case TPM.algSHA256: HashAlgorithm.sha256.hash
         case TPM.algSHA384: HashAlgorithm.sha384.hash
         case TPM.algSHA512: HashAlgorithm.sha512.hash

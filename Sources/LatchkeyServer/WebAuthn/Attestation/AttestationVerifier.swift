@@ -199,7 +199,7 @@ struct AttestationVerifier {
                   let sig = try? P384.Signing.ECDSASignature(derRepresentation: signature) else { return false }
             return key.isValidSignature(sig, for: data)
         case .edDSA:
-            guard let key = try? Ed25519.Signing.PublicKey(derRepresentation: spki) else { return false }
+            guard let key = try? Ed25519SubjectPublicKeyInfo.publicKey(der: spki) else { return false }
             return key.isValidSignature(signature, for: data)
         case .rs256, .ps256:
             guard let key = try? RSA.Signing.PublicKey(derRepresentation: spki) else { return false }
