@@ -158,6 +158,8 @@ struct NISTPublicKey<Curve: NISTCurve>: Sendable {
         try NISTDER.expect(der, firstInnerTag: NISTDER.sequenceTag)
         let key = try engine { () throws(CryptoError) in try DERKeys.publicKey(spki: der) }
         guard key.isA("EC") else { throw CryptoKitASN1Error.invalidObjectIdentifier }
+        // Explicit curve parameters where RFC 5480 requires the curve's OID: the wrong field type.
+        guard Curve.engine.hasNamedCurveEncoding(key) else { throw CryptoKitASN1Error.unexpectedFieldType }
         // A key on another curve: CryptoKit reports the size of its point.
         guard (try? Curve.engine.check(key)) != nil else { throw CryptoKitError.incorrectParameterSize }
         let point = try engine { () throws(CryptoError) in try Curve.engine.x963(of: key) }

@@ -148,6 +148,13 @@ struct ECDHVectorTests {
         #expect(shorter.withUnsafeBytes { Data($0) } == keyData.prefix(16))
     }
 
+    /// The secret of a CAVP vector's dIUT with its QCAVS.
+    static func agreedSecret<K: AgreementPrivateKeyUnderTest>(_: K.Type, _ v: CDHVector) throws -> SharedSecret {
+        let key = try K(rawRepresentation: Data(hex: v.dIUT))
+        let peer = try K.PublicKey(x963Representation: Data([0x04]) + Data(hex: v.qCAVSx) + Data(hex: v.qCAVSy))
+        return try key.sharedSecretFromKeyAgreement(with: peer)
+    }
+
     /// SEC 1 §3.6.1: K = Hash(Z || 00000001 || SI) || Hash(Z || 00000002 || SI) || …, truncated.
     static func x963Reference<H: HashFunction>(_: H.Type, z: Data, sharedInfo: Data, count: Int) -> Data {
         var output = Data()
@@ -166,9 +173,7 @@ struct ECDHVectorTests {
     @Test("X9.63 KDF with SHA-1, SHA-256 and SHA-384 follows SEC 1 §3.6.1 on a CAVP CDH secret")
     func x963Definition() throws {
         let v = Self.cdh[0]
-        let key = try P256.KeyAgreement.PrivateKey(rawRepresentation: Data(hex: v.dIUT))
-        let peer = try P256.KeyAgreement.PublicKey(x963Representation: Data([0x04]) + Data(hex: v.qCAVSx) + Data(hex: v.qCAVSy))
-        let secret = try key.sharedSecretFromKeyAgreement(with: peer)
+        let secret = try Self.agreedSecret(P256.KeyAgreement.PrivateKey.self, v)
         let z = Data(hex: v.zIUT)
         for (info, count) in [(Data(), 16), (Data("SealedNotes".utf8), 32), (Data(repeating: 7, count: 70), 100)] {
             #expect(secret.x963DerivedSymmetricKey(using: SHA256.self, sharedInfo: info, outputByteCount: count)
@@ -183,9 +188,7 @@ struct ECDHVectorTests {
     @Test("HKDF of a shared secret is RFC 5869 HKDF with Z as input key material")
     func hkdfDerived() throws {
         let v = Self.cdh[2]
-        let key = try P384.KeyAgreement.PrivateKey(rawRepresentation: Data(hex: v.dIUT))
-        let peer = try P384.KeyAgreement.PublicKey(x963Representation: Data([0x04]) + Data(hex: v.qCAVSx) + Data(hex: v.qCAVSy))
-        let secret = try key.sharedSecretFromKeyAgreement(with: peer)
+        let secret = try Self.agreedSecret(P384.KeyAgreement.PrivateKey.self, v)
         let ikm = SymmetricKey(data: Data(hex: v.zIUT))
         let salt = Data(hex: "000102030405060708090a0b0c"), info = Data(hex: "f0f1f2f3f4f5f6f7f8f9")
         #expect(secret.hkdfDerivedSymmetricKey(using: SHA256.self, salt: salt, sharedInfo: info, outputByteCount: 42)

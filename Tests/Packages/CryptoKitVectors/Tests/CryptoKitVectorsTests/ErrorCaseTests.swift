@@ -174,6 +174,24 @@ struct ErrorCaseTests {
             try P256.Signing.PublicKey(derRepresentation: der(ofPEM: p256.pkcs8PEM))
         }
 
+        // RFC 5480 §2.1.1 allows only a named curve in SubjectPublicKeyInfo: the RFC 6979 P-256 key with explicit
+        // curve parameters (as `openssl ec -param_enc explicit` writes it) is refused.
+        let explicitParameters = """
+            -----BEGIN PUBLIC KEY-----
+            MIIBSzCCAQMGByqGSM49AgEwgfcCAQEwLAYHKoZIzj0BAQIhAP////8AAAABAAAA
+            AAAAAAAAAAAA////////////////MFsEIP////8AAAABAAAAAAAAAAAAAAAA////
+            ///////////8BCBaxjXYqjqT57PrvVV2mIa8ZR0GsMxTsPY7zjw+J9JgSwMVAMSd
+            NgiG5wSTamZ44ROdJreBn36QBEEEaxfR8uEsQkf4vOblY6RA8ncDfYEt6zOg9KE5
+            RdiYwpZP40Li/hp/m47n60p8D54WK84zV2sxXs7LtkBoN79R9QIhAP////8AAAAA
+            //////////+85vqtpxeehPO5ysL8YyVRAgEBA0IABGD+1LolWp0xyWHrdMY1bWjA
+            SbiSO2H6bOZpYi5g8p+2eQP+EAi4vJmkGunpVii8ZPLxsgwtfp9Rd6PClNRGIpk=
+            -----END PUBLIC KEY-----
+            """
+        #expect(throws: (any Error).self) { try P256.KeyAgreement.PublicKey(pemRepresentation: explicitParameters) }
+        #expect(throws: (any Error).self) {
+            try P256.Signing.PublicKey(derRepresentation: der(ofPEM: explicitParameters))
+        }
+
         // Not PEM at all, or broken PEM.
         #expect(throws: CryptoKitASN1Error.invalidPEMDocument) { try P256.Signing.PublicKey(pemRepresentation: "") }
         #expect(throws: CryptoKitASN1Error.invalidPEMDocument) {
