@@ -28,6 +28,7 @@ build-release: deps
 # test that finds a service missing fail instead of skipping.
 test: build
 	LATCHKEY_REQUIRE_SERVICES=1 scripts/with-services.sh $(SWIFT) test $(SWIFT_FLAGS) --skip-build --parallel --num-workers 2
+	SWIFT=$(SWIFT) SWIFT_FLAGS="$(SWIFT_FLAGS)" scripts/cryptokit-vectors.sh
 	@if [ -x scripts/browser-test.sh ]; then scripts/browser-test.sh; fi
 
 demo: deps

@@ -7,7 +7,7 @@ public enum AES: Sendable {}
 
 extension AES {
     /// The Advanced Encryption Standard (AES) Galois Counter Mode (GCM) cipher suite (NIST SP 800-38D), by OpenSSL:
-    /// 128-, 192- or 256-bit keys, nonces of 12 bytes (the default) or more, a 16-byte tag.
+    /// 128-, 192- or 256-bit keys, nonces of 12 bytes (the default) to 128 bytes (OpenSSL 3's limit), a 16-byte tag.
     public enum GCM: Sendable {
         static let defaultNonceByteCount = 12
         static let tagByteCount = 16

@@ -34,6 +34,7 @@ struct NISTPrivateKey<Curve: NISTCurve>: Sendable {
 
     init(rawRepresentation bytes: some ContiguousBytes) throws {
         let scalar = bytes.withUnsafeBytes { Data($0) }
+        guard scalar.count == Curve.engine.size else { throw CryptoKitError.incorrectParameterSize }
         try self.init(scalar: scalar)
     }
 
@@ -50,7 +51,9 @@ struct NISTPrivateKey<Curve: NISTCurve>: Sendable {
     init(x963Representation bytes: some ContiguousBytes) throws {
         let data = bytes.withUnsafeBytes { Data($0) }
         let size = Curve.engine.size
-        guard data.count == 1 + 3 * size, data.first == 0x04 else { throw CryptoKitError.incorrectKeySize }
+        // CryptoKit's errors: a wrong length is a parameter size, a wrong leading byte a key size.
+        guard data.count == 1 + 3 * size else { throw CryptoKitError.incorrectParameterSize }
+        guard data.first == 0x04 else { throw CryptoKitError.incorrectKeySize }
         try self.init(scalar: data.suffix(size))
         guard publicKey.x963Representation == data.prefix(1 + 2 * size) else { throw CryptoKitError.incorrectParameterSize }
     }
@@ -58,6 +61,8 @@ struct NISTPrivateKey<Curve: NISTCurve>: Sendable {
     /// PKCS#8 `PrivateKeyInfo` or SEC1 `ECPrivateKey` DER.
     init<Bytes: RandomAccessCollection>(derRepresentation bytes: Bytes) throws where Bytes.Element == UInt8 {
         let der = Data(bytes)
+        // A SubjectPublicKeyInfo (or anything else not starting SEQUENCE { INTEGER ...) is the wrong kind of field.
+        try NISTDER.expect(der, firstInnerTag: NISTDER.integerTag)
         let key = try engine { () throws(CryptoError) in
             let key = try DERKeys.privateKey(der)
             try Curve.engine.check(key)
@@ -80,7 +85,7 @@ struct NISTPrivateKey<Curve: NISTCurve>: Sendable {
     var rawRepresentation: Data { (try? Curve.engine.scalar(of: key)) ?? Data() }
     var x963Representation: Data { publicKey.x963Representation + rawRepresentation }
     var derRepresentation: Data { (try? DERKeys.pkcs8(of: key)) ?? Data() }
-    var pemRepresentation: String { PEM.encode(label: "PRIVATE KEY", der: derRepresentation) }
+    var pemRepresentation: String { NISTDER.pem(label: "PRIVATE KEY", der: derRepresentation) }
 
     /// An ECDSA signature (raw r||s) of `message` hashed with the curve's hash.
     func signature(message: UnsafeRawBufferPointer) throws -> Data {
@@ -115,6 +120,9 @@ struct NISTPublicKey<Curve: NISTCurve>: Sendable {
     /// 04||x||y, checked on the curve.
     init(x963Representation bytes: some ContiguousBytes) throws {
         let point = bytes.withUnsafeBytes { Data($0) }
+        // CryptoKit's errors: a wrong length is a parameter size, a wrong leading byte a key size.
+        guard point.count == 1 + 2 * Curve.engine.size else { throw CryptoKitError.incorrectParameterSize }
+        guard point.first == 0x04 else { throw CryptoKitError.incorrectKeySize }
         let key = try engine { () throws(CryptoError) in try Curve.engine.publicKey(x963: point) }
         self.init(key: key, x963: point)
     }
@@ -122,13 +130,15 @@ struct NISTPublicKey<Curve: NISTCurve>: Sendable {
     /// x||y.
     init(rawRepresentation bytes: some ContiguousBytes) throws {
         let raw = bytes.withUnsafeBytes { Data($0) }
-        guard raw.count == 2 * Curve.engine.size else { throw CryptoKitError.incorrectKeySize }
+        guard raw.count == 2 * Curve.engine.size else { throw CryptoKitError.incorrectParameterSize }
         try self.init(x963Representation: Data([0x04]) + raw)
     }
 
     /// 02/03||x.
     init(compressedRepresentation bytes: some ContiguousBytes) throws {
         let compressed = bytes.withUnsafeBytes { Data($0) }
+        guard compressed.count == 1 + Curve.engine.size else { throw CryptoKitError.incorrectParameterSize }
+        guard compressed.first == 0x02 || compressed.first == 0x03 else { throw CryptoKitError.incorrectKeySize }
         let point = try engine { () throws(CryptoError) in try Curve.engine.decompress(compressed) }
         try self.init(x963Representation: point)
     }
@@ -136,6 +146,7 @@ struct NISTPublicKey<Curve: NISTCurve>: Sendable {
     /// x alone (draft-jivsov-ecc-compact).
     init(compactRepresentation bytes: some ContiguousBytes) throws {
         let x = bytes.withUnsafeBytes { Data($0) }
+        guard x.count == Curve.engine.size else { throw CryptoKitError.incorrectParameterSize }
         let point = try engine { () throws(CryptoError) in try Curve.engine.decompact(x) }
         try self.init(x963Representation: point)
     }
@@ -143,11 +154,15 @@ struct NISTPublicKey<Curve: NISTCurve>: Sendable {
     /// SubjectPublicKeyInfo DER.
     init<Bytes: RandomAccessCollection>(derRepresentation bytes: Bytes) throws where Bytes.Element == UInt8 {
         let der = Data(bytes)
-        let (key, point) = try engine { () throws(CryptoError) in
-            let key = try DERKeys.publicKey(spki: der)
-            try Curve.engine.check(key)
-            return (key, try Curve.engine.x963(of: key))
-        }
+        // A private key (SEQUENCE { INTEGER ...) is the wrong kind of field for a SubjectPublicKeyInfo.
+        try NISTDER.expect(der, firstInnerTag: NISTDER.sequenceTag)
+        let key = try engine { () throws(CryptoError) in try DERKeys.publicKey(spki: der) }
+        guard key.isA("EC") else { throw CryptoKitASN1Error.invalidObjectIdentifier }
+        // Explicit curve parameters where RFC 5480 requires the curve's OID: the wrong field type.
+        guard Curve.engine.hasNamedCurveEncoding(key) else { throw CryptoKitASN1Error.unexpectedFieldType }
+        // A key on another curve: CryptoKit reports the size of its point.
+        guard (try? Curve.engine.check(key)) != nil else { throw CryptoKitError.incorrectParameterSize }
+        let point = try engine { () throws(CryptoError) in try Curve.engine.x963(of: key) }
         self.init(key: key, x963: point)
     }
 
@@ -169,7 +184,7 @@ struct NISTPublicKey<Curve: NISTCurve>: Sendable {
             ? Data(x963Representation.dropFirst().prefix(Curve.engine.size)) : nil
     }
     var derRepresentation: Data { (try? DERKeys.spki(of: key)) ?? Data() }
-    var pemRepresentation: String { PEM.encode(label: "PUBLIC KEY", der: derRepresentation) }
+    var pemRepresentation: String { NISTDER.pem(label: "PUBLIC KEY", der: derRepresentation) }
 
     /// True when `raw` (r||s) is a valid ECDSA signature of `message` hashed with the curve's hash.
     func isValidSignature(raw: UnsafeRawBufferPointer, message: UnsafeRawBufferPointer) -> Bool {
@@ -204,4 +219,29 @@ enum NISTSignatureBytes<Curve: NISTCurve> {
     }
 
     static func der(_ raw: Data) -> Data { (try? Curve.engine.derSignature(raw: raw)) ?? Data() }
+}
+
+/// The little DER and PEM shaping CryptoKit's error cases and output need around OpenSSL's decoders and encoders.
+enum NISTDER {
+    static let sequenceTag: UInt8 = 0x30
+    static let integerTag: UInt8 = 0x02
+
+    /// Throws `unexpectedFieldType` unless `der` is a SEQUENCE whose first element has the tag `firstInnerTag`
+    /// (SubjectPublicKeyInfo starts with a SEQUENCE, PKCS#8 and SEC 1 private keys with an INTEGER), as CryptoKit
+    /// reports a DER key of the other kind. Anything else is left to OpenSSL's decoder.
+    static func expect(_ der: Data, firstInnerTag: UInt8) throws {
+        guard let outer = der.first else { throw CryptoKitASN1Error.truncatedASN1Field }
+        guard outer == sequenceTag else { throw CryptoKitASN1Error.unexpectedFieldType }
+        guard der.count > 1 else { throw CryptoKitASN1Error.truncatedASN1Field }
+        let lengthByte = der[der.startIndex + 1]
+        let headerLength = 2 + (lengthByte & 0x80 != 0 ? Int(lengthByte & 0x7f) : 0)
+        guard der.count > headerLength else { throw CryptoKitASN1Error.truncatedASN1Field }
+        guard der[der.startIndex + headerLength] == firstInnerTag else { throw CryptoKitASN1Error.unexpectedFieldType }
+    }
+
+    /// A PEM document as CryptoKit writes it: RFC 7468 lines, with no line break after the END line.
+    static func pem(label: String, der: Data) -> String {
+        let text = PEM.encode(label: label, der: der)
+        return text.hasSuffix("\n") ? String(text.dropLast()) : text
+    }
 }

@@ -4,7 +4,7 @@ import LatchkeySupport
 
 /// The AEAD ciphers OpenSSL runs for CryptoKit's `AES.GCM` and `ChaChaPoly`.
 package enum AEADCipher: Sendable {
-    /// AES-128/192/256-GCM (NIST SP 800-38D), chosen by the key size; nonces of 12 bytes or more.
+    /// AES-128/192/256-GCM (NIST SP 800-38D), chosen by the key size; nonces of 12 to 128 bytes.
     case aesGCM
     /// ChaCha20-Poly1305 (RFC 8439): a 32-byte key, a 12-byte nonce.
     case chaChaPoly
@@ -88,7 +88,9 @@ package enum AEADEngine {
     private static func checkNonce(_ nonce: UnsafeRawBufferPointer, _ kind: AEADCipher) throws(CryptoError) {
         switch kind {
         case .aesGCM:
-            guard nonce.count >= nonceByteCount, nonce.count <= 1024 else {
+            // OpenSSL 3's GCM takes IVs of at most 128 bytes (GCM_IV_MAX_SIZE); a longer one is a parameter error
+            // here rather than a library failure.
+            guard nonce.count >= nonceByteCount, nonce.count <= 128 else {
                 throw .invalidNonceSize(expected: nonceByteCount, actual: nonce.count)
             }
         case .chaChaPoly:

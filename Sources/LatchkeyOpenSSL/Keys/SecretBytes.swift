@@ -40,13 +40,9 @@ package final class SecretBytes: @unchecked Sendable, CustomStringConvertible, C
         self.byteCount = byteCount
         storage = UnsafeMutableRawPointer.allocate(byteCount: max(1, byteCount), alignment: 16)
         storage.initializeMemory(as: UInt8.self, repeating: 0, count: max(1, byteCount))
-        do {
-            try initializer(UnsafeMutableRawBufferPointer(start: storage, count: byteCount))
-        } catch {
-            sodium_memzero(storage, max(1, byteCount))
-            storage.deallocate()
-            throw error
-        }
+        // Every stored property is set, so a throw from here on runs `deinit`, which zeroes and frees the storage
+        // (freeing it here as well would free it twice).
+        try initializer(UnsafeMutableRawBufferPointer(start: storage, count: byteCount))
     }
 
     deinit {

@@ -116,6 +116,17 @@ package struct ECCurve: Sendable, Equatable {
         guard found == nid else { throw .unsupportedAlgorithm("EC curve \(text)") }
     }
 
+    /// Whether a decoded key names its curve (an OID) rather than spelling out explicit parameters (RFC 5480 §2.1.1:
+    /// only named curves are allowed in SubjectPublicKeyInfo; CryptoKit refuses the others).
+    package func hasNamedCurveEncoding(_ key: EVPKey) -> Bool {
+        var value = [CChar](repeating: 0, count: 32)
+        var length = 0
+        guard EVP_PKEY_get_utf8_string_param(key.pointer, "encoding", &value, value.count, &length) == 1 else {
+            ERR_clear_error(); return false
+        }
+        return String(decoding: value.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self) == "named_curve"
+    }
+
     /// Uncompressed point of a key: 04||x||y.
     package func x963(of key: EVPKey) throws(CryptoError) -> Data {
         var out = Data([0x04])
