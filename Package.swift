@@ -1,31 +1,62 @@
 // swift-tools-version:6.0
 // Latchkey — Keychain, device authentication, tokens and passkeys for Swift on Linux and Apple platforms.
-// Every dependency is the Swift toolchain or a C library from the operating system (Debian packages on Linux).
+//
+// One API, two backends chosen at compile time (swift-crypto's shape). On Apple platforms the client products —
+// Latchkey, LatchkeyKeychain, LatchkeyAuth, LatchkeyCrypto, LatchkeyWebAuthn — are built on Apple's frameworks
+// (CryptoKit, Security, LocalAuthentication, CommonCrypto) and link no C library of this package. On Linux they sit
+// on OpenSSL 3, libsodium, SQLite, PAM, libsecret and libkeyutils (Debian packages), through Linux-only targets.
+// The server and the command-line tool are Linux-first (on macOS they need Homebrew's libraries).
+//
+// The apple-frameworks build mode, `LATCHKEY_APPLE_FRAMEWORKS=1 swift build / swift test` (Linux only, run by
+// `make test` in its own scratch path), compiles the client products' Apple code paths against the package's Linux
+// modules named `CryptoKit`, `Security`, `LocalAuthentication` and `CommonCrypto`, and runs the kit's tests through
+// them. One compilation condition, LATCHKEY_APPLE_FRAMEWORKS, means "Apple's frameworks": it is set for the client
+// targets on Apple platforms and in that mode, never for the Linux-only targets below them.
 import PackageDescription
 
+/// Manifests are evaluated for the host: Linux-only targets exist only in a Linux host's manifest, and every edge
+/// to them is also conditioned to Linux, so no Apple-platform build can reach them.
+#if os(Linux)
+let linuxHost = true
+#else
+let linuxHost = false
+#endif
+let appleFrameworksMode = linuxHost && Context.environment["LATCHKEY_APPLE_FRAMEWORKS"] == "1"
 let linux: [Platform] = [.linux]
-
-/// Apple's own framework where it exists; the package's Linux module of the same name (`CryptoKit`) elsewhere.
-let cryptoKit: Target.Dependency = .target(name: "CryptoKit", condition: .when(platforms: linux))
+let applePlatforms: [Platform] = [.macOS, .macCatalyst, .iOS, .tvOS, .watchOS, .visionOS]
 
 // Swift 6 language mode (complete strict concurrency) for every target; warnings are treated as bugs.
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
+/// Client targets: the Apple-frameworks condition on Apple platforms, and everywhere in the apple-frameworks mode.
+let client: [SwiftSetting] = strict + [
+    appleFrameworksMode ? .define("LATCHKEY_APPLE_FRAMEWORKS")
+        : .define("LATCHKEY_APPLE_FRAMEWORKS", .when(platforms: applePlatforms)),
+]
+
+/// Linux-only targets of this package as dependencies (none in a non-Linux host's manifest).
+func linuxOnly(_ names: String...) -> [Target.Dependency] {
+    linuxHost ? names.map { .target(name: $0, condition: .when(platforms: linux)) } : []
+}
+
+/// The platform backend of a client target: the Linux targets in the default Linux build; the package's Linux
+/// modules with Apple's names in the apple-frameworks mode; nothing on Apple platforms (the SDK has the frameworks).
+func backend(linux linuxNames: [String], apple appleNames: [String]) -> [Target.Dependency] {
+    if appleFrameworksMode { return appleNames.map { .target(name: $0) } }
+    return linuxHost ? linuxNames.map { .target(name: $0, condition: .when(platforms: linux)) } : []
+}
 
 var products: [Product] = [
     .library(name: "Latchkey", targets: ["Latchkey"]),
     .library(name: "LatchkeyCrypto", targets: ["LatchkeyCrypto"]),
     .library(name: "LatchkeyKeychain", targets: ["LatchkeyKeychain"]),
     .library(name: "LatchkeyAuth", targets: ["LatchkeyAuth"]),
-    .library(name: "LatchkeyServer", targets: ["LatchkeyServer"]),
     .library(name: "LatchkeyWebAuthn", targets: ["LatchkeyWebAuthn"]),
-    .executable(name: "latchkey", targets: ["latchkey"]),
-    .executable(name: "latchkey-bench", targets: ["latchkey-bench"]),
 ]
 
 var targets: [Target] = [
-    // C system libraries (pkg-config names; Debian packages as providers).
+    // C system libraries (pkg-config names; Debian packages as providers, Homebrew for the server on macOS).
     .systemLibrary(name: "COpenSSL", pkgConfig: "openssl",
                    providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
     .systemLibrary(name: "CSodium", pkgConfig: "libsodium",
@@ -45,113 +76,120 @@ var targets: [Target] = [
                    providers: [.apt(["libkeyutils-dev"])]),
 
     // Layer 0: portable basics every module shares (messages in English and Korean, the log hook, the one lock
-    // type, base64url and hex). Foundation only.
+    // type, base64url, hex and PEM, CryptoError). Foundation only.
     .target(name: "LatchkeySupport", swiftSettings: strict),
 
-    // Linux crypto engine: the OpenSSL 3 / libsodium wrappers behind the Linux `CryptoKit`, `Security` and
-    // `CommonCrypto` modules, the vault and LatchkeyCrypto's Linux backend (package API only).
-    .target(name: "LatchkeyOpenSSL",
-            dependencies: ["LatchkeySupport", "COpenSSL", "CSodium"],
-            swiftSettings: strict),
-
-    // Layer 1: cryptography (wrappers only) and JOSE / CBOR / COSE.
+    // Layer 1: CryptoKit (re-exported) plus JOSE / CBOR / COSE, X.509, RSA, PBKDF2, Argon2id (Linux), over a backend
+    // seam: Security and CommonCrypto, or the Linux engine.
     .target(name: "LatchkeyCrypto",
-            dependencies: ["LatchkeySupport", cryptoKit,
-                           .target(name: "LatchkeyOpenSSL", condition: .when(platforms: linux)),
-                           .target(name: "COpenSSL", condition: .when(platforms: linux))],
-            swiftSettings: strict),
+            dependencies: ["LatchkeySupport"]
+                + backend(linux: ["CryptoKit", "LatchkeyOpenSSL", "COpenSSL"], apple: ["CryptoKit", "Security", "CommonCrypto"]),
+            swiftSettings: client),
 
     // WebAuthn data model shared by the relying party (server) and the client/software authenticator.
-    .target(name: "LatchkeyWebAuthn",
-            dependencies: ["LatchkeyCrypto"],
-            swiftSettings: strict),
+    .target(name: "LatchkeyWebAuthn", dependencies: ["LatchkeyCrypto"], swiftSettings: client),
 
-    // Layer 2: device-owner authentication, and the item store (which asks an authentication context).
-    // Each is a portable core (model, rules, simulator; model, dictionaries, memory store), a Linux backend
-    // (PAM; FileVault, Secret Service, OS key providers) and the product module that re-exports the core with
-    // the platform's backend.
-    .target(name: "LatchkeyAuthCore",
-            dependencies: ["LatchkeySupport", cryptoKit],
-            swiftSettings: strict),
-    .target(name: "LatchkeyAuthLinux",
-            dependencies: ["LatchkeyAuthCore", .target(name: "CPAM", condition: .when(platforms: linux))],
-            swiftSettings: strict),
+    // Layer 2: device-owner authentication and the item store. Each is a portable core (model, Apple's rules,
+    // simulator; model, dictionaries, access gate, memory store) below the Linux facades, a Linux backend (PAM;
+    // FileVault, Secret Service, OS key providers), and the product module that re-exports the core with the
+    // platform's backend (AppleAuthenticationContext and AppleKeychainStore where Apple's frameworks are used).
+    .target(name: "LatchkeyAuthCore", dependencies: ["LatchkeySupport"] + linuxOnly("CryptoKit"), swiftSettings: strict),
     .target(name: "LatchkeyAuth",
-            dependencies: ["LatchkeyAuthCore", .target(name: "LatchkeyAuthLinux", condition: .when(platforms: linux))],
-            swiftSettings: strict),
+            dependencies: ["LatchkeyAuthCore"]
+                + backend(linux: ["LatchkeyAuthLinux"], apple: ["LocalAuthentication", "Security"]),
+            swiftSettings: client),
     .target(name: "LatchkeyKeychainCore",
-            dependencies: ["LatchkeySupport", cryptoKit, "LatchkeyAuthCore"],
-            swiftSettings: strict),
-    .target(name: "LatchkeyKeychainLinux",
-            dependencies: ["LatchkeyKeychainCore", cryptoKit,
-                           .target(name: "LatchkeyOpenSSL", condition: .when(platforms: linux)),
-                           .target(name: "CSQLite", condition: .when(platforms: linux)),
-                           .target(name: "CSecret", condition: .when(platforms: linux)),
-                           .target(name: "CKeyutils", condition: .when(platforms: linux))],
-            swiftSettings: strict),
+            dependencies: ["LatchkeySupport", "LatchkeyAuthCore"] + linuxOnly("CryptoKit"), swiftSettings: strict),
     .target(name: "LatchkeyKeychain",
-            dependencies: ["LatchkeyKeychainCore", "LatchkeyAuth",
-                           .target(name: "LatchkeyKeychainLinux", condition: .when(platforms: linux))],
-            swiftSettings: strict),
+            dependencies: ["LatchkeyKeychainCore", "LatchkeyAuth"]
+                + backend(linux: ["LatchkeyKeychainLinux"], apple: ["Security", "LocalAuthentication"]),
+            swiftSettings: client),
 
-    // Layer 3: the app-facing kit and the verifying server.
+    // Layer 3: the app-facing kit.
     .target(name: "Latchkey",
-            dependencies: ["LatchkeyCrypto", "LatchkeyKeychain", "LatchkeyAuth", "LatchkeyWebAuthn"],
-            swiftSettings: strict),
-    .target(name: "LatchkeyServer",
-            dependencies: ["LatchkeyCrypto", "LatchkeyWebAuthn", "CSQLite", "CPostgres", "CMicroHTTPD"],
-            resources: [.copy("Resources")],
-            swiftSettings: strict),
+            dependencies: ["LatchkeyCrypto", "LatchkeyKeychain", "LatchkeyAuth", "LatchkeyWebAuthn"]
+                + backend(linux: [], apple: ["Security", "LocalAuthentication"]),
+            swiftSettings: client),
 
-    // Layer 4: the command-line tool and the benchmarks.
-    .executableTarget(name: "latchkey",
-                      dependencies: ["Latchkey", "LatchkeyServer"],
-                      swiftSettings: strict),
-    .executableTarget(name: "latchkey-bench",
-                      dependencies: ["Latchkey", "LatchkeyServer", "COpenSSL", "CSodium", "CSQLite", "CMicroHTTPD"],
-                      swiftSettings: strict),
+    .testTarget(name: "LatchkeyCryptoTests",
+                dependencies: ["LatchkeyCrypto"] + backend(linux: ["LatchkeyOpenSSL", "COpenSSL"], apple: []),
+                resources: [.copy("Vectors")], swiftSettings: client),
+    .testTarget(name: "LatchkeyWebAuthnTests", dependencies: ["LatchkeyWebAuthn"], swiftSettings: client),
+    .testTarget(name: "LatchkeyTests", dependencies: ["Latchkey"] + backend(linux: [], apple: ["Security", "LocalAuthentication"]),
+                swiftSettings: client),
+]
 
-    .testTarget(name: "LatchkeyCryptoTests", dependencies: ["LatchkeyCrypto"],
-                resources: [.copy("Vectors")], swiftSettings: strict),
-    .testTarget(name: "LatchkeyWebAuthnTests", dependencies: ["LatchkeyWebAuthn"], swiftSettings: strict),
-    .testTarget(name: "LatchkeyAuthTests", dependencies: ["LatchkeyAuth", "LatchkeyAuthCore", "LatchkeyAuthLinux"], swiftSettings: strict),
-    .testTarget(name: "LatchkeyKeychainTests", dependencies: ["LatchkeyKeychain", "LatchkeyKeychainCore", "LatchkeyKeychainLinux", "LatchkeyAuth"],
+// The Linux backends, and the Apple-framework names on Linux (on Apple platforms the system frameworks are used, so
+// these targets do not exist there).
+if linuxHost {
+    products += [
+        .library(name: "CryptoKit", targets: ["CryptoKit"]),
+        .library(name: "CommonCrypto", targets: ["CommonCrypto"]),
+        .library(name: "Security", targets: ["Security"]),
+        .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
+    ]
+    targets += [
+        // The Linux crypto engine: OpenSSL 3 / libsodium wrappers (package API only).
+        .target(name: "LatchkeyOpenSSL", dependencies: ["LatchkeySupport", "COpenSSL", "CSodium"], swiftSettings: strict),
+        .target(name: "LatchkeyAuthLinux",
+                dependencies: ["LatchkeyAuthCore", .target(name: "CPAM", condition: .when(platforms: linux))],
                 swiftSettings: strict),
-    .testTarget(name: "LatchkeyTests", dependencies: ["Latchkey"], swiftSettings: strict),
-    .testTarget(name: "LatchkeyServerTests", dependencies: ["LatchkeyServer", "Latchkey", "LatchkeyFuzzTargets"],
+        .target(name: "LatchkeyKeychainLinux",
+                dependencies: ["LatchkeyKeychainCore", "CryptoKit", "LatchkeyOpenSSL",
+                               .target(name: "CSQLite", condition: .when(platforms: linux)),
+                               .target(name: "CSecret", condition: .when(platforms: linux)),
+                               .target(name: "CKeyutils", condition: .when(platforms: linux))],
                 swiftSettings: strict),
-]
+        // Apple's names over the Linux backends.
+        .target(name: "CryptoKit", dependencies: ["LatchkeySupport", "LatchkeyOpenSSL"], swiftSettings: strict),
+        .target(name: "CommonCrypto", dependencies: ["LatchkeySupport", "LatchkeyOpenSSL"], swiftSettings: strict),
+        .target(name: "LocalAuthentication", dependencies: ["LatchkeyAuthCore", "LatchkeyAuthLinux"], swiftSettings: strict),
+        .target(name: "Security",
+                dependencies: ["LatchkeyKeychainCore", "LatchkeyKeychainLinux", "LatchkeyAuthCore", "LatchkeyOpenSSL",
+                               "CryptoKit", "LocalAuthentication", "LatchkeyCrypto"],
+                swiftSettings: strict),
+    ]
+}
 
-// Apple-framework names on Linux. On Apple platforms the system frameworks are used instead,
-// so these targets do not exist there.
-#if os(Linux)
-products += [
-    .library(name: "CryptoKit", targets: ["CryptoKit"]),
-    .library(name: "Security", targets: ["Security"]),
-    .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
-]
-targets += [
-    .target(name: "CryptoKit", dependencies: ["LatchkeySupport", "LatchkeyOpenSSL"], swiftSettings: strict),
-    .target(name: "LocalAuthentication", dependencies: ["LatchkeyAuthCore", "LatchkeyAuthLinux"], swiftSettings: strict),
-    .target(name: "Security", dependencies: ["LatchkeyKeychainCore", "LatchkeyKeychainLinux", "LatchkeyAuthCore",
-                                            "LatchkeyCrypto", "LocalAuthentication"],
-            swiftSettings: strict),
-    .testTarget(name: "CompatibilityTests", dependencies: ["Security", "LocalAuthentication"]),
-]
-#endif
-
-// Fuzzing (issue 14): the fuzz entries are a plain library, so the regression replay in LatchkeyServerTests
-// runs them in `make test`; the libFuzzer driver exists only when LATCHKEY_FUZZ=1 (scripts/fuzz.sh builds it
-// with -sanitize=fuzzer,address into .build/fuzz), so `swift build` and `swift test` never build it.
-targets += [
-    .target(name: "LatchkeyFuzzTargets",
-            dependencies: ["LatchkeyCrypto", "LatchkeyWebAuthn", "LatchkeyKeychain", "LatchkeyServer", "CSQLite"],
-            path: "Tests/Fuzz/Targets", swiftSettings: strict),
-]
-if Context.environment["LATCHKEY_FUZZ"] == "1" {
-    products.append(.executable(name: "latchkey-fuzz", targets: ["latchkey-fuzz"]))
-    targets.append(.executableTarget(name: "latchkey-fuzz", dependencies: ["LatchkeyFuzzTargets"],
-                                     path: "Tests/Fuzz/Driver", swiftSettings: strict))
+if !appleFrameworksMode {
+    // The verifying server, the command-line tool and the benchmarks: Linux-first.
+    products += [
+        .library(name: "LatchkeyServer", targets: ["LatchkeyServer"]),
+        .executable(name: "latchkey", targets: ["latchkey"]),
+        .executable(name: "latchkey-bench", targets: ["latchkey-bench"]),
+    ]
+    targets += [
+        .target(name: "LatchkeyServer",
+                dependencies: ["LatchkeyCrypto", "LatchkeyWebAuthn", "CSQLite", "CPostgres", "CMicroHTTPD"],
+                resources: [.copy("Resources")],
+                swiftSettings: strict),
+        .executableTarget(name: "latchkey", dependencies: ["Latchkey", "LatchkeyServer"], swiftSettings: strict),
+        .executableTarget(name: "latchkey-bench",
+                          dependencies: ["Latchkey", "LatchkeyServer", "COpenSSL", "CSodium", "CSQLite", "CMicroHTTPD"],
+                          swiftSettings: strict),
+        .testTarget(name: "LatchkeyAuthTests",
+                    dependencies: ["LatchkeyAuth", "LatchkeyAuthCore"] + linuxOnly("LatchkeyAuthLinux"),
+                    swiftSettings: strict),
+        .testTarget(name: "LatchkeyKeychainTests",
+                    dependencies: ["LatchkeyKeychain", "LatchkeyKeychainCore", "LatchkeyAuth"]
+                        + linuxOnly("LatchkeyKeychainLinux", "LatchkeyOpenSSL"),
+                    swiftSettings: strict),
+        .testTarget(name: "LatchkeyServerTests", dependencies: ["LatchkeyServer", "Latchkey", "LatchkeyFuzzTargets"],
+                    swiftSettings: strict),
+        // Fuzzing (issue 14): the fuzz entries are a plain library, so the regression replay in LatchkeyServerTests
+        // runs them in `make test`; the libFuzzer driver exists only when LATCHKEY_FUZZ=1 (scripts/fuzz.sh).
+        .target(name: "LatchkeyFuzzTargets",
+                dependencies: ["LatchkeyCrypto", "LatchkeyWebAuthn", "LatchkeyKeychain", "LatchkeyServer", "CSQLite"],
+                path: "Tests/Fuzz/Targets", swiftSettings: strict),
+    ]
+    if linuxHost {
+        targets.append(.testTarget(name: "CompatibilityTests", dependencies: ["Security", "LocalAuthentication"]))
+    }
+    if Context.environment["LATCHKEY_FUZZ"] == "1" {
+        products.append(.executable(name: "latchkey-fuzz", targets: ["latchkey-fuzz"]))
+        targets.append(.executableTarget(name: "latchkey-fuzz", dependencies: ["LatchkeyFuzzTargets"],
+                                         path: "Tests/Fuzz/Driver", swiftSettings: strict))
+    }
 }
 
 let package = Package(

@@ -91,7 +91,7 @@ import Testing
         let key = P256.Signing.PrivateKey()
         let text = "-----BEGIN EC PARAMETERS-----\nBggqhkjOPQMBBw==\n-----END EC PARAMETERS-----\n" + key.pemRepresentation
         #expect(try P256.Signing.PrivateKey(pemRepresentation: text).publicKey == key.publicKey)
-        let both = key.publicKey.pemRepresentation + key.pemRepresentation
+        let both = key.publicKey.pemRepresentation + "\n" + key.pemRepresentation  // CryptoKit ends a PEM at its END line
         #expect(try P256.Signing.PrivateKey(pemRepresentation: both).publicKey == key.publicKey)
         #expect(try P256.Signing.PublicKey(pemRepresentation: both) == key.publicKey)
     }

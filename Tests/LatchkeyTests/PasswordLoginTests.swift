@@ -6,11 +6,10 @@ import LatchkeyKeychain
 
 @Suite struct PasswordLoginTests {
     let clock = TestClock()
-    static let cheap = Argon2id.Parameters(memoryKiB: 64, iterations: 1)
 
     private func login(_ store: any ItemStore) -> PasswordLogin {
         PasswordLogin(keychain: Keychain(service: "org.latchkey.test.login", store: store),
-                      hashParameters: Self.cheap, now: clock.closure)
+                      hashStrength: .testing, now: clock.closure)
     }
 
     /// A FileVault in a temporary directory, unlocked by an in-memory key provider (shared by "restarts").
@@ -122,11 +121,15 @@ import LatchkeyKeychain
         let store = MemoryStore()
         let weak = login(store)
         try weak.createAccount(username: "mina", password: "correct horse")
+        let weakVerifier = try #require(try weak.loadAccount()).verifier
+        #expect(PasswordHash.needsRehash(weakVerifier))
         let stronger = PasswordLogin(keychain: Keychain(service: "org.latchkey.test.login", store: store),
-                                     hashParameters: Argon2id.Parameters(memoryKiB: 128, iterations: 2), now: clock.closure)
+                                     hashStrength: .standard, now: clock.closure)
         try stronger.logIn(username: "mina", password: "correct horse")
         let record = try #require(try stronger.loadAccount())
-        #expect(record.verifier.contains("m=128,t=2"))
+        #expect(record.verifier != weakVerifier)
+        #expect(!PasswordHash.needsRehash(record.verifier))
+        #expect(try PasswordHash.verify(password: "correct horse", against: record.verifier))
     }
 
     @Test func biometricShortcut() async throws {

@@ -3,7 +3,8 @@ import Foundation
 /// Looks for signs that the process holding secrets is being inspected or tampered with.
 ///
 /// On Linux: a tracer attached (`TracerPid`), `LD_PRELOAD` / `LD_AUDIT`, instrumentation libraries mapped
-/// (`/proc/self/maps`), running as root, core dumps enabled. On iOS, additionally the usual jailbreak signals
+/// (`/proc/self/maps`), running as root, core dumps enabled. On Apple platforms a debugger is seen through `sysctl`
+/// (`P_TRACED` in the process's `kinfo_proc`), and on iOS, additionally, the usual jailbreak signals
 /// (see `JailbreakEvidence`). The check only reports; what to do is the app's policy (`IntegrityPolicy`).
 ///
 /// ```swift
@@ -54,6 +55,9 @@ public struct IntegrityCheck: Sendable {
         var findings: [IntegrityFinding] = []
         if let tracer = snapshot.tracerPID, tracer != 0 {
             findings.append(.init(signal: .debuggerAttached, severity: .critical, detail: "TracerPid \(tracer)"))
+        }
+        if snapshot.isTraced == true {
+            findings.append(.init(signal: .debuggerAttached, severity: .critical, detail: "P_TRACED"))
         }
         if let preload = snapshot.environment["LD_PRELOAD"], !preload.isEmpty {
             findings.append(.init(signal: .preloadEnvironment, severity: .warning, detail: "LD_PRELOAD=\(preload)"))

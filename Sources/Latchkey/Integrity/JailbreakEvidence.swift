@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(MachO)
+import MachO  // _dyld_image_count, _dyld_get_image_name
+#endif
 
 /// Asks whether a URL scheme can be opened (on iOS: `UIApplication.shared.canOpenURL`).
 /// The app supplies it, because only an app with the scheme in `LSApplicationQueriesSchemes` may ask.

@@ -15,17 +15,27 @@ public struct ProcessSnapshot: Sendable, Hashable {
     public var coreDumpLimit: UInt64?
     /// `prctl(PR_GET_DUMPABLE)` != 0, or `nil` when unknown.
     public var isDumpable: Bool?
+    /// The process's `kinfo_proc` flags (`sysctl` `CTL_KERN`/`KERN_PROC`/`KERN_PROC_PID`) on Apple platforms, where
+    /// `P_TRACED` marks an attached debugger; `nil` elsewhere (Linux has `TracerPid`).
+    public var processFlags: Int32?
 
     /// Creates a snapshot from given facts.
     public init(status: String?, maps: String?, environment: [String: String], effectiveUserID: UInt32,
-                coreDumpLimit: UInt64?, isDumpable: Bool?) {
+                coreDumpLimit: UInt64?, isDumpable: Bool?, processFlags: Int32? = nil) {
         self.status = status
         self.maps = maps
         self.environment = environment
         self.effectiveUserID = effectiveUserID
         self.coreDumpLimit = coreDumpLimit
         self.isDumpable = isDumpable
+        self.processFlags = processFlags
     }
+
+    /// `P_TRACED` (sys/proc.h): the process is being traced by a debugger.
+    public static let tracedFlag: Int32 = 0x0000_0800
+
+    /// Whether `processFlags` says a debugger is attached (nil when the flags are unknown).
+    public var isTraced: Bool? { processFlags.map { $0 & Self.tracedFlag != 0 } }
 
     /// The facts of the calling process.
     public static func current() -> ProcessSnapshot {
@@ -35,7 +45,8 @@ public struct ProcessSnapshot: Sendable, Hashable {
             environment: ProcessInfo.processInfo.environment,
             effectiveUserID: UInt32(geteuid()),
             coreDumpLimit: CoreDumpControl.currentLimit(),
-            isDumpable: CoreDumpControl.isDumpable())
+            isDumpable: CoreDumpControl.isDumpable(),
+            processFlags: DarwinProcessFlags.current())
     }
 
     /// `TracerPid` from the status text: the pid of an attached tracer, 0 when none, `nil` if absent.

@@ -51,7 +51,7 @@ final class DefaultStore: ItemStore {
     func description() throws(KeychainStoreError) -> KeychainStoreDescription? { try open().description }
 
     private static func open() -> Result<(store: any ItemStore, description: KeychainStoreDescription?), KeychainStoreError> {
-        #if canImport(Security) && canImport(Darwin)
+        #if LATCHKEY_APPLE_FRAMEWORKS
         return .success((AppleKeychainStore(), nil))
         #else
         do throws(KeychainStoreError) {

@@ -4,8 +4,9 @@ import LatchkeyKeychain
 
 /// The create-account / log-in flow of an app's login screen, kept in the keychain.
 ///
-/// - Only an Argon2id verifier (PHC string) and the user name are stored; the password never is.
-/// - `logIn` checks the user name with a constant-time compare and always runs the Argon2id verification
+/// - Only a password verifier (`PasswordHash`: an Argon2id PHC string on Linux, PBKDF2-HMAC-SHA256 on Apple platforms)
+///   and the user name are stored; the password never is.
+/// - `logIn` checks the user name with a constant-time compare and always runs the password verification
 ///   (libsodium's constant-time `crypto_pwhash_str_verify`), so a wrong name costs as much as a wrong password.
 /// - Failed attempts are throttled (`LoginThrottlePolicy`: 5 free, then a doubling delay) and the counter is a
 ///   keychain item, so restarting the app does not reset it.
@@ -42,19 +43,19 @@ public struct PasswordLogin: Sendable {
     public let keychain: Keychain
     /// The throttle policy.
     public let throttlePolicy: LoginThrottlePolicy
-    /// Argon2id cost for new verifiers.
-    public let hashParameters: Argon2id.Parameters
+    /// The cost of new verifiers (`PasswordHash`: Argon2id on Linux, PBKDF2-HMAC-SHA256 on Apple platforms).
+    public let hashStrength: PasswordHash.Strength
     /// Minimum password length for `createAccount` and `changePassword`.
     public let minimumPasswordLength: Int
     let now: @Sendable () -> Date
 
     /// Creates the flow over `keychain`.
     public init(keychain: Keychain, throttlePolicy: LoginThrottlePolicy = LoginThrottlePolicy(),
-                hashParameters: Argon2id.Parameters = .owasp, minimumPasswordLength: Int = 8,
+                hashStrength: PasswordHash.Strength = .standard, minimumPasswordLength: Int = 8,
                 now: @escaping @Sendable () -> Date = { Date() }) {
         self.keychain = keychain.accessibility(.whenUnlockedThisDeviceOnly)
         self.throttlePolicy = throttlePolicy
-        self.hashParameters = hashParameters
+        self.hashStrength = hashStrength
         self.minimumPasswordLength = minimumPasswordLength
         self.now = now
     }
@@ -68,7 +69,7 @@ public struct PasswordLogin: Sendable {
     /// The throttle as persisted.
     public var throttleState: LoginThrottleState { (try? loadThrottle()) ?? LoginThrottleState() }
 
-    /// Creates the account: stores the user name and an Argon2id verifier of `password`.
+    /// Creates the account: stores the user name and a verifier of `password`.
     public func createAccount(username: String, password: String) throws(PasswordLoginError) {
         let name = Self.normalize(username)
         guard !name.isEmpty else { throw .invalidUsername }
@@ -90,7 +91,7 @@ public struct PasswordLogin: Sendable {
 
         let nameMatches = ConstantTime.equals(Data(Self.normalize(username).utf8), Data(record.username.utf8))
         let passwordMatches: Bool
-        do { passwordMatches = try Argon2id.verify(password: Data(password.utf8), against: record.verifier) } catch {
+        do { passwordMatches = try PasswordHash.verify(password: password, against: record.verifier) } catch {
             throw .hashing
         }
         guard nameMatches && passwordMatches else {
@@ -101,7 +102,7 @@ public struct PasswordLogin: Sendable {
             throw .invalidCredentials
         }
         if throttle.failures > 0 || throttle.lockedUntil != nil { try keychainCall { () throws(KeychainError) in try keychain.remove(Self.throttleKey) } }
-        if Argon2id.needsRehash(record.verifier, parameters: hashParameters) {
+        if PasswordHash.needsRehash(record.verifier, strength: hashStrength) {
             record.verifier = try hash(password)
             try save(record)
         }
@@ -156,7 +157,7 @@ public struct PasswordLogin: Sendable {
     }
 
     private func hash(_ password: String) throws(PasswordLoginError) -> String {
-        do { return try Argon2id.hash(password: Data(password.utf8), parameters: hashParameters) } catch {
+        do { return try PasswordHash.make(password: password, strength: hashStrength) } catch {
             throw .hashing
         }
     }

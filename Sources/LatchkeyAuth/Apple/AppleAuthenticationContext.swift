@@ -1,8 +1,9 @@
-#if canImport(LocalAuthentication) && !os(Linux) && !os(watchOS) && !os(tvOS)
+#if LATCHKEY_APPLE_FRAMEWORKS && !os(watchOS) && !os(tvOS)
 import Foundation
+import LatchkeyAuthCore
+import LatchkeySupport
 import LocalAuthentication
 import Security
-import LatchkeySupport
 
 /// `AuthenticationContext` over Apple's `LAContext`: a thin pass-through with the error mapping of
 /// `AuthenticationError(localAuthenticationError:)`.
@@ -27,8 +28,14 @@ public final class AppleAuthenticationContext: AuthenticationContext {
     /// `LAContext.biometryType` (`.none` before `canEvaluate`).
     public var biometryType: BiometryType { BiometryType(localAuthenticationRawValue: context.biometryType.rawValue) }
 
-    /// `LAContext.evaluatedPolicyDomainState`.
-    public var domainState: Data? { context.evaluatedPolicyDomainState }
+    /// The biometric enrolment's state hash: `LAContext.domainState.biometry.stateHash` from iOS 18 / macOS 15, and
+    /// `evaluatedPolicyDomainState` (deprecated there) before.
+    public var domainState: Data? {
+        if #available(macOS 15, iOS 18, visionOS 2, macCatalyst 18, *) {
+            return context.domainState.biometry.stateHash
+        }
+        return context.evaluatedPolicyDomainState  // deprecated from iOS 18 / macOS 15, the floor's only API
+    }
 
     /// `LAContext.localizedFallbackTitle`.
     public var localizedFallbackTitle: String? {
@@ -87,10 +94,10 @@ public final class AppleAuthenticationContext: AuthenticationContext {
             kSecUseAuthenticationContext as String: context,
         ]
         var result: AnyObject?
-        var status = SecItemCopyMatching(query as CFDictionary, &result)
+        var status = AppleKeychainAccess.perform(query) { SecItemCopyMatching($0 as CFDictionary, &result) }
         if status == errSecItemNotFound {
             try createSecret(for: domain)
-            status = SecItemCopyMatching(query as CFDictionary, &result)
+            status = AppleKeychainAccess.perform(query) { SecItemCopyMatching($0 as CFDictionary, &result) }
         }
         guard status == errSecSuccess, let data = result as? Data else {
             throw AuthenticationError(keychainStatus: status)
@@ -108,6 +115,7 @@ public final class AppleAuthenticationContext: AuthenticationContext {
         var error: Unmanaged<CFError>?
         guard let access = SecAccessControlCreateWithFlags(
             nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, flags, &error) else {
+            error?.release()
             throw .passcodeNotSet
         }
         var bytes = [UInt8](repeating: 0, count: 32)
@@ -118,9 +126,10 @@ public final class AppleAuthenticationContext: AuthenticationContext {
             kSecAttrAccount as String: domain.rawValue,
             kSecAttrAccessControl as String: access,
             kSecValueData as String: Data(bytes),
+            kSecUseAuthenticationContext as String: context,
         ]
         for index in bytes.indices { bytes[index] = 0 }
-        let status = SecItemAdd(attributes as CFDictionary, nil)
+        let status = AppleKeychainAccess.perform(attributes) { SecItemAdd($0 as CFDictionary, nil) }
         guard status == errSecSuccess || status == errSecDuplicateItem else {
             throw AuthenticationError(keychainStatus: status)
         }

@@ -15,22 +15,14 @@ public enum AuthenticationBackend: String, Sendable, CaseIterable {
     /// `AppleAuthenticationContext` (`LAContext`).
     case apple
 
-    /// The backend the environment asks for; `nil` when `LATCHKEY_AUTH_BACKEND` names none of them.
-    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment)
-        -> AuthenticationBackend? {
+    /// The backend the environment asks for, else `platformDefault`; `nil` when `LATCHKEY_AUTH_BACKEND` names none
+    /// of them. (LatchkeyAuth's `fromEnvironment(_:)` passes the platform's default.)
+    public static func fromEnvironment(_ environment: [String: String],
+                                       platformDefault: AuthenticationBackend) -> AuthenticationBackend? {
         if let name = environment["LATCHKEY_AUTH_BACKEND"], !name.isEmpty {
             return AuthenticationBackend(rawValue: name.lowercased())
         }
         if let state = environment["LATCHKEY_SIMULATOR_STATE"], !state.isEmpty { return .simulated }
         return platformDefault
-    }
-
-    /// `apple` where Apple's frameworks are used, `pam` on Linux.
-    public static var platformDefault: AuthenticationBackend {
-        #if LATCHKEY_APPLE_FRAMEWORKS
-        .apple
-        #else
-        .pam
-        #endif
     }
 }

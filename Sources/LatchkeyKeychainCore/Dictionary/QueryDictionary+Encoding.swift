@@ -54,10 +54,15 @@ extension QueryDictionary {
     public static func changesDictionary(_ c: AttributeChanges) -> [String: Any] {
         var d = valuesDictionary(c.values)
         if let v = c.value { d[QueryKeys.valueData] = v }
-        // Both, when both were given: the dictionary says what the change set says (a fuzz finding: the
-        // accessibility was dropped when an access control was present, so the round trip changed it).
-        if let ac = c.accessControl { d[QueryKeys.accessControl] = ac }
-        if let level = c.accessibility { d[QueryKeys.accessible] = level.rawValue }
+        // kSecAttrAccessControl and kSecAttrAccessible are mutually exclusive (SecItem.h): an access control
+        // carries its own accessibility, so a change to both is written as the access control alone with the
+        // change's accessibility in it (the round trip keeps what the change set says — a fuzz finding).
+        if var ac = c.accessControl {
+            if let level = c.accessibility { ac.accessibility = level }
+            d[QueryKeys.accessControl] = ac
+        } else if let level = c.accessibility {
+            d[QueryKeys.accessible] = level.rawValue
+        }
         if let s = c.synchronizable { d[QueryKeys.synchronizable] = s }
         return d
     }

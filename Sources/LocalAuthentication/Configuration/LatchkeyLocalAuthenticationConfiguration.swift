@@ -35,7 +35,8 @@ public enum LatchkeyLocalAuthenticationConfiguration {
     }
 
     private static let defaultFactory: @Sendable () -> any AuthenticationContext = {
-        guard let backend = AuthenticationBackend.fromEnvironment() else {
+        guard let backend = AuthenticationBackend.fromEnvironment(ProcessInfo.processInfo.environment,
+                                                                 platformDefault: .pam) else {
             return UnavailableAuthenticationContext(reason: .biometryNotAvailable)
         }
         return backend.makeLinuxContext(passcodeProvider: TerminalPasscodeProvider(),

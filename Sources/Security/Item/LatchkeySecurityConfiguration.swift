@@ -2,7 +2,7 @@
 import Foundation
 import LatchkeyAuthCore
 import LatchkeyAuthLinux
-import LatchkeyCrypto
+import LatchkeySupport
 import LatchkeyKeychainCore
 import LatchkeyKeychainLinux
 

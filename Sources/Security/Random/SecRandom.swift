@@ -1,6 +1,6 @@
 #if os(Linux)
 import Foundation
-import LatchkeyCrypto
+import LatchkeyOpenSSL
 
 /// `SecRandomRef`: the random number generator (only the default one exists).
 public final class SecRandom: Sendable {
@@ -16,7 +16,7 @@ public let kSecRandomDefault: SecRandom? = SecRandom()
 public func SecRandomCopyBytes(_ rnd: SecRandom?, _ count: Int, _ bytes: UnsafeMutableRawPointer) -> Int32 {
     guard count >= 0 else { return errSecParam }
     guard count > 0 else { return errSecSuccess }
-    SecureRandom.fill(UnsafeMutableRawBufferPointer(start: bytes, count: count))
+    SodiumRandom.fill(UnsafeMutableRawBufferPointer(start: bytes, count: count))
     return errSecSuccess
 }
 #endif
