@@ -110,4 +110,18 @@ import Testing
         #expect(snap.coreDumpLimit != nil)
         #expect(snap.isDumpable != nil)
     }
+
+    /// Apple platforms: a debugger shows as `P_TRACED` in the process's `kinfo_proc` flags (`sysctl`), where there is
+    /// no `/proc` (before, the check read `/proc` only and saw no debugger on Darwin).
+    @Test func tracedFlagMeansADebugger() {
+        let traced = ProcessSnapshot(status: nil, maps: nil, environment: [:], effectiveUserID: 501, coreDumpLimit: 0,
+                                     isDumpable: nil, processFlags: ProcessSnapshot.tracedFlag | 0x4)
+        #expect(traced.isTraced == true)
+        #expect(IntegrityCheck().evaluate(traced).findings.map(\.signal) == [.debuggerAttached])
+        let clean = ProcessSnapshot(status: nil, maps: nil, environment: [:], effectiveUserID: 501, coreDumpLimit: 0,
+                                    isDumpable: nil, processFlags: 0x4)
+        #expect(clean.isTraced == false)
+        #expect(IntegrityCheck().evaluate(clean).findings.isEmpty)
+        #expect(ProcessSnapshot.current().processFlags == nil)  // Linux has TracerPid instead
+    }
 }

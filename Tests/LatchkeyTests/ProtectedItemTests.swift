@@ -4,11 +4,15 @@ import LatchkeyAuth
 import LatchkeyKeychain
 import Testing
 
-/// A FileVault and a simulated device in a temp dir.
+/// A simulated device in a temp dir and a store: a FileVault on Linux; in the apple-frameworks mode the system
+/// keychain path — `AppleKeychainStore` over Security, `AppleAuthenticationContext` over an `LAContext` — with the
+/// simulated device behind the `LAContext`.
 private struct ProtectedFixture {
     let directory: URL
     let simulator: SimulatedAuthenticator
-    let vault: FileVault
+    let store: any ItemStore
+    /// Unique per fixture: in the apple-frameworks mode the system keychain is shared by every test.
+    let service = "com.example.bank.\(UUID().uuidString)"
 
     init() throws {
         directory = FileManager.default.temporaryDirectory
@@ -17,18 +21,25 @@ private struct ProtectedFixture {
         simulator = SimulatedAuthenticator(stateURL: directory.appendingPathComponent("sim.json"))
         try simulator.setPasscode(Passcode("1357"))
         try simulator.enroll()
-        vault = try FileVault(url: directory.appendingPathComponent("items.vault"), kdf: .testing)
+        #if LATCHKEY_APPLE_FRAMEWORKS
+        AppleFrameworksFixture.useTestKeychain()
+        store = AppleKeychainStore()
+        #else
+        let vault = try FileVault(url: directory.appendingPathComponent("items.vault"), kdf: .testing)
         try vault.unlock(passphrase: "vault passphrase")
+        store = vault
+        #endif
     }
 
     func item(_ protection: ProtectedItem.Protection, account: String = "token",
               passcode: String? = "1357") -> ProtectedItem {
         let simulator = simulator
         let authenticator = BiometricAuthenticator {
-            simulator.makeContext(passcodeProvider: ClosurePasscodeProvider { _ in passcode.map { Passcode($0) } })
+            AppleFrameworksFixture.platformContext(
+                simulator.makeContext(passcodeProvider: ClosurePasscodeProvider { _ in passcode.map { Passcode($0) } }))
         }
-        return ProtectedItem(service: "com.example.bank", account: account, protection: protection,
-                             store: vault, authenticator: authenticator)
+        return ProtectedItem(service: service, account: account, protection: protection,
+                             store: store, authenticator: authenticator)
     }
 
     func cleanUp() { try? FileManager.default.removeItem(at: directory) }
@@ -109,17 +120,19 @@ struct ProtectedItemTests {
         #expect(try await item.read(reason: "r") == Data("old".utf8))
     }
 
+    #if !LATCHKEY_APPLE_FRAMEWORKS
     @Test func lockedVaultIsAKeychainError() async throws {
         let fixture = try ProtectedFixture()
         defer { fixture.cleanUp() }
         let item = fixture.item(.biometryAny)
         try fixture.simulator.enqueue(.match)
         try await item.save(Data("x".utf8), reason: "r")
-        fixture.vault.lock()
+        try #require(fixture.store as? FileVault).lock()
         try fixture.simulator.enqueue(.match)
         let error = await thrown { _ = try await item.read(reason: "r") }
         #expect(error == .keychain(.interactionNotAllowed))
     }
+    #endif
 
     @Test func changeDetectorWipesProtectedItems() async throws {
         let fixture = try ProtectedFixture()

@@ -43,6 +43,15 @@ public enum LatchkeySecurityConfiguration {
         }
     }
 
+    /// Answer `kSecUseDataProtectionKeychain` queries with errSecMissingEntitlement (-34018), as macOS does for a
+    /// process without a keychain-access-groups entitlement (an unsigned command-line tool, `swift test`). Off by
+    /// default; tests of code that must fall back to the file-based keychain turn it on.
+    public static var dataProtectionKeychainNeedsEntitlement: Bool {
+        get { lock.lock(); defer { lock.unlock() }; return needsEntitlement }
+        set { lock.lock(); defer { lock.unlock() }; needsEntitlement = newValue }
+    }
+    nonisolated(unsafe) private static var needsEntitlement = false  // guarded by `lock`
+
     /// Which default store `store` opened and how its key is protected; nil before first use or when
     /// `store` was set in code. Throws the reason when no default store could be opened.
     public static func defaultStoreDescription() throws(KeychainStoreError) -> KeychainStoreDescription? {

@@ -27,6 +27,10 @@ enum SecurityBridge {
             out[key] = v
         }
         try SecKeyBridge.translateValueRef(&out, forAdd: forAdd)
+        if LatchkeySecurityConfiguration.dataProtectionKeychainNeedsEntitlement,
+           DictionaryValues.bool(out[QueryKeys.useDataProtectionKeychain] as Any) == true {
+            throw KeychainStoreError(.missingEntitlement)
+        }
         return out
     }
 
