@@ -126,6 +126,15 @@ targets += [
 ]
 #endif
 
+// Apple's documented signatures of the Security / LocalAuthentication / CryptoKit API the package uses or its Linux
+// modules provide (issue 25): compiled against the Linux modules here, against Apple's frameworks on a Mac.
+#if os(Linux)
+let appleFrameworkModules: [Target.Dependency] = ["Security", "LocalAuthentication"]
+#else
+let appleFrameworkModules: [Target.Dependency] = []
+#endif
+targets.append(.testTarget(name: "ApplePinTests", dependencies: appleFrameworkModules, swiftSettings: strict))
+
 // Fuzzing (issue 14): the fuzz entries are a plain library, so the regression replay in LatchkeyServerTests
 // runs them in `make test`; the libFuzzer driver exists only when LATCHKEY_FUZZ=1 (scripts/fuzz.sh builds it
 // with -sanitize=fuzzer,address into .build/fuzz), so `swift build` and `swift test` never build it.
