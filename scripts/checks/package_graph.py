@@ -15,6 +15,7 @@ files an Apple platform compiles). Stdlib only.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -225,11 +226,28 @@ def run_dump(package_dir: str, env: dict | None = None) -> dict:
 
 def load_dump(root: str, host: str = "linux") -> dict:
     """dump-package of the package at `root`, evaluated on this machine (`linux`) or as a Mac would (`apple`:
-    a rewritten copy of Package.swift in a temporary directory, LATCHKEY_APPLE_FRAMEWORKS unset)."""
+    a rewritten copy of Package.swift in a temporary directory, LATCHKEY_APPLE_FRAMEWORKS unset). Cached in
+    .build/latchkey-checks/ by the manifest's text, the host and the LATCHKEY_* environment (what it reads)."""
+    with open(os.path.join(root, "Package.swift"), encoding="utf-8") as f:
+        text = f.read()
+    environment = sorted((k, v) for k, v in os.environ.items() if k.startswith("LATCHKEY_"))
+    key = hashlib.sha256(json.dumps([text, host, environment, swift_executable()]).encode()).hexdigest()[:20]
+    cache = os.path.join(root, ".build", "latchkey-checks", f"dump-{host}-{key}.json")
+    if os.path.exists(cache):
+        with open(cache, encoding="utf-8") as f:
+            return json.load(f)
+    dump = _load_dump(root, host, text)
+    os.makedirs(os.path.dirname(cache), exist_ok=True)
+    with open(cache + ".tmp", "w", encoding="utf-8") as f:
+        json.dump(dump, f)
+    os.replace(cache + ".tmp", cache)
+    return dump
+
+
+def _load_dump(root: str, host: str, text: str) -> dict:
     if host == "linux":
         return run_dump(root)
-    with open(os.path.join(root, "Package.swift"), encoding="utf-8") as f:
-        manifest = apple_host_manifest(f.read())
+    manifest = apple_host_manifest(text)
     scratch = tempfile.mkdtemp(prefix="latchkey-apple-host-")
     try:
         with open(os.path.join(scratch, "Package.swift"), "w", encoding="utf-8") as f:

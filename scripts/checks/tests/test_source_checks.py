@@ -26,6 +26,7 @@ def load_script(name):
 
 availability = load_script("check-availability")
 glibc = load_script("check-glibc")
+pins = load_script("check-pins")
 
 APPLE = {p: ss.Conditions(p) for p in ss.APPLE_PLATFORMS}
 FLOOR = {"macos": (14, 0, 0), "ios": (17, 0, 0), "tvos": (17, 0, 0), "watchos": (10, 0, 0), "visionos": (1, 0, 0)}
@@ -208,6 +209,65 @@ class Glibc(unittest.TestCase):
                "let e = Process(environ: x)\nlet f = config.environ\nlet environ = 1\n"
                "// SOCK_STREAM.rawValue in a comment\nlet s = \"SOCK_STREAM.rawValue\"\n")
         self.assertEqual(self.scan(src), [])
+
+
+class Pins(unittest.TestCase):
+    FACADE = """
+public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus { 0 }
+public let kSecClass: CFString = "class"
+open class LAContext: NSObject {
+    public override init() {}
+    public init(latchkeyContext: Int) {}
+    open func evaluatePolicy(_ policy: LAPolicy, localizedReason: String, reply: @escaping (Bool, (any Error)?) -> Void) {}
+    open func evaluatePolicy(_ policy: LAPolicy, localizedReason: String) async throws -> Bool { true }
+    open var biometryType: LABiometryType { .none }
+    public func hash(into hasher: inout Hasher) {}
+}
+public enum LAPolicy: Int { case deviceOwnerAuthentication = 2 }
+public func CFRelease(_ cf: CFTypeRef?) {}
+"""
+    PINS = """
+let _: (CFDictionary, UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus = SecItemAdd
+let _: CFString = kSecClass
+let _: () -> LAContext = LAContext.init
+_ = LAContext.evaluatePolicy(_:localizedReason:reply:)
+let _: KeyPath<LAContext, LABiometryType> = \\LAContext.biometryType
+"""
+
+    def status(self, pin_source):
+        with tempfile.TemporaryDirectory() as root:
+            os.makedirs(os.path.join(root, pins.PIN_DIR))
+            with open(os.path.join(root, pins.PIN_DIR, "Pins.swift"), "w") as f:
+                f.write(pin_source)
+            identifiers, members, _ = pins.pin_references(root)
+        out = {}
+        for decl in sd.declarations(ss.tokenize(self.FACADE)):
+            if decl.access in ("public", "open"):
+                reason = pins.exempt_reason(decl)
+                out[decl.signature()] = "exempt" if reason else pins.pinned(decl, identifiers, members)
+        return out
+
+    def test_each_overload_needs_a_pin_with_its_labels(self):
+        status = self.status(self.PINS)
+        self.assertTrue(status["SecItemAdd(_:_:)"])
+        self.assertTrue(status["kSecClass"])
+        self.assertTrue(status["LAContext.init()"])
+        self.assertTrue(status["LAContext.evaluatePolicy(_:localizedReason:reply:)"])
+        self.assertFalse(status["LAContext.evaluatePolicy(_:localizedReason:)"], "the async overload has no pin")
+        self.assertTrue(status["LAContext.biometryType"])
+        self.assertFalse(status["LAPolicy"])
+        self.assertFalse(status["LAPolicy.deviceOwnerAuthentication"])
+
+    def test_latchkey_extensions_witnesses_and_listed_symbols_are_exempt(self):
+        status = self.status(self.PINS)
+        self.assertEqual(status["LAContext.init(latchkeyContext:)"], "exempt")
+        self.assertEqual(status["LAContext.hash(into:)"], "exempt")
+        self.assertEqual(status["CFRelease(_:)"], "exempt")
+
+    def test_a_name_in_a_comment_or_string_is_not_a_pin(self):
+        status = self.status("// LAContext.evaluatePolicy(_:localizedReason:)\nlet s = \"LAPolicy\"\n")
+        self.assertFalse(status["LAContext.evaluatePolicy(_:localizedReason:)"])
+        self.assertFalse(status["LAPolicy"])
 
 
 if __name__ == "__main__":
