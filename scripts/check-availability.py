@@ -417,7 +417,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     cache_dir = os.path.join(args.root, ".build", "latchkey-checks")
     try:
-        linux, apple = pg.Graph(pg.load_dump(args.root, "linux")), pg.Graph(pg.load_dump(args.root, "apple"))
+        linux, apple = pg.load_graphs(args.root)
         toolchain_decls = toolchain_index(cache_dir, not args.no_cache)
     except (RuntimeError, ValueError, OSError, subprocess.CalledProcessError) as error:
         print(f"check-availability: {error}", file=sys.stderr)
@@ -458,11 +458,7 @@ def main(argv=None) -> int:
         if target not in targets:
             continue
         scanned += 1
-        conditions = {}
-        for p in pg.APPLE_PLATFORMS:
-            if p in closure[target]:
-                reachable = set(apple.reachable([target], p)) - {target}
-                conditions[p] = ss.Conditions(p, apple.defines(target, p), importable=reachable)
+        conditions = pg.compile_conditions(apple, target, [p for p in pg.APPLE_PLATFORMS if p in closure[target]])
         try:
             mask = ss.compiled_mask(tokens, conditions)
         except ss.LexError as error:

@@ -186,24 +186,15 @@ def scan_file(root, rel, conditions):
     return findings
 
 
-def conditions_for(graph, target):
-    out = {}
-    for p in ss.APPLE_PLATFORMS:
-        reachable = set(graph.reachable([target], p)) - {target}
-        out[p] = ss.Conditions(p, graph.defines(target, p), importable=reachable)
-    return out
-
-
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--root", default=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     parser.add_argument("--list", action="store_true", help="list the targets scanned and skipped")
     args = parser.parse_args(argv)
-    try:
-        linux, apple = pg.Graph(pg.load_dump(args.root, "linux")), pg.Graph(pg.load_dump(args.root, "apple"))
-    except (RuntimeError, ValueError) as error:
-        print(f"check-glibc: {error}", file=sys.stderr)
+    graphs = pg.load_graphs_or_report(args.root, "check-glibc")
+    if graphs is None:
         return 2
+    linux, apple = graphs
     linux_only = pg.linux_only_targets(linux, apple)
     targets, skipped = pg.apple_compiled_targets(linux, apple, linux_only)
     if args.list:
@@ -213,7 +204,7 @@ def main(argv=None) -> int:
     findings, files = [], 0
     for target in targets:
         graph = apple if target in apple.targets else linux
-        conditions = conditions_for(graph, target)
+        conditions = pg.compile_conditions(graph, target)
         for rel in linux.swift_files(args.root, target):
             files += 1
             try:

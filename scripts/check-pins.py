@@ -103,11 +103,10 @@ def main(argv=None) -> int:
     parser.add_argument("--root", default=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     parser.add_argument("--list", action="store_true", help="list every facade symbol with its pin status")
     args = parser.parse_args(argv)
-    try:
-        linux, apple = pg.Graph(pg.load_dump(args.root, "linux")), pg.Graph(pg.load_dump(args.root, "apple"))
-    except (RuntimeError, ValueError) as error:
-        print(f"check-pins: {error}", file=sys.stderr)
+    graphs = pg.load_graphs_or_report(args.root, "check-pins")
+    if graphs is None:
         return 2
+    linux, apple = graphs
     identifiers, members, pin_files = pin_references(args.root)
     if not pin_files:
         print(f"check-pins: no pin files in {PIN_DIR}")
@@ -152,10 +151,7 @@ def main(argv=None) -> int:
                 client_files.append((rel, target, tokens))
     used = 0
     for rel, target, tokens in client_files:
-        conditions = {p: ss.Conditions(p, apple.defines(target, p),
-                                       importable=set(apple.reachable([target], p)) - {target})
-                      for p in closure[target]}
-        mask = ss.compiled_mask(tokens, conditions)
+        mask = ss.compiled_mask(tokens, pg.compile_conditions(apple, target, closure[target]))
         seen = set()
         for t, platforms in zip(tokens, mask):
             if not platforms or t.kind != "ident" or not APPLE_NAME.match(t.text) or t.text in package_names:

@@ -21,6 +21,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 from collections import deque
 from dataclasses import dataclass, field
@@ -242,6 +243,28 @@ def load_dump(root: str, host: str = "linux") -> dict:
         json.dump(dump, f)
     os.replace(cache + ".tmp", cache)
     return dump
+
+
+def load_graphs(root: str) -> tuple["Graph", "Graph"]:
+    """The package's graph as this machine evaluates the manifest, and as a Mac does."""
+    return Graph(load_dump(root, "linux")), Graph(load_dump(root, "apple"))
+
+
+def load_graphs_or_report(root: str, tool: str):
+    """`load_graphs(root)`, or None after printing why dump-package failed (the scripts then exit with 2)."""
+    try:
+        return load_graphs(root)
+    except (RuntimeError, ValueError, OSError) as error:
+        print(f"{tool}: {error}", file=sys.stderr)
+        return None
+
+
+def compile_conditions(graph: "Graph", target: str, platforms=APPLE_PLATFORMS) -> dict:
+    """swiftsource.Conditions for `target`'s files on each of `platforms`: the target's `define`s there, and the
+    targets it reaches there as importable modules."""
+    import swiftsource
+    return {p: swiftsource.Conditions(p, graph.defines(target, p), importable=set(graph.reachable([target], p)) - {target})
+            for p in platforms}
 
 
 def _load_dump(root: str, host: str, text: str) -> dict:

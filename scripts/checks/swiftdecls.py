@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from swiftsource import Token, matching_close
+from swiftsource import Token, matching_close, split_arguments
 
 PLATFORMS = ("macos", "ios", "tvos", "watchos", "visionos")
 PLATFORM_NAMES = {"macOS": "macos", "OSX": "macos", "iOS": "ios", "tvOS": "tvos", "watchOS": "watchos",
@@ -155,43 +155,30 @@ class Decl:
 
 def parameters(tokens: list[Token], open_paren: int, subscript: bool = False) -> tuple[list[Param], int]:
     """The parameters of a declaration's `(...)` at `open_paren`, and the index of its `)`."""
-    close = matching_close(tokens, open_paren)
+    ranges, close = split_arguments(tokens, open_paren)
     params: list[Param] = []
-    depth, start = 0, open_paren + 1
-    for j in range(open_paren + 1, close + 1):
-        t = tokens[j]
-        if t.kind == "punct" and t.text in "([{":
-            depth += 1
-        elif t.kind == "punct" and t.text in ")]}" and j != close:
-            depth -= 1
-        elif (t.kind == "punct" and t.text == "," and depth == 0) or j == close:
-            part = tokens[start:j]
-            start = j + 1
-            if not part:
-                continue
-            colon = next((k for k, x in enumerate(part) if x.kind == "punct" and x.text == ":"), None)
-            names = [x.text for x in part[:colon]] if colon is not None else []
-            names = [n for n in names if n not in ("isolated", "sending", "inout", "borrowing", "consuming")]
-            if len(names) >= 2:
-                label = names[0]
-            elif len(names) == 1:
-                label = "_" if subscript else names[0]
-            else:
-                label = "_"
-            texts = [x.text for x in part]
-            d = 0
-            has_default = False
-            for x in part:
-                if x.kind == "punct" and x.text in "([{<":
-                    d += 1
-                elif x.kind == "punct" and x.text in ")]}>":
-                    d -= 1
-                elif x.kind == "punct" and x.text == "=" and d == 0:
-                    has_default = True
-            variadic = "..." in "".join(texts[colon + 1:] if colon is not None else texts)
-            params.append(Param(label, has_default, variadic))
+    for start, end in ranges:
+        part = tokens[start:end]
+        colon = next((k for k, x in enumerate(part) if x.kind == "punct" and x.text == ":"), None)
+        names = [x.text for x in part[:colon]] if colon is not None else []
+        names = [n for n in names if n not in ("isolated", "sending", "inout", "borrowing", "consuming")]
+        if len(names) >= 2:
+            label = names[0]
+        elif len(names) == 1:
+            label = "_" if subscript else names[0]
+        else:
+            label = "_"
+        depth, has_default = 0, False
+        for x in part:
+            if x.kind == "punct" and x.text in "([{<":
+                depth += 1
+            elif x.kind == "punct" and x.text in ")]}>":
+                depth -= 1
+            elif x.kind == "punct" and x.text == "=" and depth == 0:
+                has_default = True
+        variadic = "..." in "".join(x.text for x in (part[colon + 1:] if colon is not None else part))
+        params.append(Param(label, has_default, variadic))
     return params, close
-
 
 def _skip_generic(tokens, i):
     """Index after a `<...>` generic clause starting at `i` (if any)."""

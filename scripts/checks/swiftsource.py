@@ -356,11 +356,11 @@ def matching_close(tokens: list[Token], i: int) -> int:
     return len(tokens)
 
 
-def argument_labels(tokens: list[Token], open_paren: int) -> tuple[list[str], int]:
-    """The argument labels of the call whose `(` is at `open_paren` ("_" for an unlabeled argument) and the
-    index of its `)`."""
+def split_arguments(tokens: list[Token], open_paren: int) -> tuple[list[tuple[int, int]], int]:
+    """The parts of the parenthesized list at `open_paren` split at its top-level commas, as token index ranges
+    (start, end exclusive; empty parts left out), and the index of its `)`."""
     close = matching_close(tokens, open_paren)
-    labels: list[str] = []
+    parts: list[tuple[int, int]] = []
     depth, start = 0, open_paren + 1
     for j in range(open_paren + 1, close + 1):
         t = tokens[j]
@@ -370,15 +370,22 @@ def argument_labels(tokens: list[Token], open_paren: int) -> tuple[list[str], in
             depth -= 1
         elif (t.kind == "punct" and t.text == "," and depth == 0) or j == close:
             if j > start:
-                first = tokens[start]
-                if first.kind == "ident" and start + 1 < j and tokens[start + 1].text == ":" and \
-                        tokens[start + 1].kind == "punct" and not (start + 2 < j and tokens[start + 2].text == ":"):
-                    labels.append(first.text)
-                else:
-                    labels.append("_")
+                parts.append((start, j))
             start = j + 1
-    return labels, close
+    return parts, close
 
+
+def argument_labels(tokens: list[Token], open_paren: int) -> tuple[list[str], int]:
+    """The argument labels of the call whose `(` is at `open_paren` ("_" for an unlabeled argument) and the
+    index of its `)`."""
+    parts, close = split_arguments(tokens, open_paren)
+    labels = []
+    for start, end in parts:
+        first = tokens[start]
+        labeled = first.kind == "ident" and start + 1 < end and tokens[start + 1].kind == "punct" and \
+            tokens[start + 1].text == ":" and not (start + 2 < end and tokens[start + 2].text == ":")
+        labels.append(first.text if labeled else "_")
+    return labels, close
 
 STATEMENT_KEYWORDS = {"if", "guard", "while", "for", "switch", "catch"}
 
