@@ -43,6 +43,7 @@ import argparse
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -71,23 +72,24 @@ def toolchain() -> tuple[str, str, str]:
     info = json.loads(subprocess.run([swift, "-print-target-info"], capture_output=True, text=True,
                                      check=True).stdout)
     resource = info["paths"]["runtimeResourcePath"]
-    bindir = os.path.dirname(os.path.realpath(subprocess.run(["which", swift], capture_output=True, text=True,
-                                                             check=True).stdout.strip()))
+    bindir = os.path.dirname(os.path.realpath(shutil.which(swift) or swift))
     return bindir, os.path.join(resource, "linux"), info["target"]["triple"]
 
 
 def interface_files(cache_dir: str) -> list[tuple[str, str]]:
     bindir, moddir, triple = toolchain()
-    arch_triple = triple.replace("-unknown-", "-unknown-") if triple else "x86_64-unknown-linux-gnu"
     files = []
     for module in TEXTUAL_MODULES:
-        path = os.path.join(moddir, f"{module}.swiftmodule", f"{arch_triple}.swiftinterface")
+        path = os.path.join(moddir, f"{module}.swiftmodule", f"{triple}.swiftinterface")
         if os.path.exists(path):
             files.append((module, path))
     synthesizer = os.path.join(bindir, "swift-synthesize-interface")
+    if not os.path.exists(synthesizer):
+        print(f"check-availability: {synthesizer} is missing: Foundation and Dispatch are not indexed", file=sys.stderr)
+        return files
     os.makedirs(cache_dir, exist_ok=True)
     for module in BINARY_MODULES:
-        binary = os.path.join(moddir, f"{module}.swiftmodule", f"{arch_triple}.swiftmodule")
+        binary = os.path.join(moddir, f"{module}.swiftmodule", f"{triple}.swiftmodule")
         if not os.path.exists(binary):
             continue
         stamp = hashlib.sha256(f"{binary}:{os.path.getmtime(binary)}:{os.path.getsize(binary)}".encode()).hexdigest()[:16]
