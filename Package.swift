@@ -192,6 +192,13 @@ if !appleFrameworksMode {
     }
 }
 
+// Apple's documented signatures of every Security, LocalAuthentication and CryptoKit symbol the package calls or
+// its Linux modules provide, as typed bindings (Tests/ApplePinTests): the same files compile against Apple's SDK,
+// where the frameworks need no dependency.
+targets.append(.testTarget(name: "ApplePinTests",
+                           dependencies: linuxHost ? ["Security", "LocalAuthentication", "CryptoKit"] : [],
+                           swiftSettings: strict))
+
 let package = Package(
     name: "Latchkey",
     platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],

@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import Foundation
 import LatchkeyServer
+import LatchkeySupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -217,7 +218,7 @@ enum LoadGenerator {
 
 /// A free loopback TCP port (bound and released).
 func freeLoopbackPort() throws -> UInt16 {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let fd = socket(AF_INET, PortableSocket.stream, 0)
     guard fd >= 0 else { throw LoadGeneratorError.failed("socket") }
     defer { close(fd) }
     var address = sockaddr_in()
@@ -339,7 +340,7 @@ final class NginxStatic: Sendable {
     }
 
     static func canConnect(_ port: UInt16) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, PortableSocket.stream, 0)
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeySupport
 import Testing
 @testable import LatchkeyServer
 
@@ -30,7 +31,8 @@ final class ThrowawayPostgres: Sendable {
         var cArguments = argv.map { strdup($0) } + [nil]
         defer { cArguments.forEach { free($0) } }
         var pid: pid_t = 0
-        guard posix_spawn(&pid, argv[0], &actions, nil, &cArguments, environ) == 0 else { return -1 }
+        let spawned = ProcessEnvironment.withCStrings { posix_spawn(&pid, argv[0], &actions, nil, &cArguments, $0) }
+        guard spawned == 0 else { return -1 }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         return status

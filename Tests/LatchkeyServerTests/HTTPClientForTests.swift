@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeySupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -32,8 +33,9 @@ final class RawConnection {
     /// The default timeout is long: in a full parallel test run, Swift's two cooperative threads (which the
     /// servers' async handlers resume on) can be busy with other tests for tens of seconds.
     init(port: UInt16, receiveTimeoutSeconds: Int = 120, sourceAddress: String? = nil) throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        descriptor = socket(AF_INET, PortableSocket.stream, 0)
         guard descriptor >= 0 else { throw RawClientError.connectFailed(errno) }
+        PortableSocket.suppressSIGPIPE(on: descriptor)
         var timeout = timeval(tv_sec: receiveTimeoutSeconds, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         if let sourceAddress {
@@ -67,7 +69,7 @@ final class RawConnection {
         try data.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
-                let sent = Glibc.send(descriptor, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+                let sent = PortableSocket.send(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 guard sent > 0 else { throw RawClientError.sendFailed(errno) }
                 offset += sent
             }

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeySupport
 
 /// Reads `Any` values the way Core Foundation would accept them (NSNumber for booleans and numbers,
 /// NSString/NSData/NSDate bridged), never trapping on a wrong type.
@@ -52,7 +53,7 @@ package enum DictionaryValues {
             if key == .type || key == .keyClass, let i = int(v) { return .string(String(i)) }
             if let d = data(v) {
                 if key.isBlob { return .data(d) } // kept as bytes, returned as `Data` (Apple's blob attributes)
-                if key == .accessGroup, let s = String(validating: d, as: UTF8.self) { return .string(s) }
+                if key == .accessGroup, let s = String(validatingUTF8Bytes: d) { return .string(s) }
             }
             return nil
         case .data:

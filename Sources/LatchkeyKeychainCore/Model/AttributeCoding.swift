@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeySupport
 
 /// A compact, deterministic binary form of attribute values and whole attribute sets, used for primary
 /// keys and for sealing attributes in a vault. Decoding checks every bound and throws `errSecDecode`.
@@ -152,7 +153,7 @@ package enum AttributeCoding {
             Array(bytes[try field()])
         }
         package mutating func string() throws(KeychainStoreError) -> String {
-            guard let s = String(validating: bytes[try field()], as: UTF8.self) else { throw KeychainStoreError(.decode, .corruptItem) }
+            guard let s = String(validatingUTF8Bytes: bytes[try field()]) else { throw KeychainStoreError(.decode, .corruptItem) }
             return s
         }
         /// A length-prefixed string of exactly 4 bytes as a `FourCC` (nil for another length: no class or

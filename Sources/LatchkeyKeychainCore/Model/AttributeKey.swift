@@ -1,3 +1,5 @@
+import LatchkeySupport
+
 /// An item attribute, named by Apple's raw key string (the value of `kSecAttr…`).
 ///
 /// `class` ("class"), `pdmn`, `accc`, `sync`, `cdat` and `mdat` are not here: `ItemAttributes` has
@@ -89,7 +91,7 @@ public enum AttributeKey: String, Sendable, Hashable, CaseIterable, Codable, Com
     /// The form in which a value is matched, keyed and indexed: a blob given as UTF-8 bytes stands as that
     /// string, so both spellings of the same bytes are one value (and existing string keys keep their encoding).
     public func comparable(_ value: AttributeValue) -> AttributeValue {
-        guard isBlob, case let .data(bytes) = value, let text = String(validating: bytes, as: UTF8.self) else { return value }
+        guard isBlob, case let .data(bytes) = value, let text = String(validatingUTF8Bytes: bytes) else { return value }
         return .string(text)
     }
 

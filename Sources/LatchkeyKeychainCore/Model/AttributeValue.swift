@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeySupport
 
 /// The value of one attribute: a string, bytes, an integer or a flag.
 public enum AttributeValue: Sendable, Hashable, Codable {
@@ -36,7 +37,7 @@ public enum AttributeValue: Sendable, Hashable, Codable {
     public var textValue: String? {
         switch self {
         case let .string(s): s
-        case let .data(d): String(validating: d, as: UTF8.self)
+        case let .data(d): String(validatingUTF8Bytes: d)
         case .int, .bool: nil
         }
     }

@@ -232,7 +232,11 @@ public final class HTTPServer: Sendable {
     public func runUntilSignal(_ signals: [Int32] = [SIGTERM, SIGINT], ready: () -> Void = {}) -> Int32 {
         let pipe = SignalPipe.descriptors
         var action = sigaction()
+        #if os(Linux)
         action.__sigaction_handler.sa_handler = SignalPipe.handler
+        #else
+        action.__sigaction_u.__sa_handler = SignalPipe.handler
+        #endif
         sigemptyset(&action.sa_mask)
         action.sa_flags = SA_RESTART
         var set = sigset_t()

@@ -340,8 +340,6 @@ nonisolated(unsafe) public let kSecUseAuthenticationUI: CFString = "u_AuthUI" as
 nonisolated(unsafe) public let kSecUseAuthenticationContext: CFString = "u_AuthCtx" as NSString
 /// `kSecUseDataProtectionKeychain` ("nleg").
 nonisolated(unsafe) public let kSecUseDataProtectionKeychain: CFString = "nleg" as NSString
-/// `kSecUseCallerName` ("u_CallerName").
-nonisolated(unsafe) public let kSecUseCallerName: CFString = "u_CallerName" as NSString
 /// `kSecUseAuthenticationUIAllow` ("u_AuthUIA").
 nonisolated(unsafe) public let kSecUseAuthenticationUIAllow: CFString = "u_AuthUIA" as NSString
 /// `kSecUseAuthenticationUIFail` ("u_AuthUIF").

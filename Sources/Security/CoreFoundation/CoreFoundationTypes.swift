@@ -43,10 +43,10 @@ public final class CFAllocator: Sendable {
     init() {}
 }
 
-/// `kCFAllocatorDefault`.
-public let kCFAllocatorDefault: CFAllocator? = CFAllocator()
-/// `kCFAllocatorSystemDefault`.
-public let kCFAllocatorSystemDefault: CFAllocator? = kCFAllocatorDefault
+/// `kCFAllocatorDefault` (implicitly unwrapped, as on Apple platforms).
+public let kCFAllocatorDefault: CFAllocator! = CFAllocator()
+/// `kCFAllocatorSystemDefault` (implicitly unwrapped, as on Apple platforms).
+public let kCFAllocatorSystemDefault: CFAllocator! = kCFAllocatorDefault
 
 /// `kCFBooleanTrue` (implicitly unwrapped, as on Apple platforms, so `kCFBooleanTrue!` compiles).
 public let kCFBooleanTrue: CFBoolean! = NSNumber(value: true)

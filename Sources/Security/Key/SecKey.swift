@@ -147,8 +147,8 @@ public final class SecKey: Hashable, @unchecked Sendable { // immutable
     }
 }
 
-/// `SecKeyOperationType`.
+/// `SecKeyOperationType`, with Apple's raw values (SecKey.h).
 public enum SecKeyOperationType: Int, Sendable {
-    case encrypt = 0, decrypt = 1, sign = 2, verify = 3, keyExchange = 4
+    case sign = 0, verify = 1, encrypt = 2, decrypt = 3, keyExchange = 4
 }
 #endif

@@ -114,24 +114,6 @@ enum SecKeyAlgorithmOperation {
     case ecdh(kdf: OpenSSLDigest?)
 }
 
-/// `kSecKeyAlgorithmECDSASignatureMessageX962SHA256`.
-nonisolated(unsafe) public let kSecKeyAlgorithmECDSASignatureMessageX962SHA256: CFString =
-    SecKeyAlgorithm.ecdsaSignatureMessageX962SHA256.rawValue
-/// `kSecKeyAlgorithmECDSASignatureDigestX962SHA256`.
-nonisolated(unsafe) public let kSecKeyAlgorithmECDSASignatureDigestX962SHA256: CFString =
-    SecKeyAlgorithm.ecdsaSignatureDigestX962SHA256.rawValue
-/// `kSecKeyAlgorithmRSASignatureMessagePKCS1v15SHA256`.
-nonisolated(unsafe) public let kSecKeyAlgorithmRSASignatureMessagePKCS1v15SHA256: CFString =
-    SecKeyAlgorithm.rsaSignatureMessagePKCS1v15SHA256.rawValue
-/// `kSecKeyAlgorithmRSASignatureMessagePSSSHA256`.
-nonisolated(unsafe) public let kSecKeyAlgorithmRSASignatureMessagePSSSHA256: CFString =
-    SecKeyAlgorithm.rsaSignatureMessagePSSSHA256.rawValue
-/// `kSecKeyAlgorithmRSAEncryptionOAEPSHA256`.
-nonisolated(unsafe) public let kSecKeyAlgorithmRSAEncryptionOAEPSHA256: CFString =
-    SecKeyAlgorithm.rsaEncryptionOAEPSHA256.rawValue
-/// `kSecKeyAlgorithmECDHKeyExchangeStandard`.
-nonisolated(unsafe) public let kSecKeyAlgorithmECDHKeyExchangeStandard: CFString =
-    SecKeyAlgorithm.ecdhKeyExchangeStandard.rawValue
 /// `kSecKeyKeyExchangeParameterRequestedSize`.
 nonisolated(unsafe) public let kSecKeyKeyExchangeParameterRequestedSize: CFString = "requestedSize" as NSString
 /// `kSecKeyKeyExchangeParameterSharedInfo`.

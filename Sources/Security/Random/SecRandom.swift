@@ -2,18 +2,18 @@
 import Foundation
 import LatchkeyOpenSSL
 
-/// `SecRandomRef`: the random number generator (only the default one exists).
-public final class SecRandom: Sendable {
-    init() {}
-}
+/// `SecRandomRef`: a random number generator, an opaque reference as on Apple platforms (only the default
+/// generator exists).
+public typealias SecRandomRef = OpaquePointer
 
-/// `kSecRandomDefault`.
-public let kSecRandomDefault: SecRandom? = SecRandom()
+/// `kSecRandomDefault`: the default generator. Apple's is a null reference imported as non-optional; this one is a
+/// placeholder address that is never dereferenced (`SecRandomCopyBytes` takes any reference, or nil).
+nonisolated(unsafe) public let kSecRandomDefault: SecRandomRef = OpaquePointer(bitPattern: 0x5ec)!
 
 /// `SecRandomCopyBytes`: fills `bytes` with `count` cryptographically secure random bytes (libsodium /
 /// the OS generator, through LatchkeyCrypto). Returns errSecSuccess, or errSecParam for a bad buffer.
 @discardableResult
-public func SecRandomCopyBytes(_ rnd: SecRandom?, _ count: Int, _ bytes: UnsafeMutableRawPointer) -> Int32 {
+public func SecRandomCopyBytes(_ rnd: SecRandomRef?, _ count: Int, _ bytes: UnsafeMutableRawPointer) -> Int32 {
     guard count >= 0 else { return errSecParam }
     guard count > 0 else { return errSecSuccess }
     SodiumRandom.fill(UnsafeMutableRawBufferPointer(start: bytes, count: count))

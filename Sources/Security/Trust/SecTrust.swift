@@ -65,6 +65,6 @@ public enum SecTrustResultType: UInt32, Sendable {
     case recoverableTrustFailure = 5, fatalTrustFailure = 6, otherError = 7
 }
 
-/// `SecTrustWithErrorCallback`: the result handler of `SecTrustEvaluateAsyncWithError`.
-public typealias SecTrustWithErrorCallback = @Sendable (SecTrust, Bool, CFError?) -> Void
+/// `SecTrustWithErrorCallback`: the result handler of `SecTrustEvaluateAsyncWithError` (not `@Sendable`, as Apple's).
+public typealias SecTrustWithErrorCallback = (SecTrust, Bool, CFError?) -> Void
 #endif

@@ -99,6 +99,7 @@ public func SecTrustEvaluateWithError(_ trust: SecTrust, _ error: UnsafeMutableP
 /// `SecTrustEvaluateAsyncWithError`: evaluates on `queue` and calls `result` there.
 public func SecTrustEvaluateAsyncWithError(_ trust: SecTrust, _ queue: DispatchQueue,
                                            _ result: @escaping SecTrustWithErrorCallback) -> OSStatus {
+    nonisolated(unsafe) let result = result  // Apple's callback type is not Sendable; it is called once, on `queue`
     queue.async {
         var error: CFError?
         let trusted = SecTrustEvaluateWithError(trust, &error)

@@ -37,7 +37,7 @@ final class LoopbackHTTPResponder: Sendable {
 
     /// Starts listening on an ephemeral port; `handler` answers each request.
     init(handler: @escaping @Sendable (Request) -> Response) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, PortableSocket.stream, 0)
         guard fd >= 0 else { throw POSIXError(.EIO) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -79,6 +79,7 @@ final class LoopbackHTTPResponder: Sendable {
                 if connection >= 0 { close(connection) }
                 return
             }
+            PortableSocket.suppressSIGPIPE(on: connection)
             if let request = Self.read(connection) {
                 received.withLock { $0.append(request) }
                 Self.write(handler(request), to: connection)
@@ -123,7 +124,7 @@ final class LoopbackHTTPResponder: Sendable {
         bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
-                let sent = send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                let sent = PortableSocket.send(fd, raw.baseAddress! + offset, raw.count - offset)
                 if sent <= 0 { return }
                 offset += sent
             }

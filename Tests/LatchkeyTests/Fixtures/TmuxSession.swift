@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeySupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -52,7 +53,7 @@ struct TmuxSession {
         var cArguments = argv.map { strdup($0) } + [nil]
         defer { cArguments.forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, argv[0], &actions, nil, &cArguments, environ)
+        let spawned = ProcessEnvironment.withCStrings { posix_spawn(&pid, argv[0], &actions, nil, &cArguments, $0) }
         guard spawned == 0 else { throw POSIXError(.EIO) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
@@ -104,7 +105,11 @@ struct TmuxSession {
         // Only if that pid is still this test's tmux server (never a reused pid).
         if serverPID > 0, let command = FileManager.default.contents(atPath: "/proc/\(serverPID)/cmdline"),
            String(decoding: command, as: UTF8.self).contains(socket) {
+            #if canImport(Glibc)
             Glibc.kill(serverPID, SIGKILL)
+            #else
+            Darwin.kill(serverPID, SIGKILL)
+            #endif
         }
     }
 

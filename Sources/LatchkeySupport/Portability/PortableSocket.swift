@@ -1,0 +1,35 @@
+import Foundation
+
+/// BSD-socket spellings that glibc and Darwin import differently into Swift, for the package's loopback
+/// helpers (tests, benchmarks). glibc imports the socket types as an enum (`SOCK_STREAM.rawValue`) and has
+/// `MSG_NOSIGNAL`; Darwin has plain `Int32` macros and suppresses SIGPIPE per socket (`SO_NOSIGPIPE`).
+package enum PortableSocket {
+    /// `SOCK_STREAM` as `socket(2)` takes it.
+    package static var stream: Int32 {
+        #if canImport(Glibc)
+        Int32(SOCK_STREAM.rawValue)
+        #else
+        SOCK_STREAM
+        #endif
+    }
+
+    /// Makes writes to a closed peer fail with EPIPE instead of raising SIGPIPE, on platforms where that is a
+    /// property of the socket (Darwin: `SO_NOSIGPIPE`). On Linux `send(_:_:_:)` passes `MSG_NOSIGNAL` instead.
+    package static func suppressSIGPIPE(on descriptor: Int32) {
+        #if canImport(Darwin)
+        var on: Int32 = 1
+        setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+        #endif
+    }
+
+    /// `send(2)` without SIGPIPE (on Darwin, after `suppressSIGPIPE(on:)`): the bytes sent, or -1 with `errno`.
+    package static func send(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+        #if canImport(Glibc)
+        Glibc.send(descriptor, bytes, count, Int32(MSG_NOSIGNAL))
+        #elseif canImport(Darwin)
+        Darwin.send(descriptor, bytes, count, 0)
+        #else
+        -1
+        #endif
+    }
+}

@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""Issue 25: every Apple-framework symbol of the Linux facades, and every one the package calls, has a signature pin.
+
+What it checks:
+1. Each public declaration of the Linux facade modules with Apple's names (Security, LocalAuthentication, and
+   CryptoKit, CommonCrypto, AuthenticationServices once they exist) is named by a pin in Tests/ApplePinTests/
+   (SecurityPins.swift, LocalAuthenticationPins.swift, CryptoKitPins.swift...): a file-level symbol by its name, a
+   member as `Type.member` — with its argument labels for functions and initializers, `Type.method(_:label:)` —
+   so an overload without its own pin is reported. New facade API cannot go unpinned.
+2. Each Security / LocalAuthentication / Core Foundation name (`Sec…`, `kSec…`, `errSec…`, `LA…`, `kLA…`, `CF…`,
+   `kCF…`) that the client products' code compiled for an Apple platform uses appears in a pin, so what the
+   package calls on Apple platforms is pinned even where no facade declares it.
+
+How: scripts/checks/swiftdecls.py lists the facades' declarations; the pin files are read as tokens (every `#if`
+branch). Not listed: underscored names and labels (`_bridgeToObjectiveC`, `init(_nsError:)`), conformance
+witnesses (`hash(into:)`, `description`), Linux-only extensions named for Latchkey (`LatchkeySecurityConfiguration`,
+`LAContext.latchkeyAuthenticationContext`), and EXEMPT below, each with its reason. The pins' own correctness is
+the compiler's: the pin files compile against the Linux modules in `make test` and against Apple's SDK on a Mac.
+
+Usage: scripts/check-pins.py [--root DIR] [--list]. Exit 0 when every symbol is pinned, 1 otherwise, 2 on an error.
+"""
+
+import argparse
+import os
+import re
+import sys
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "checks"))
+
+import package_graph as pg  # noqa: E402
+import swiftdecls as sd  # noqa: E402
+import swiftsource as ss  # noqa: E402
+
+FACADES = ("Security", "LocalAuthentication", "CryptoKit", "CommonCrypto", "AuthenticationServices")
+PIN_DIR = os.path.join("Tests", "ApplePinTests")
+CLIENT_PRODUCTS = ["Latchkey", "LatchkeyKeychain", "LatchkeyAuth", "LatchkeyCrypto", "LatchkeyWebAuthn"]
+APPLE_NAME = re.compile(r"^(Sec[A-Z]\w*|kSec\w+|errSec\w+|LA[A-Z]\w*|kLA\w+|CF[A-Z]\w*|kCF\w+)$")
+WITNESSES = {"hash", "description", "debugDescription"}
+
+# Facade API with no Apple counterpart to pin, by signature, and why it stays.
+EXEMPT = {
+    "CFRelease(_:)": "unavailable in Swift on Apple platforms (Core Foundation objects are memory-managed); "
+                     "a no-op for ported code, which then compiles on Linux only",
+    "CFRetain(_:)": "unavailable in Swift on Apple platforms, as CFRelease",
+    "kSecKeyAlgorithmECDSASignatureMessageX962SHA256": "Apple's Swift has only SecKeyAlgorithm.ecdsaSignatureMessageX962SHA256",
+    "kSecKeyAlgorithmECDSASignatureDigestX962SHA256": "Apple's Swift has only SecKeyAlgorithm.ecdsaSignatureDigestX962SHA256",
+    "LAError.errorDescription": "LocalizedError on Linux only: Apple's LAError is not LocalizedError "
+                                "(portable code reads localizedDescription)",
+}
+
+
+def pin_references(root):
+    """(identifiers, member references (context, member) -> [labels or None]) of the pin files."""
+    identifiers, members, files = set(), {}, []
+    directory = os.path.join(root, PIN_DIR)
+    for name in sorted(os.listdir(directory)) if os.path.isdir(directory) else []:
+        if not name.endswith(".swift"):
+            continue
+        files.append(name)
+        with open(os.path.join(directory, name), encoding="utf-8") as f:
+            tokens = [t for t in ss.tokenize(f.read()) if t.kind != "directive"]
+        for i, t in enumerate(tokens):
+            if t.kind == "ident":
+                identifiers.add(t.text)
+            if t.text == "." and t.kind == "punct" and 0 < i < len(tokens) - 1 and tokens[i - 1].kind == "ident" \
+                    and tokens[i + 1].kind == "ident":
+                labels = None
+                j = i + 2
+                if j < len(tokens) and tokens[j].text == "(" and not tokens[j].space_before:
+                    close = ss.matching_close(tokens, j)
+                    inner = [x.text for x in tokens[j + 1:close]]
+                    if inner == [] or (len(inner) % 2 == 0 and all(x == ":" for x in inner[1::2])):
+                        labels = inner[0::2]
+                members.setdefault((tokens[i - 1].text, tokens[i + 1].text), []).append(labels)
+    return identifiers, members, files
+
+
+def exempt_reason(decl: sd.Decl):
+    name = decl.signature()
+    if name in EXEMPT:
+        return EXEMPT[name]
+    if decl.name.startswith("_") or any(p.label.startswith("_") and p.label != "_" for p in decl.params or []):
+        return "underscored"
+    if "latchkey" in name.lower():
+        return "a Linux-only extension named for Latchkey"
+    if decl.context and decl.name in WITNESSES:
+        return "a conformance witness (the conformance is pinned)"
+    return None
+
+
+def pinned(decl: sd.Decl, identifiers, members) -> bool:
+    if not decl.context:
+        return decl.name in identifiers
+    refs = members.get((decl.context, decl.name), [])
+    if decl.kind in ("func", "init", "subscript") and decl.params:
+        return any(labels == list(decl.labels) for labels in refs)
+    return bool(refs)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--root", default=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    parser.add_argument("--list", action="store_true", help="list every facade symbol with its pin status")
+    args = parser.parse_args(argv)
+    graphs = pg.load_graphs_or_report(args.root, "check-pins")
+    if graphs is None:
+        return 2
+    linux, apple = graphs
+    identifiers, members, pin_files = pin_references(args.root)
+    if not pin_files:
+        print(f"check-pins: no pin files in {PIN_DIR}")
+        return 1
+
+    missing, counted, exempted = [], 0, 0
+    for facade in (f for f in FACADES if f in linux.targets):
+        for rel in linux.swift_files(args.root, facade):
+            with open(os.path.join(args.root, rel), encoding="utf-8") as f:
+                decls = sd.declarations(ss.tokenize(f.read()))
+            for decl in decls:
+                if decl.access not in ("public", "open"):
+                    continue
+                reason = exempt_reason(decl)
+                ok = reason is None and pinned(decl, identifiers, members)
+                if args.list:
+                    print(f"{'pinned ' if ok else 'exempt ' if reason else 'MISSING'} {facade}: {decl.signature()}"
+                          + (f"  ({reason})" if reason else ""))
+                if reason:
+                    exempted += 1
+                    continue
+                counted += 1
+                if not ok:
+                    missing.append(f"{rel}:{decl.line}: public {decl.kind} `{decl.signature()}` of the Linux {facade} "
+                                   f"module has no pin in {PIN_DIR}/ (pin Apple's documented signature, or list it "
+                                   f"in EXEMPT in scripts/check-pins.py with the reason)")
+
+    # What the client products call on Apple platforms.
+    package_names = set()
+    client_files = []
+    closure = pg.apple_closure(apple, CLIENT_PRODUCTS)
+    linux_only = pg.linux_only_targets(linux, apple)
+    for target in linux.targets:
+        if linux.targets[target].is_system:
+            continue
+        for rel in linux.swift_files(args.root, target):
+            with open(os.path.join(args.root, rel), encoding="utf-8") as f:
+                tokens = ss.tokenize(f.read())
+            if target not in FACADES:
+                package_names |= {d.name for d in sd.declarations(tokens)}
+            if target in closure and target not in linux_only:
+                client_files.append((rel, target, tokens))
+    used = 0
+    for rel, target, tokens in client_files:
+        mask = ss.compiled_mask(tokens, pg.compile_conditions(apple, target, closure[target]))
+        seen = set()
+        for t, platforms in zip(tokens, mask):
+            if not platforms or t.kind != "ident" or not APPLE_NAME.match(t.text) or t.text in package_names:
+                continue
+            if t.text in seen:
+                continue
+            seen.add(t.text)
+            used += 1
+            if t.text not in identifiers:
+                missing.append(f"{rel}:{t.line}:{t.col}: `{t.text}` is called by {target} on Apple platforms but "
+                               f"no pin in {PIN_DIR}/ names it")
+    for line in missing:
+        print(line)
+    summary = (f"{counted} facade symbols ({exempted} exempt) and {used} Apple-framework names used by the client "
+               f"products, against {', '.join(pin_files)}")
+    if missing:
+        print(f"check-pins: FAILED — {len(missing)} unpinned; {summary}")
+        return 1
+    print(f"check-pins: ok — {summary}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
