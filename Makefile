@@ -36,7 +36,7 @@ checks: deps
 # Whether a client product reaches a C system library or a Linux-only target on iOS, tvOS, watchOS, visionOS or
 # macOS (scripts/check-apple-platforms.py, from dump-package). APPLE_REACHABILITY=report prints the paths and
 # passes; enforce fails on them. It is report until the issue-25 manifest restructure lands, then enforce.
-APPLE_REACHABILITY ?= report
+APPLE_REACHABILITY ?= enforce
 
 check-apple: deps
 	SWIFT=$(SWIFT) scripts/check-apple-platforms.py $(if $(filter enforce,$(APPLE_REACHABILITY)),,--report-only)

@@ -167,13 +167,6 @@ if !appleFrameworksMode {
         .executableTarget(name: "latchkey-bench",
                           dependencies: ["Latchkey", "LatchkeyServer", "COpenSSL", "CSodium", "CSQLite", "CMicroHTTPD"],
                           swiftSettings: strict),
-        .testTarget(name: "LatchkeyAuthTests",
-                    dependencies: ["LatchkeyAuth", "LatchkeyAuthCore"] + linuxOnly("LatchkeyAuthLinux"),
-                    swiftSettings: strict),
-        .testTarget(name: "LatchkeyKeychainTests",
-                    dependencies: ["LatchkeyKeychain", "LatchkeyKeychainCore", "LatchkeyAuth"]
-                        + linuxOnly("LatchkeyKeychainLinux", "LatchkeyOpenSSL"),
-                    swiftSettings: strict),
         .testTarget(name: "LatchkeyServerTests", dependencies: ["LatchkeyServer", "Latchkey", "LatchkeyFuzzTargets"],
                     swiftSettings: strict),
         // Fuzzing (issue 14): the fuzz entries are a plain library, so the regression replay in LatchkeyServerTests
@@ -183,7 +176,16 @@ if !appleFrameworksMode {
                 path: "Tests/Fuzz/Targets", swiftSettings: strict),
     ]
     if linuxHost {
-        targets.append(.testTarget(name: "CompatibilityTests", dependencies: ["Security", "LocalAuthentication"]))
+        // Tests of the Linux backends and facades (these targets exist only in a Linux host's manifest).
+        targets += [
+            .testTarget(name: "LatchkeyAuthTests", dependencies: ["LatchkeyAuth", "LatchkeyAuthCore", "LatchkeyAuthLinux"],
+                        swiftSettings: strict),
+            .testTarget(name: "LatchkeyKeychainTests",
+                        dependencies: ["LatchkeyKeychain", "LatchkeyKeychainCore", "LatchkeyAuth", "LatchkeyKeychainLinux",
+                                       "LatchkeyOpenSSL"],
+                        swiftSettings: strict),
+            .testTarget(name: "CompatibilityTests", dependencies: ["Security", "LocalAuthentication"]),
+        ]
     }
     if Context.environment["LATCHKEY_FUZZ"] == "1" {
         products.append(.executable(name: "latchkey-fuzz", targets: ["latchkey-fuzz"]))

@@ -125,7 +125,7 @@ private struct Reader {
             return .byteString(Data(try take(try length(try argument(info)))))
         case 3:
             let raw = try take(try length(try argument(info)))
-            guard let text = String(validating: raw, as: UTF8.self) else { throw .invalidUTF8 }
+            guard let text = String(validatingUTF8Bytes: raw) else { throw .invalidUTF8 }
             return .textString(text)
         case 4:
             let n = try count(try argument(info))

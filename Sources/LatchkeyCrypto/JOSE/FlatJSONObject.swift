@@ -86,7 +86,7 @@ struct FlatJSONObject {
                 if byte == UInt8(ascii: "\"") {
                     let utf8 = UnsafeBufferPointer(rebasing: bytes[start..<index])
                     // ASCII is valid UTF-8 as it is: only other text goes through the (generic, slower) validation.
-                    let text = ascii ? String(decoding: utf8, as: UTF8.self) : String(validating: utf8, as: UTF8.self)
+                    let text = ascii ? String(decoding: utf8, as: UTF8.self) : String(validatingUTF8Bytes: utf8)
                     index += 1
                     return text
                 }
