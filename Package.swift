@@ -146,7 +146,7 @@ if linuxHost {
         .target(name: "LocalAuthentication", dependencies: ["LatchkeyAuthCore", "LatchkeyAuthLinux"], swiftSettings: strict),
         .target(name: "Security",
                 dependencies: ["LatchkeyKeychainCore", "LatchkeyKeychainLinux", "LatchkeyAuthCore", "LatchkeyOpenSSL",
-                               "CryptoKit", "LocalAuthentication"] + (appleFrameworksMode ? [] : ["LatchkeyCrypto"]),
+                               "CryptoKit", "LocalAuthentication"],
                 swiftSettings: strict),
     ]
 }

@@ -1,13 +1,14 @@
 #if os(Linux)
 import Foundation
-import LatchkeyCrypto
+import LatchkeyOpenSSL
+import LatchkeySupport
 
-/// `SecCertificate`: an X.509 certificate, parsed by OpenSSL (LatchkeyCrypto's `Certificate`).
+/// `SecCertificate`: an X.509 certificate, parsed by OpenSSL (the engine's `X509Certificate`).
 /// Equal certificates have equal DER bytes.
 public final class SecCertificate: Hashable, Sendable, CustomStringConvertible {
-    let certificate: Certificate
+    let certificate: X509Certificate
 
-    init(_ certificate: Certificate) { self.certificate = certificate }
+    init(_ certificate: X509Certificate) { self.certificate = certificate }
 
     public static func == (a: SecCertificate, b: SecCertificate) -> Bool { a.certificate == b.certificate }
     public func hash(into hasher: inout Hasher) { hasher.combine(certificate) }
@@ -23,7 +24,7 @@ public final class SecCertificate: Hashable, Sendable, CustomStringConvertible {
 /// `SecCertificateCreateWithData`: a certificate from DER bytes; nil when they are not one X.509
 /// certificate (trailing bytes, PEM text or more than 16 KiB are refused too).
 public func SecCertificateCreateWithData(_ allocator: CFAllocator?, _ data: CFData) -> SecCertificate? {
-    guard let certificate = try? Certificate(derRepresentation: data as Data) else { return nil }
+    guard let certificate = try? X509Certificate(derRepresentation: data as Data) else { return nil }
     return SecCertificate(certificate)
 }
 

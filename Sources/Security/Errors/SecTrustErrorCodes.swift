@@ -1,6 +1,7 @@
 #if os(Linux)
 import Foundation
-import LatchkeyCrypto
+import LatchkeyOpenSSL
+import LatchkeySupport
 
 // Certificate and trust result codes (SecBase.h values) and how trust failures become CFErrors.
 

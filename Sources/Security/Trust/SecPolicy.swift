@@ -1,8 +1,9 @@
 #if os(Linux)
 import Foundation
-import LatchkeyCrypto
+import LatchkeyOpenSSL
+import LatchkeySupport
 
-/// `SecPolicy`: what a trust evaluation checks besides the chain (LatchkeyCrypto's `TrustPolicy`).
+/// `SecPolicy`: what a trust evaluation checks besides the chain (LatchkeySupport's `TrustPolicy`).
 public final class SecPolicy: Hashable, Sendable {
     let policy: TrustPolicy
 

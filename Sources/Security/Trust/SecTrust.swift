@@ -1,6 +1,7 @@
 #if os(Linux)
 import Foundation
-import LatchkeyCrypto
+import LatchkeyOpenSSL
+import LatchkeySupport
 import LatchkeySupport
 
 /// `SecTrust`: certificates to evaluate, policies, anchors and a date, with the last evaluation's result.
@@ -40,7 +41,7 @@ public final class SecTrust: Hashable, Sendable {
         state.withLock { s in
             if let result = s.result { return result }
             let known = s.certificates + s.anchors
-            let evaluation = TrustEvaluation(certificates: s.certificates.map(\.certificate),
+            let evaluation = X509TrustEvaluation(certificates: s.certificates.map(\.certificate),
                                              policies: s.policies.map(\.policy),
                                              anchors: s.anchors.map(\.certificate),
                                              trustsSystemAnchors: !s.anchorsOnly, verifyDate: s.verifyDate)

@@ -1,9 +1,10 @@
 #if os(Linux)
 import Dispatch
 import Foundation
-import LatchkeyCrypto
+import LatchkeyOpenSSL
+import LatchkeySupport
 
-// SecTrust functions over LatchkeyCrypto's `TrustEvaluation` (OpenSSL's X.509 verifier). Queries that need
+// SecTrust functions over the engine's `X509TrustEvaluation` (OpenSSL's X.509 verifier). Queries that need
 // a result (chain, count, key, trust result) evaluate first when the inputs changed, as Apple's do.
 
 /// The objects of a single value or an array (`NSArray`, or a Swift array passed as `CFTypeRef`) of `T`;

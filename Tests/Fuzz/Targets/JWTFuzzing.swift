@@ -95,8 +95,8 @@ enum JWTFuzzing {
                 seeds.append(Data([0]) + Data(token.utf8))
             }
         }
-        if let p256 = try? P256.Signing.PrivateKey(),
-           let token = try? JWS.sign(payload: Data(claims[0].utf8), header: JWSHeader(alg: .ES256), key: .p256(p256)) {
+        if let token = try? JWS.sign(payload: Data(claims[0].utf8), header: JWSHeader(alg: .ES256),
+                                     key: .p256(P256.Signing.PrivateKey())) {
             seeds.append(Data([0]) + Data(token.utf8))
         }
         seeds.append(Data([0]) + Data("eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.".utf8))
