@@ -6,7 +6,7 @@ SWIFT ?= swift
 SWIFT_FLAGS ?=
 export LATCHKEY_LANG ?= en
 
-.PHONY: test demo deps build build-release bench soak fuzz clean checks check-apple
+.PHONY: test demo deps build build-release bench soak fuzz clean checks check-apple apple-frameworks
 
 # Debian packages the build and the tests need. Installed only when missing; needs root (CI runs as root).
 DEBS := pkg-config libssl-dev libsodium-dev libsqlite3-dev libpq-dev libmicrohttpd-dev \
@@ -41,10 +41,21 @@ APPLE_REACHABILITY ?= enforce
 check-apple: deps
 	SWIFT=$(SWIFT) scripts/check-apple-platforms.py $(if $(filter enforce,$(APPLE_REACHABILITY)),,--report-only)
 
+# The apple-frameworks mode (issue 25): the client products and their tests built with LATCHKEY_APPLE_FRAMEWORKS
+# defined, as on an iPhone or a Mac — Apple's CryptoKit, CommonCrypto, Security and LocalAuthentication instead of
+# OpenSSL/libsodium and the Linux backends — against the package's own Linux modules of those names, then run.
+# Its own scratch path, so it never rebuilds the default build. LATCHKEY_KEYCHAIN=memory keeps anything that reaches
+# the Security facade's default store out of the user's files.
+APPLE_SCRATCH ?= .build/apple-frameworks
+
+apple-frameworks: deps
+	LATCHKEY_APPLE_FRAMEWORKS=1 $(SWIFT) build $(SWIFT_FLAGS) --build-tests --scratch-path $(APPLE_SCRATCH)
+	LATCHKEY_APPLE_FRAMEWORKS=1 LATCHKEY_KEYCHAIN=memory $(SWIFT) test $(SWIFT_FLAGS) --skip-build --scratch-path $(APPLE_SCRATCH)
+
 # swift test runs inside scripts/with-services.sh: a private D-Bus session with an unlocked
 # gnome-keyring, and a throwaway PostgreSQL cluster on loopback. LATCHKEY_REQUIRE_SERVICES=1 makes a
 # test that finds a service missing fail instead of skipping.
-test: checks check-apple build
+test: checks check-apple build apple-frameworks
 	LATCHKEY_REQUIRE_SERVICES=1 scripts/with-services.sh $(SWIFT) test $(SWIFT_FLAGS) --skip-build --parallel --num-workers 2
 	SWIFT=$(SWIFT) SWIFT_FLAGS="$(SWIFT_FLAGS)" scripts/cryptokit-vectors.sh
 	@if [ -x scripts/browser-test.sh ]; then scripts/browser-test.sh; fi

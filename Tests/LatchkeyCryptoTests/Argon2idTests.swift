@@ -1,3 +1,4 @@
+#if !LATCHKEY_APPLE_FRAMEWORKS  // the Linux store and Argon2id (libsodium) have no Apple counterpart
 import Foundation
 import LatchkeyCrypto
 import Testing
@@ -222,3 +223,4 @@ private struct ReferenceArgon2 {
         return result == 0 ? out : nil
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if !LATCHKEY_APPLE_FRAMEWORKS  // checked against OpenSSL itself, which the Apple build does not link
 import COpenSSL
 import Foundation
 import LatchkeyCrypto
@@ -168,3 +169,4 @@ private func hkdf(inputKeyMaterial ikm: SymmetricKey, salt: Data = Data(), info:
         }
     }
 }
+#endif

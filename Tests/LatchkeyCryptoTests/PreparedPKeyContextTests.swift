@@ -1,3 +1,4 @@
+#if !LATCHKEY_APPLE_FRAMEWORKS  // checked against OpenSSL itself, which the Apple build does not link
 import COpenSSL
 import Foundation
 import LatchkeySupport
@@ -167,3 +168,4 @@ import Testing
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if !LATCHKEY_APPLE_FRAMEWORKS  // the command-line products are not built in the Apple mode
 import Foundation
 import Testing
 
@@ -26,3 +27,4 @@ import Testing
         #expect(result.output.contains("unknown argument '--fitler'"))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if !LATCHKEY_APPLE_FRAMEWORKS  // the command-line products are not built in the Apple mode
 import Foundation
 import Testing
 
@@ -75,3 +76,4 @@ import Testing
         #expect(try keychain(["add-generic-password", "-s", "x", "-a", "y", "--require", "retina", "-w", "z"]).status == 64)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if !LATCHKEY_APPLE_FRAMEWORKS  // the Linux store and Argon2id (libsodium) have no Apple counterpart
 import Foundation
 import Latchkey
 import Testing
@@ -80,3 +81,4 @@ import Testing
         #expect(result.stderr.contains("keyring, file, memory or passphrase"), "\(result.stderr)")
     }
 }
+#endif

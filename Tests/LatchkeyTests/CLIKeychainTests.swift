@@ -1,3 +1,4 @@
+#if !LATCHKEY_APPLE_FRAMEWORKS  // the command-line products are not built in the Apple mode
 import Foundation
 import Testing
 
@@ -319,3 +320,4 @@ struct CLIKeychainLockedKeyringTests {
         #expect(text.contains("vault-locked=77"), "a vault whose login keyring is locked does not open")
     }
 }
+#endif

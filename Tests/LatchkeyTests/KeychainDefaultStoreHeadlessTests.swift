@@ -1,3 +1,4 @@
+#if !LATCHKEY_APPLE_FRAMEWORKS  // Apple platforms' default store is the system keychain (AppleFrameworksTests)
 import Foundation
 import Testing
 @testable import Latchkey
@@ -38,3 +39,4 @@ func keychainDefaultStoreChild() throws {
         #expect(bytes.range(of: Data("com.example.headless".utf8)) == nil)
     }
 }
+#endif

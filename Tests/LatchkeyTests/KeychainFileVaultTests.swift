@@ -1,3 +1,4 @@
+#if !LATCHKEY_APPLE_FRAMEWORKS  // the Linux store and Argon2id (libsodium) have no Apple counterpart
 import Foundation
 import Testing
 import Latchkey
@@ -76,3 +77,4 @@ import Latchkey
         #expect(try keychain.allItems().isEmpty)
     }
 }
+#endif

@@ -12,13 +12,26 @@ import LatchkeyKeychain
                       hashStrength: .testing, now: clock.closure)
     }
 
-    /// A FileVault in a temporary directory, unlocked by an in-memory key provider (shared by "restarts").
-    private func vault(_ directory: URL, provider: InMemoryVaultKeyProvider) throws -> FileVault {
-        let vault = try FileVault(url: directory.appendingPathComponent("vault.sqlite"), keyProvider: provider,
-                                  kdf: .testing)
-        try vault.unlock()
-        return vault
+    #if LATCHKEY_APPLE_FRAMEWORKS
+    /// The system keychain (the facade's process-wide store outlives each `AppleKeychainStore`, as a restart would).
+    private struct RestartableStore {
+        init() { AppleFrameworksFixture.useTestKeychain() }
+        func open(_ directory: URL) throws -> any ItemStore { AppleKeychainStore() }
     }
+    private static let verifierPrefix = "$pbkdf2-sha256$i=1$"
+    #else
+    /// A FileVault in a temporary directory, unlocked by an in-memory key provider (shared by "restarts").
+    private struct RestartableStore {
+        let provider = InMemoryVaultKeyProvider()
+        func open(_ directory: URL) throws -> any ItemStore {
+            let vault = try FileVault(url: directory.appendingPathComponent("vault.sqlite"), keyProvider: provider,
+                                      kdf: .testing)
+            try vault.unlock()
+            return vault
+        }
+    }
+    private static let verifierPrefix = "$argon2id$v=19$m=64,t=1,p=1$"
+    #endif
 
     @Test func createAndLogIn() throws {
         let flow = login(MemoryStore())
@@ -55,8 +68,8 @@ import LatchkeyKeychain
         #expect(!text.contains(password))
         #expect(stored.range(of: Data(password.utf8)) == nil)
         let record = try JSONDecoder().decode(PasswordLogin.AccountRecord.self, from: stored)
-        #expect(record.verifier.hasPrefix("$argon2id$v=19$m=64,t=1,p=1$"))
-        #expect(try Argon2id.verify(password: Data(password.utf8), against: record.verifier))
+        #expect(record.verifier.hasPrefix(Self.verifierPrefix))
+        #expect(try PasswordHash.verify(password: password, against: record.verifier))
         #expect(record.username == "mina")
     }
 
@@ -87,9 +100,9 @@ import LatchkeyKeychain
     @Test func throttleSurvivesARestart() throws {
         let directory = try ChildProcess.temporaryDirectory("login-restart")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let provider = InMemoryVaultKeyProvider()
+        let stores = RestartableStore()
         do {
-            let flow = login(try vault(directory, provider: provider))
+            let flow = login(try stores.open(directory))
             try flow.createAccount(username: "mina", password: "correct horse")
             for attempt in 1...5 {
                 #expect(throws: PasswordLoginError.invalidCredentials) {
@@ -98,7 +111,7 @@ import LatchkeyKeychain
             }
         }
         // A new process: a new FileVault instance on the same file, a new PasswordLogin.
-        let restarted = login(try vault(directory, provider: provider))
+        let restarted = login(try stores.open(directory))
         #expect(restarted.throttleState.failures == 5)
         #expect(throws: PasswordLoginError.throttled(retryAfter: 30)) {
             try restarted.logIn(username: "mina", password: "correct horse")

@@ -15,8 +15,8 @@ import Latchkey
         let bytes = Data(digest)                                    // as CryptoKit: Data(digest), digest.hexString
         #expect(bytes.count == 32 && digest.hexString.hasPrefix("ba7816bf"))
 
-        let verifier = try Argon2id.hash(password: Data("correct horse".utf8))   // $argon2id$v=19$m=19456,t=2,p=1$...
-        #expect(try Argon2id.verify(password: Data("correct horse".utf8), against: verifier))
+        let verifier = try PasswordHash.make(password: "correct horse")   // $argon2id$… on Linux, $pbkdf2-sha256$… on Apple
+        #expect(try PasswordHash.verify(password: "correct horse", against: verifier))
 
         let signingKey = P256.Signing.PrivateKey()
         let token = try JWT.sign(claims: JWTClaims(sub: "alice"), header: JWSHeader(alg: .ES256), key: .p256(signingKey))

@@ -209,6 +209,7 @@ private actor Gate {
     }
 }
 
+#if !LATCHKEY_APPLE_FRAMEWORKS
 /// TokenManager backed by the real keychain (a FileVault in a temporary directory).
 @Suite struct TokenManagerKeychainTests {
     @Test func tokensLiveInTheKeychainWithTheChosenAccessibility() async throws {
@@ -248,3 +249,4 @@ private struct ScriptedRefresherForKeychain: TokenRefresher {
         return TokenGrant(accessToken: "a\(next)", expiresIn: 3600, refreshToken: "r\(next)")
     }
 }
+#endif

@@ -12,13 +12,13 @@ import Security
 /// the matching `SecAccessControl` flag, and reads it with `kSecUseAuthenticationContext` = this
 /// context — so the Secure Enclave enforces the gate. Not available on watchOS and tvOS.
 public final class AppleAuthenticationContext: AuthenticationContext {
-    // LAContext is documented as usable from any thread; it is never mutated outside its own API.
-    nonisolated(unsafe) private let context: LAContext
+    private let box: ContextBox
+    private var context: LAContext { box.context }
     private let service: String
 
     /// Wraps `context`; `service` names the keychain items holding the domain secrets.
     public init(context: LAContext = LAContext(), service: String = "dev.latchkey.protection-domain") {
-        self.context = context
+        self.box = ContextBox(context: context)
         self.service = service
     }
 
@@ -141,5 +141,9 @@ public final class AppleAuthenticationContext: AuthenticationContext {
         case .deviceOwnerAuthentication: .deviceOwnerAuthentication
         }
     }
+}
+/// Holds the `LAContext` whether or not the SDK declares it `Sendable` (SDKs differ).
+private struct ContextBox: @unchecked Sendable {  // LAContext is documented as usable from any thread
+    let context: LAContext
 }
 #endif

@@ -60,7 +60,7 @@ public struct AppleKeychainStore: ItemStore {
     /// Replaces the model's access control and context with the system's objects: a `SecAccessControl`, the
     /// evaluated context's `LAContext`, and — for a non-interactive query without one — a fresh `LAContext` with
     /// `interactionNotAllowed`.
-    func prepare(_ dictionary: [String: Any], interactive: Bool) throws(KeychainStoreError) -> [String: Any] {
+    package func prepare(_ dictionary: [String: Any], interactive: Bool) throws(KeychainStoreError) -> [String: Any] {
         var d = dictionary
         d.removeValue(forKey: QueryKeys.useAuthenticationUI)
         if let ac = d[QueryKeys.accessControl] as? AccessControl {

@@ -1,5 +1,4 @@
 import Foundation
-import LatchkeyKeychainCore
 
 /// Which store the default keychain uses: `LATCHKEY_KEYCHAIN=keyring|file|memory|passphrase`, or the same
 /// in code (``DefaultKeychainConfiguration/choice``). Unset: ``automatic``.

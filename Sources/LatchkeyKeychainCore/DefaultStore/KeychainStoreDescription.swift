@@ -1,7 +1,4 @@
 import Foundation
-import LatchkeyKeychainCore
-import CryptoKit
-import LatchkeyOpenSSL
 import LatchkeySupport
 
 /// Which store the default keychain opened, and how its key is protected — what `latchkey keychain
@@ -17,6 +14,14 @@ public struct KeychainStoreDescription: Sendable, Hashable, CustomStringConverti
     public let isNewVault: Bool
     /// Why this store: `LATCHKEY_KEYCHAIN=…`, or the automatic choice's reason (English).
     public let reason: String
+
+    package init(store: KeychainStoreChoice, vaultURL: URL?, deviceKeyURL: URL?, isNewVault: Bool, reason: String) {
+        self.store = store
+        self.vaultURL = vaultURL
+        self.deviceKeyURL = deviceKeyURL
+        self.isNewVault = isNewVault
+        self.reason = reason
+    }
 
     /// What protects the key, in words (English or Korean).
     public func protection(_ language: MessageLanguage = .current) -> String {
