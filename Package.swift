@@ -198,7 +198,7 @@ if !appleFrameworksMode {
 // its Linux modules provide, as typed bindings (Tests/ApplePinTests): the same files compile against Apple's SDK,
 // where the frameworks need no dependency.
 targets.append(.testTarget(name: "ApplePinTests",
-                           dependencies: linuxHost ? ["Security", "LocalAuthentication", "CryptoKit"] : [],
+                           dependencies: linuxHost ? ["Security", "LocalAuthentication", "CryptoKit", "CommonCrypto"] : [],
                            swiftSettings: strict))
 
 let package = Package(

@@ -12,10 +12,15 @@ What it checks:
    package calls on Apple platforms is pinned even where no facade declares it.
 
 How: scripts/checks/swiftdecls.py lists the facades' declarations; the pin files are read as tokens (every `#if`
-branch). Not listed: underscored names and labels (`_bridgeToObjectiveC`, `init(_nsError:)`), conformance
-witnesses (`hash(into:)`, `description`), Linux-only extensions named for Latchkey (`LatchkeySecurityConfiguration`,
-`LAContext.latchkeyAuthenticationContext`), and EXEMPT below, each with its reason. The pins' own correctness is
-the compiler's: the pin files compile against the Linux modules in `make test` and against Apple's SDK on a Mac.
+branch). A member reference is `Type.member`, `Type<Arguments>.member` or `\\Type.member`. A generic parameter
+stands for its constraints (in `func hashing<H: HashFunction>`, `H.finalize` names `HashFunction.finalize`): that
+is how a protocol's requirements are pinned. A call on a value whose type the pin file states (`var hasher: H`,
+`hasher: inout SHA256`) names that type's member with the call's argument labels: that is how a `mutating` method
+is pinned (it cannot be referenced as a function value). Not listed: underscored names and labels
+(`_bridgeToObjectiveC`, `init(_nsError:)`), conformance witnesses (`hash(into:)`, `description`), Linux-only
+extensions named for Latchkey (`LatchkeySecurityConfiguration`, `LAContext.latchkeyAuthenticationContext`), and
+EXEMPT below, each with its reason. The pins' own correctness is the compiler's: the pin files compile against
+the Linux modules in `make test` and against Apple's SDK on a Mac.
 
 Usage: scripts/check-pins.py [--root DIR] [--list]. Exit 0 when every symbol is pinned, 1 otherwise, 2 on an error.
 """
@@ -36,7 +41,7 @@ FACADES = ("Security", "LocalAuthentication", "CryptoKit", "CommonCrypto", "Auth
 PIN_DIR = os.path.join("Tests", "ApplePinTests")
 CLIENT_PRODUCTS = ["Latchkey", "LatchkeyKeychain", "LatchkeyAuth", "LatchkeyCrypto", "LatchkeyWebAuthn"]
 APPLE_NAME = re.compile(r"^(Sec[A-Z]\w*|kSec\w+|errSec\w+|LA[A-Z]\w*|kLA\w+|CF[A-Z]\w*|kCF\w+)$")
-WITNESSES = {"hash", "description", "debugDescription"}
+WITNESSES = {"hash(into:)", "description", "debugDescription"}
 
 # Facade API with no Apple counterpart to pin, by signature, and why it stays.
 EXEMPT = {
@@ -47,7 +52,93 @@ EXEMPT = {
     "kSecKeyAlgorithmECDSASignatureDigestX962SHA256": "Apple's Swift has only SecKeyAlgorithm.ecdsaSignatureDigestX962SHA256",
     "LAError.errorDescription": "LocalizedError on Linux only: Apple's LAError is not LocalizedError "
                                 "(portable code reads localizedDescription)",
+    "kSecKeyKeyExchangeParameterRequestedSize": "Apple's Swift has only SecKeyKeyExchangeParameter.requestedSize "
+                                                "(a CF_STRING_ENUM constant)",
+    "kSecKeyKeyExchangeParameterSharedInfo": "Apple's Swift has only SecKeyKeyExchangeParameter.sharedInfo",
+    "SymmetricKey.customMirror": "CustomReflectable on Linux only, so dump() and debuggers show a key's size, never its "
+                                 "bytes; Apple's SymmetricKey has no custom mirror (portable code never calls it)",
 }
+
+
+GENERIC_OWNERS = {"func", "struct", "class", "enum", "actor", "typealias"}
+
+
+def generic_constraints(tokens) -> dict[str, list[tuple[int, set[str]]]]:
+    """Generic parameter -> [(token index of its clause, the protocols and classes it is constrained to)], from the
+    generic parameter clauses (`func f<H: HashFunction, D: CryptoKit.Digest & Sendable>`)."""
+    out: dict[str, list[tuple[int, set[str]]]] = {}
+    for i, t in enumerate(tokens):
+        if t.text != "<" or t.kind != "punct" or i < 1 or tokens[i - 1].kind != "ident" or t.space_before:
+            continue
+        if tokens[i - 1].text not in ("init", "subscript") and (i < 2 or tokens[i - 2].text not in GENERIC_OWNERS):
+            continue
+        for start, end in ss.split_arguments(tokens, i)[0]:
+            part = tokens[start:end]
+            if len(part) < 3 or part[0].kind != "ident" or part[1].text != ":":
+                continue
+            constraints, segment = set(), []
+            for x in part[2:] + [None]:
+                if x is None or x.text == "&":
+                    if segment:
+                        constraints.add(segment[-1])   # the last name component: CryptoKit.Digest is Digest
+                    segment = []
+                elif x.kind == "ident":
+                    segment.append(x.text)
+            out.setdefault(part[0].text, []).append((i, constraints))
+    return out
+
+
+def typed_bindings(tokens) -> dict[str, list[tuple[int, str]]]:
+    """Value name -> [(token index, its stated type's last name component)]: `var hasher: H`,
+    `let box: AES.GCM.SealedBox`, `(hasher: inout SHA256, ...)`. Only what the pin file states; nothing is inferred."""
+    out: dict[str, list[tuple[int, str]]] = {}
+    for k, t in enumerate(tokens):
+        if t.text != ":" or t.kind != "punct" or k < 1 or tokens[k - 1].kind != "ident" or tokens[k - 1].text == "_":
+            continue
+        j = k + 1
+        declared = k >= 2 and tokens[k - 2].text in ("var", "let")
+        if j < len(tokens) and tokens[j].text == "inout":
+            j += 1
+        elif not declared:
+            continue
+        chain = []
+        while j < len(tokens) and tokens[j].kind == "ident":
+            chain.append(tokens[j].text)
+            if j + 1 < len(tokens) and tokens[j + 1].text == "." and not tokens[j + 1].space_before:
+                j += 2
+            else:
+                break
+        if chain:
+            out.setdefault(tokens[k - 1].text, []).append((k, chain[-1]))
+    return out
+
+
+def latest(declarations: list, index: int):
+    """The value of the last declaration before `index` (the one in scope there, as pin files are written), or None."""
+    found = None
+    for at, value in declarations:
+        if at < index:
+            found = value
+    return found
+
+
+def member_base(tokens, dot: int) -> str | None:
+    """The type name a `.` at `dot` follows: `Type.`, or `Type<Arguments>.` (the arguments skipped)."""
+    before = tokens[dot - 1]
+    if before.kind == "ident":
+        return before.text
+    if before.kind != "punct" or before.text != ">":
+        return None
+    depth = 0
+    for j in range(dot - 1, 0, -1):
+        x = tokens[j]
+        if x.kind == "punct" and x.text == ">" and tokens[j - 1].text != "-":
+            depth += 1
+        elif x.kind == "punct" and x.text == "<":
+            depth -= 1
+            if depth == 0:
+                return tokens[j - 1].text if tokens[j - 1].kind == "ident" and not x.space_before else None
+    return None
 
 
 def pin_references(root):
@@ -60,19 +151,30 @@ def pin_references(root):
         files.append(name)
         with open(os.path.join(directory, name), encoding="utf-8") as f:
             tokens = [t for t in ss.tokenize(f.read()) if t.kind != "directive"]
+        constraints, bindings = generic_constraints(tokens), typed_bindings(tokens)
         for i, t in enumerate(tokens):
             if t.kind == "ident":
                 identifiers.add(t.text)
-            if t.text == "." and t.kind == "punct" and 0 < i < len(tokens) - 1 and tokens[i - 1].kind == "ident" \
-                    and tokens[i + 1].kind == "ident":
-                labels = None
-                j = i + 2
-                if j < len(tokens) and tokens[j].text == "(" and not tokens[j].space_before:
-                    close = ss.matching_close(tokens, j)
-                    inner = [x.text for x in tokens[j + 1:close]]
-                    if inner == [] or (len(inner) % 2 == 0 and all(x == ":" for x in inner[1::2])):
-                        labels = inner[0::2]
-                members.setdefault((tokens[i - 1].text, tokens[i + 1].text), []).append(labels)
+            if t.text != "." or t.kind != "punct" or not 0 < i < len(tokens) - 1 or tokens[i + 1].kind != "ident":
+                continue
+            base = member_base(tokens, i)
+            if base is None:
+                continue
+            labels = None
+            j = i + 2
+            called = j < len(tokens) and tokens[j].text == "(" and not tokens[j].space_before
+            if called:
+                close = ss.matching_close(tokens, j)
+                inner = [x.text for x in tokens[j + 1:close]]
+                if inner == [] or (len(inner) % 2 == 0 and all(x == ":" for x in inner[1::2])):
+                    labels = inner[0::2]
+            bound = latest(bindings.get(base, []), i)
+            if bound is not None:
+                base = bound
+                if called and labels is None:
+                    labels = ss.argument_labels(tokens, j)[0]
+            for type_name in {base} | (latest(constraints.get(base, []), i) or set()):
+                members.setdefault((type_name, tokens[i + 1].text), []).append(labels)
     return identifiers, members, files
 
 
@@ -84,7 +186,7 @@ def exempt_reason(decl: sd.Decl):
         return "underscored"
     if "latchkey" in name.lower():
         return "a Linux-only extension named for Latchkey"
-    if decl.context and decl.name in WITNESSES:
+    if decl.context and name.split(".")[-1] in WITNESSES:
         return "a conformance witness (the conformance is pinned)"
     return None
 

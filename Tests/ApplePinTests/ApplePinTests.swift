@@ -4,11 +4,15 @@ import Testing
 #if canImport(LocalAuthentication) && !os(tvOS) && !os(watchOS)
 import LocalAuthentication
 #endif
+#if canImport(CommonCrypto)
+import CommonCrypto
+#endif
 
-// The pin files (SecurityPins.swift, LocalAuthenticationPins.swift, CryptoKitPins.swift) are checked by compiling:
-// against Apple's SDK on a Mac, against the Linux modules in `make test`. This suite runs the pins that only read
-// constants and checks the raw values Apple's headers give the enums the Linux modules re-declare (SecKey.h,
-// SecTrust.h, LAPublicDefines.h), which a signature cannot show.
+// The pin files (SecurityPins.swift, LocalAuthenticationPins.swift, CryptoKitPins.swift, CommonCryptoPins.swift) are
+// checked by compiling: against Apple's SDK on a Mac, against the Linux modules in `make test`. This suite runs the
+// pins that only read constants and checks the raw values Apple's headers and sources give the constants and enums
+// the Linux modules re-declare (SecKey.h and SecKeyAdaptors.m, SecTrust.h, LAPublicDefines.h, CommonDigest.h,
+// CommonHMAC.h, CommonKeyDerivation.h, CommonCryptoError.h), which a signature cannot show.
 
 func pinType<T>(_: T.Type) {}
 func pinHashable<T: Hashable>(_: T.Type) {}
@@ -17,6 +21,7 @@ func pinOptionSet<T: OptionSet>(_: T.Type) {}
 func pinRawRepresentable<T: RawRepresentable>(_: T.Type) {}
 func pinContiguousBytes<T: ContiguousBytes>(_: T.Type) {}
 func pinError<T: Error>(_: T.Type) {}
+func pinSendable<T: Sendable>(_: T.Type) {}
 
 @Suite struct ApplePinTests {
     @Test func securityPinsCompileAndReadTheirConstants() {
@@ -40,6 +45,67 @@ func pinError<T: Error>(_: T.Type) {}
         #expect(flags.map(\.rawValue) == [1, 2, 8, 16, 1 << 14, 1 << 15, 1 << 30, 1 << 31])
     }
 
+    /// Apple's strings (Security's SecKeyAdaptors.m): the keys of a key's algorithm and parameter dictionaries.
+    @Test func securityKeyConstantsHaveApplesStrings() {
+        let algorithms: [(SecKeyAlgorithm, String)] = [
+            (.rsaSignatureRaw, "algid:sign:RSA:raw"),
+            (.rsaSignatureDigestPKCS1v15Raw, "algid:sign:RSA:digest-PKCS1v15"),
+            (.rsaSignatureDigestPKCS1v15SHA1, "algid:sign:RSA:digest-PKCS1v15:SHA1"),
+            (.rsaSignatureDigestPKCS1v15SHA224, "algid:sign:RSA:digest-PKCS1v15:SHA224"),
+            (.rsaSignatureDigestPKCS1v15SHA256, "algid:sign:RSA:digest-PKCS1v15:SHA256"),
+            (.rsaSignatureDigestPKCS1v15SHA384, "algid:sign:RSA:digest-PKCS1v15:SHA384"),
+            (.rsaSignatureDigestPKCS1v15SHA512, "algid:sign:RSA:digest-PKCS1v15:SHA512"),
+            (.rsaSignatureMessagePKCS1v15SHA1, "algid:sign:RSA:message-PKCS1v15:SHA1"),
+            (.rsaSignatureMessagePKCS1v15SHA224, "algid:sign:RSA:message-PKCS1v15:SHA224"),
+            (.rsaSignatureMessagePKCS1v15SHA256, "algid:sign:RSA:message-PKCS1v15:SHA256"),
+            (.rsaSignatureMessagePKCS1v15SHA384, "algid:sign:RSA:message-PKCS1v15:SHA384"),
+            (.rsaSignatureMessagePKCS1v15SHA512, "algid:sign:RSA:message-PKCS1v15:SHA512"),
+            (.rsaSignatureDigestPSSSHA1, "algid:sign:RSA:digest-PSS:SHA1:SHA1:20"),
+            (.rsaSignatureDigestPSSSHA224, "algid:sign:RSA:digest-PSS:SHA224:SHA224:24"),
+            (.rsaSignatureDigestPSSSHA256, "algid:sign:RSA:digest-PSS:SHA256:SHA256:32"),
+            (.rsaSignatureDigestPSSSHA384, "algid:sign:RSA:digest-PSS:SHA384:SHA384:48"),
+            (.rsaSignatureDigestPSSSHA512, "algid:sign:RSA:digest-PSS:SHA512:SHA512:64"),
+            (.rsaSignatureMessagePSSSHA1, "algid:sign:RSA:message-PSS:SHA1:SHA1:20"),
+            (.rsaSignatureMessagePSSSHA224, "algid:sign:RSA:message-PSS:SHA224:SHA224:24"),
+            (.rsaSignatureMessagePSSSHA256, "algid:sign:RSA:message-PSS:SHA256:SHA256:32"),
+            (.rsaSignatureMessagePSSSHA384, "algid:sign:RSA:message-PSS:SHA384:SHA384:48"),
+            (.rsaSignatureMessagePSSSHA512, "algid:sign:RSA:message-PSS:SHA512:SHA512:64"),
+            (.ecdsaSignatureDigestX962, "algid:sign:ECDSA:digest-X962"),
+            (.ecdsaSignatureDigestX962SHA1, "algid:sign:ECDSA:digest-X962:SHA1"),
+            (.ecdsaSignatureDigestX962SHA224, "algid:sign:ECDSA:digest-X962:SHA224"),
+            (.ecdsaSignatureDigestX962SHA256, "algid:sign:ECDSA:digest-X962:SHA256"),
+            (.ecdsaSignatureDigestX962SHA384, "algid:sign:ECDSA:digest-X962:SHA384"),
+            (.ecdsaSignatureDigestX962SHA512, "algid:sign:ECDSA:digest-X962:SHA512"),
+            (.ecdsaSignatureMessageX962SHA1, "algid:sign:ECDSA:message-X962:SHA1"),
+            (.ecdsaSignatureMessageX962SHA224, "algid:sign:ECDSA:message-X962:SHA224"),
+            (.ecdsaSignatureMessageX962SHA256, "algid:sign:ECDSA:message-X962:SHA256"),
+            (.ecdsaSignatureMessageX962SHA384, "algid:sign:ECDSA:message-X962:SHA384"),
+            (.ecdsaSignatureMessageX962SHA512, "algid:sign:ECDSA:message-X962:SHA512"),
+            (.rsaEncryptionRaw, "algid:encrypt:RSA:raw"),
+            (.rsaEncryptionPKCS1, "algid:encrypt:RSA:PKCS1"),
+            (.rsaEncryptionOAEPSHA1, "algid:encrypt:RSA:OAEP:SHA1"),
+            (.rsaEncryptionOAEPSHA224, "algid:encrypt:RSA:OAEP:SHA224"),
+            (.rsaEncryptionOAEPSHA256, "algid:encrypt:RSA:OAEP:SHA256"),
+            (.rsaEncryptionOAEPSHA384, "algid:encrypt:RSA:OAEP:SHA384"),
+            (.rsaEncryptionOAEPSHA512, "algid:encrypt:RSA:OAEP:SHA512"),
+            (.eciesEncryptionStandardX963SHA256AESGCM, "algid:encrypt:ECIES:ECDH:KDFX963:SHA256:AESGCM"),
+            (.eciesEncryptionCofactorX963SHA256AESGCM, "algid:encrypt:ECIES:ECDHC:KDFX963:SHA256:AESGCM"),
+            (.eciesEncryptionStandardVariableIVX963SHA256AESGCM, "algid:encrypt:ECIES:ECDH:KDFX963:SHA256:AESGCM-KDFIV"),
+            (.eciesEncryptionCofactorVariableIVX963SHA256AESGCM, "algid:encrypt:ECIES:ECDHC:KDFX963:SHA256:AESGCM-KDFIV"),
+            (.ecdhKeyExchangeStandard, "algid:keyexchange:ECDH"),
+            (.ecdhKeyExchangeStandardX963SHA1, "algid:keyexchange:ECDH:KDFX963:SHA1"),
+            (.ecdhKeyExchangeStandardX963SHA256, "algid:keyexchange:ECDH:KDFX963:SHA256"),
+            (.ecdhKeyExchangeStandardX963SHA384, "algid:keyexchange:ECDH:KDFX963:SHA384"),
+            (.ecdhKeyExchangeStandardX963SHA512, "algid:keyexchange:ECDH:KDFX963:SHA512"),
+            (.ecdhKeyExchangeCofactor, "algid:keyexchange:ECDHC"),
+        ]
+        for (algorithm, string) in algorithms {
+            #expect(algorithm.rawValue as String == string)
+        }
+        #expect(SecKeyKeyExchangeParameter.requestedSize.rawValue as String == "requestedSize")
+        #expect(SecKeyKeyExchangeParameter.sharedInfo.rawValue as String == "sharedInfo")
+    }
+
     #if canImport(LocalAuthentication) && !os(tvOS) && !os(watchOS)
     @Test func localAuthenticationPinsCompileAndReadTheirConstants() {
         LocalAuthenticationPins.context()
@@ -58,6 +124,30 @@ func pinError<T: Error>(_: T.Type) {}
         #expect(codes.map(\.rawValue) == [-1, -2, -3, -4, -5, -6, -7, -8, -9, -10, -1004])
         #expect(kLAErrorDomain == LAErrorDomain && LAError.errorDomain == LAErrorDomain)
         #expect(LATouchIDAuthenticationMaximumAllowableReuseDuration == 300)
+    }
+
+    @Test func localAuthenticationDomainStatePinsCompile() {
+        LocalAuthenticationPins.domainState()
+    }
+    #endif
+
+    #if canImport(CommonCrypto)
+    @Test func commonCryptoPinsCompileAndHaveApplesValues() {
+        CommonCryptoPins.digests()
+        CommonCryptoPins.hmac()
+        CommonCryptoPins.keyDerivation()
+        CommonCryptoPins.status()
+        let lengths = [CC_MD5_DIGEST_LENGTH, CC_SHA1_DIGEST_LENGTH, CC_SHA256_DIGEST_LENGTH, CC_SHA384_DIGEST_LENGTH,
+                       CC_SHA512_DIGEST_LENGTH]
+        #expect(lengths == [16, 20, 32, 48, 64])
+        let hmacs = [kCCHmacAlgSHA1, kCCHmacAlgMD5, kCCHmacAlgSHA256, kCCHmacAlgSHA384, kCCHmacAlgSHA512, kCCHmacAlgSHA224]
+        #expect(hmacs == [0, 1, 2, 3, 4, 5])
+        #expect(kCCPBKDF2 == 2)
+        let prfs = [kCCPRFHmacAlgSHA1, kCCPRFHmacAlgSHA224, kCCPRFHmacAlgSHA256, kCCPRFHmacAlgSHA384, kCCPRFHmacAlgSHA512]
+        #expect(prfs == [1, 2, 3, 4, 5])
+        let statuses = [kCCSuccess, kCCParamError, kCCBufferTooSmall, kCCMemoryFailure, kCCAlignmentError, kCCDecodeError,
+                        kCCUnimplemented]
+        #expect(statuses == [0, -4300, -4301, -4302, -4303, -4304, -4305])
     }
     #endif
 }

@@ -4,23 +4,29 @@ import Foundation
 
 // Apple's documented CryptoKit API that the package uses or that a Linux `CryptoKit` module must provide
 // (developer.apple.com/documentation/cryptokit; swift-crypto mirrors the same declarations), pinned as in
-// SecurityPins.swift. Until the Linux `CryptoKit` module exists this file compiles to nothing on Linux; it is
-// the specification that module is written against, and it compiles against Apple's CryptoKit as it is.
-// Everything here is available at the package's floor (macOS 14, iOS 17): HKDF, the PEM/DER representations
-// (iOS 14), AES key wrap (iOS 15) and compressed representations (iOS 16) included. Errors are untyped `throws`.
+// SecurityPins.swift: the specification the Linux `CryptoKit` module is written against, compiled against it on Linux
+// and against Apple's CryptoKit as it is. Everything here is available at the package's floor (macOS 14, iOS 17):
+// HKDF, the PEM/DER representations and CryptoKitASN1Error (iOS 14), AES key wrap (iOS 15), compressed
+// representations (iOS 16) and DiffieHellmanKeyAgreement (iOS 17) included. Errors are untyped `throws`.
+// A protocol's requirements are pinned through a generic parameter constrained to it (`H.finalize` for
+// `HashFunction.finalize`); `mutating` methods, which cannot be referenced as function values, by a call on a value
+// of the stated type (`{ (hasher: inout SHA256, ...) in hasher.update(bufferPointer: ...) }`).
 
 /// Pins of CryptoKit (compiled, not run).
 enum CryptoKitPins {
     static func hashing() {
         func hashFunction<H: HashFunction>(_: H.Type) {
+            pinSendable(H.self)
             let _: () -> H = H.init
             let _: Int = H.blockByteCount
             let _: Int = H.Digest.byteCount
             let _: (Data) -> H.Digest = H.hash(data:)
-            var hasher = H()
-            hasher.update(data: Data())
-            hasher.update(bufferPointer: UnsafeRawBufferPointer(start: nil, count: 0))
-            let _: H.Digest = hasher.finalize()
+            let _: (UnsafeRawBufferPointer) -> H.Digest = H.hash(bufferPointer:)
+            let _: (H) -> () -> H.Digest = H.finalize
+            let _ = { (hasher: inout H, buffer: UnsafeRawBufferPointer, data: Data) in
+                hasher.update(bufferPointer: buffer)
+                hasher.update(data: data)
+            }
         }
         func digest<D: Digest>(_ value: D) {
             let _: Int = D.byteCount
@@ -30,8 +36,13 @@ enum CryptoKitPins {
             let _: String = value.description
             let _: Bool = value == value
             let _: Bool = value == Data()
+            let _: (D) -> () -> Array<UInt8>.Iterator = D.makeIterator
+            let _: KeyPath<D, Int> = \D.underestimatedCount
+            let _: (D) -> ((UnsafeBufferPointer<UInt8>) throws -> Int) throws -> Int? =
+                D.withContiguousStorageIfAvailable(_:)
             pinHashable(D.self)
             pinContiguousBytes(D.self)
+            pinSendable(D.self)
         }
         hashFunction(SHA256.self)
         hashFunction(SHA384.self)
@@ -53,6 +64,42 @@ enum CryptoKitPins {
         let _: (Data) -> SHA512.Digest = SHA512.hash(data:)
         let _: (Data) -> Insecure.SHA1.Digest = Insecure.SHA1.hash(data:)
         let _: (Data) -> Insecure.MD5.Digest = Insecure.MD5.hash(data:)
+        // Each hash function's and digest's own members (the protocols' requirements are pinned above).
+        let _: Int = SHA256.blockByteCount
+        let _: () -> SHA256 = SHA256.init
+        let _: (SHA256) -> () -> SHA256Digest = SHA256.finalize
+        let _ = { (hasher: inout SHA256, buffer: UnsafeRawBufferPointer) in hasher.update(bufferPointer: buffer) }
+        let _: Int = SHA256Digest.byteCount
+        let _: (SHA256Digest) -> ((UnsafeRawBufferPointer) throws -> Int) throws -> Int =
+            SHA256Digest.withUnsafeBytes(_:)
+        let _: Int = SHA384.blockByteCount
+        let _: () -> SHA384 = SHA384.init
+        let _: (SHA384) -> () -> SHA384Digest = SHA384.finalize
+        let _ = { (hasher: inout SHA384, buffer: UnsafeRawBufferPointer) in hasher.update(bufferPointer: buffer) }
+        let _: Int = SHA384Digest.byteCount
+        let _: (SHA384Digest) -> ((UnsafeRawBufferPointer) throws -> Int) throws -> Int =
+            SHA384Digest.withUnsafeBytes(_:)
+        let _: Int = SHA512.blockByteCount
+        let _: () -> SHA512 = SHA512.init
+        let _: (SHA512) -> () -> SHA512Digest = SHA512.finalize
+        let _ = { (hasher: inout SHA512, buffer: UnsafeRawBufferPointer) in hasher.update(bufferPointer: buffer) }
+        let _: Int = SHA512Digest.byteCount
+        let _: (SHA512Digest) -> ((UnsafeRawBufferPointer) throws -> Int) throws -> Int =
+            SHA512Digest.withUnsafeBytes(_:)
+        let _: Int = Insecure.SHA1.blockByteCount
+        let _: () -> Insecure.SHA1 = Insecure.SHA1.init
+        let _: (Insecure.SHA1) -> () -> Insecure.SHA1Digest = Insecure.SHA1.finalize
+        let _ = { (hasher: inout Insecure.SHA1, buffer: UnsafeRawBufferPointer) in hasher.update(bufferPointer: buffer) }
+        let _: Int = Insecure.SHA1Digest.byteCount
+        let _: (Insecure.SHA1Digest) -> ((UnsafeRawBufferPointer) throws -> Int) throws -> Int =
+            Insecure.SHA1Digest.withUnsafeBytes(_:)
+        let _: Int = Insecure.MD5.blockByteCount
+        let _: () -> Insecure.MD5 = Insecure.MD5.init
+        let _: (Insecure.MD5) -> () -> Insecure.MD5Digest = Insecure.MD5.finalize
+        let _ = { (hasher: inout Insecure.MD5, buffer: UnsafeRawBufferPointer) in hasher.update(bufferPointer: buffer) }
+        let _: Int = Insecure.MD5Digest.byteCount
+        let _: (Insecure.MD5Digest) -> ((UnsafeRawBufferPointer) throws -> Int) throws -> Int =
+            Insecure.MD5Digest.withUnsafeBytes(_:)
         digest(SHA256.hash(data: Data()))
         digest(SHA384.hash(data: Data()))
         digest(SHA512.hash(data: Data()))
@@ -64,6 +111,8 @@ enum CryptoKitPins {
         let _: (SymmetricKeySize) -> SymmetricKey = SymmetricKey.init(size:)
         let _: (Data) -> SymmetricKey = SymmetricKey.init(data:)
         let _: KeyPath<SymmetricKey, Int> = \SymmetricKey.bitCount
+        let _: (SymmetricKey) -> ((UnsafeRawBufferPointer) throws -> Int) throws -> Int =
+            SymmetricKey.withUnsafeBytes(_:)
         pinContiguousBytes(SymmetricKey.self)
         pinEquatable(SymmetricKey.self)
         let _: SymmetricKeySize = SymmetricKeySize.bits128
@@ -74,6 +123,11 @@ enum CryptoKitPins {
 
         func mac<M: MessageAuthenticationCode>(_ value: M) {
             let _: Int = value.byteCount
+            let _: KeyPath<M, Int> = \M.byteCount
+            let _: (M) -> () -> Array<UInt8>.Iterator = M.makeIterator
+            let _: (M) -> ((UnsafeBufferPointer<UInt8>) throws -> Int) throws -> Int? =
+                M.withContiguousStorageIfAvailable(_:)
+            pinSendable(M.self)
             let _: Data = Data(value)
             let _: Int = value.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in bytes.count }
             let _: String = value.description
@@ -88,11 +142,17 @@ enum CryptoKitPins {
         let _: (HashedAuthenticationCode<SHA256>, Data, SymmetricKey) -> Bool =
             HMAC<SHA256>.isValidAuthenticationCode(_:authenticating:using:)
         let _: (Data, Data, SymmetricKey) -> Bool = HMAC<SHA256>.isValidAuthenticationCode(_:authenticating:using:)
+        let _: (HashedAuthenticationCode<SHA256>, UnsafeRawBufferPointer, SymmetricKey) -> Bool =
+            HMAC<SHA256>.isValidAuthenticationCode(_:authenticating:using:)
+        let _: (HMAC<SHA256>) -> () -> HashedAuthenticationCode<SHA256> = HMAC<SHA256>.finalize
+        let _: KeyPath<HashedAuthenticationCode<SHA256>, Int> = \HashedAuthenticationCode<SHA256>.byteCount
+        let _: (HashedAuthenticationCode<SHA256>) -> ((UnsafeRawBufferPointer) throws -> Int) throws -> Int =
+            HashedAuthenticationCode<SHA256>.withUnsafeBytes(_:)
         let _: (Data, SymmetricKey) -> HashedAuthenticationCode<SHA384> = HMAC<SHA384>.authenticationCode(for:using:)
         let _: (Data, SymmetricKey) -> HashedAuthenticationCode<SHA512> = HMAC<SHA512>.authenticationCode(for:using:)
         let _: (Data, SymmetricKey) -> HashedAuthenticationCode<Insecure.SHA1> =
             HMAC<Insecure.SHA1>.authenticationCode(for:using:)
-        var hmac = HMAC<SHA256>(key: SymmetricKey(size: .bits256))
+        var hmac: HMAC<SHA256> = HMAC(key: SymmetricKey(size: .bits256))
         hmac.update(data: Data())
         mac(hmac.finalize())
 
@@ -110,6 +170,8 @@ enum CryptoKitPins {
             SharedSecret.hkdfDerivedSymmetricKey(using:salt:sharedInfo:outputByteCount:)
         let _: (SharedSecret) -> (SHA256.Type, Data, Int) -> SymmetricKey =
             SharedSecret.x963DerivedSymmetricKey(using:sharedInfo:outputByteCount:)
+        let _: (SharedSecret) -> ((UnsafeRawBufferPointer) throws -> Int) throws -> Int =
+            SharedSecret.withUnsafeBytes(_:)
         pinContiguousBytes(SharedSecret.self)
         pinEquatable(SharedSecret.self)
         let _ = { (secret: SharedSecret) in
@@ -131,6 +193,9 @@ enum CryptoKitPins {
         let _: KeyPath<AES.GCM.SealedBox, AES.GCM.Nonce> = \AES.GCM.SealedBox.nonce
         let _: () -> AES.GCM.Nonce = AES.GCM.Nonce.init
         let _: (Data) throws -> AES.GCM.Nonce = AES.GCM.Nonce.init(data:)
+        let _: (AES.GCM.Nonce) -> ((UnsafeRawBufferPointer) throws -> Int) throws -> Int =
+            AES.GCM.Nonce.withUnsafeBytes(_:)
+        let _: (AES.GCM.Nonce) -> () -> Array<UInt8>.Iterator = AES.GCM.Nonce.makeIterator
         pinContiguousBytes(AES.GCM.Nonce.self)
         let _: [UInt8] = Array(AES.GCM.Nonce())
 
@@ -146,6 +211,9 @@ enum CryptoKitPins {
         let _: KeyPath<ChaChaPoly.SealedBox, ChaChaPoly.Nonce> = \ChaChaPoly.SealedBox.nonce
         let _: () -> ChaChaPoly.Nonce = ChaChaPoly.Nonce.init
         let _: (Data) throws -> ChaChaPoly.Nonce = ChaChaPoly.Nonce.init(data:)
+        let _: (ChaChaPoly.Nonce) -> ((UnsafeRawBufferPointer) throws -> Int) throws -> Int =
+            ChaChaPoly.Nonce.withUnsafeBytes(_:)
+        let _: (ChaChaPoly.Nonce) -> () -> Array<UInt8>.Iterator = ChaChaPoly.Nonce.makeIterator
         pinContiguousBytes(ChaChaPoly.Nonce.self)
         let _: [UInt8] = Array(ChaChaPoly.Nonce())
 
@@ -215,6 +283,8 @@ enum CryptoKitPins {
         let _: (Data) throws -> P256.Signing.ECDSASignature = P256.Signing.ECDSASignature.init(derRepresentation:)
         let _: KeyPath<P256.Signing.ECDSASignature, Data> = \P256.Signing.ECDSASignature.rawRepresentation
         let _: KeyPath<P256.Signing.ECDSASignature, Data> = \P256.Signing.ECDSASignature.derRepresentation
+        let _: (P256.Signing.ECDSASignature) -> ((UnsafeRawBufferPointer) throws -> Int) throws -> Int =
+            P256.Signing.ECDSASignature.withUnsafeBytes(_:)
         pinContiguousBytes(P256.Signing.ECDSASignature.self)
         let _: (P256.KeyAgreement.PrivateKey) -> (P256.KeyAgreement.PublicKey) throws -> SharedSecret = P256.KeyAgreement.PrivateKey.sharedSecretFromKeyAgreement(with:)
         let _ = { () throws in
@@ -279,6 +349,8 @@ enum CryptoKitPins {
         let _: (Data) throws -> P384.Signing.ECDSASignature = P384.Signing.ECDSASignature.init(derRepresentation:)
         let _: KeyPath<P384.Signing.ECDSASignature, Data> = \P384.Signing.ECDSASignature.rawRepresentation
         let _: KeyPath<P384.Signing.ECDSASignature, Data> = \P384.Signing.ECDSASignature.derRepresentation
+        let _: (P384.Signing.ECDSASignature) -> ((UnsafeRawBufferPointer) throws -> Int) throws -> Int =
+            P384.Signing.ECDSASignature.withUnsafeBytes(_:)
         pinContiguousBytes(P384.Signing.ECDSASignature.self)
         let _: (P384.KeyAgreement.PrivateKey) -> (P384.KeyAgreement.PublicKey) throws -> SharedSecret = P384.KeyAgreement.PrivateKey.sharedSecretFromKeyAgreement(with:)
         let _ = { () throws in
@@ -343,6 +415,8 @@ enum CryptoKitPins {
         let _: (Data) throws -> P521.Signing.ECDSASignature = P521.Signing.ECDSASignature.init(derRepresentation:)
         let _: KeyPath<P521.Signing.ECDSASignature, Data> = \P521.Signing.ECDSASignature.rawRepresentation
         let _: KeyPath<P521.Signing.ECDSASignature, Data> = \P521.Signing.ECDSASignature.derRepresentation
+        let _: (P521.Signing.ECDSASignature) -> ((UnsafeRawBufferPointer) throws -> Int) throws -> Int =
+            P521.Signing.ECDSASignature.withUnsafeBytes(_:)
         pinContiguousBytes(P521.Signing.ECDSASignature.self)
         let _: (P521.KeyAgreement.PrivateKey) -> (P521.KeyAgreement.PublicKey) throws -> SharedSecret = P521.KeyAgreement.PrivateKey.sharedSecretFromKeyAgreement(with:)
         let _ = { () throws in
@@ -374,6 +448,20 @@ enum CryptoKitPins {
         let _: KeyPath<Curve25519.KeyAgreement.PublicKey, Data> = \Curve25519.KeyAgreement.PublicKey.rawRepresentation
     }
 
+    /// `DiffieHellmanKeyAgreement` (iOS 17, macOS 14): `Sendable`, with a `Sendable` public key type.
+    static func keyAgreement() {
+        func agreement<K: DiffieHellmanKeyAgreement>(_: K.Type) {
+            pinSendable(K.self)
+            pinSendable(K.PublicKey.self)
+            let _: KeyPath<K, K.PublicKey> = \K.publicKey
+            let _: (K) -> (K.PublicKey) throws -> SharedSecret = K.sharedSecretFromKeyAgreement(with:)
+        }
+        agreement(P256.KeyAgreement.PrivateKey.self)
+        agreement(P384.KeyAgreement.PrivateKey.self)
+        agreement(P521.KeyAgreement.PrivateKey.self)
+        agreement(Curve25519.KeyAgreement.PrivateKey.self)
+    }
+
     static func errors() {
         pinError(CryptoKitError.self)
         pinHashable(CryptoKitError.self)
@@ -384,6 +472,16 @@ enum CryptoKitPins {
         let _: CryptoKitError = CryptoKitError.wrapFailure
         let _: CryptoKitError = CryptoKitError.unwrapFailure
         let _: CryptoKitError = CryptoKitError.invalidParameter
+        pinError(CryptoKitASN1Error.self)
+        pinHashable(CryptoKitASN1Error.self)
+        let _: CryptoKitASN1Error = CryptoKitASN1Error.invalidFieldIdentifier
+        let _: CryptoKitASN1Error = CryptoKitASN1Error.unexpectedFieldType
+        let _: CryptoKitASN1Error = CryptoKitASN1Error.invalidObjectIdentifier
+        let _: CryptoKitASN1Error = CryptoKitASN1Error.invalidASN1Object
+        let _: CryptoKitASN1Error = CryptoKitASN1Error.invalidASN1IntegerEncoding
+        let _: CryptoKitASN1Error = CryptoKitASN1Error.truncatedASN1Field
+        let _: CryptoKitASN1Error = CryptoKitASN1Error.unsupportedFieldLength
+        let _: CryptoKitASN1Error = CryptoKitASN1Error.invalidPEMDocument
         let _ = { (error: any Error) in
             guard let failure = error as? CryptoKitError, failure != .authenticationFailure else { return }
             if case let .underlyingCoreCryptoError(code) = failure { _ = code }

@@ -50,6 +50,27 @@ enum LocalAuthenticationPins {
         }
     }
 
+    /// `LAContext.domainState` (macOS 15, iOS 18, visionOS 2; LADomainState.h): the replacement of
+    /// `evaluatedPolicyDomainState`. The companion domain is macOS and iOS only.
+    static func domainState() {
+        if #available(macOS 15, iOS 18, visionOS 2, *) {
+            pinHashable(LADomainState.self)
+            pinHashable(LADomainStateBiometry.self)
+            let _: KeyPath<LAContext, LADomainState> = \LAContext.domainState
+            let _: KeyPath<LADomainState, LADomainStateBiometry> = \LADomainState.biometry
+            let _: KeyPath<LADomainState, Data?> = \LADomainState.stateHash
+            let _: KeyPath<LADomainStateBiometry, LABiometryType> = \LADomainStateBiometry.biometryType
+            let _: KeyPath<LADomainStateBiometry, Data?> = \LADomainStateBiometry.stateHash
+        }
+        #if os(macOS) || os(iOS) || os(Linux)
+        if #available(macOS 15, iOS 18, *) {
+            pinHashable(LADomainStateCompanion.self)
+            let _: KeyPath<LADomainState, LADomainStateCompanion> = \LADomainState.companion
+            let _: KeyPath<LADomainStateCompanion, Data?> = \LADomainStateCompanion.stateHash
+        }
+        #endif
+    }
+
     static func policiesAndTypes() {
         let _: (Int) -> LAPolicy? = LAPolicy.init(rawValue:)
         let _: LAPolicy = LAPolicy.deviceOwnerAuthenticationWithBiometrics

@@ -146,6 +146,7 @@ enum SecurityPins {
         let _: (SecKey, SecKeyAlgorithm, CFData, CFData, UnsafeMutablePointer<Unmanaged<CFError>?>?) -> Bool =
             SecKeyVerifySignature
         let _: (SecKey) -> CFDictionary? = SecKeyCopyAttributes
+        let _: (SecKey) -> Int = SecKeyGetBlockSize
         let _: (SecKey, SecKeyAlgorithm, CFData, UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? =
             SecKeyCreateEncryptedData
         let _: (SecKey, SecKeyAlgorithm, CFData, UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? =
@@ -154,13 +155,62 @@ enum SecurityPins {
             SecKeyCopyKeyExchangeResult
         let _: (CFString) -> SecKeyAlgorithm = SecKeyAlgorithm.init(rawValue:)
         let _: KeyPath<SecKeyAlgorithm, CFString> = \SecKeyAlgorithm.rawValue
-        let _: SecKeyAlgorithm = SecKeyAlgorithm.ecdsaSignatureMessageX962SHA256
+        let _: SecKeyAlgorithm = SecKeyAlgorithm.rsaSignatureRaw
+        let _: SecKeyAlgorithm = SecKeyAlgorithm.rsaSignatureDigestPKCS1v15Raw
+        let _: SecKeyAlgorithm = SecKeyAlgorithm.rsaSignatureDigestPKCS1v15SHA1
+        let _: SecKeyAlgorithm = SecKeyAlgorithm.rsaSignatureDigestPKCS1v15SHA224
+        let _: SecKeyAlgorithm = SecKeyAlgorithm.rsaSignatureDigestPKCS1v15SHA256
+        let _: SecKeyAlgorithm = SecKeyAlgorithm.rsaSignatureDigestPKCS1v15SHA384
+        let _: SecKeyAlgorithm = SecKeyAlgorithm.rsaSignatureDigestPKCS1v15SHA512
+        let _: SecKeyAlgorithm = SecKeyAlgorithm.rsaSignatureMessagePKCS1v15SHA1
+        let _: SecKeyAlgorithm = SecKeyAlgorithm.rsaSignatureMessagePKCS1v15SHA224
+        let _: SecKeyAlgorithm = SecKeyAlgorithm.rsaSignatureMessagePKCS1v15SHA256
+        let _: SecKeyAlgorithm = SecKeyAlgorithm.rsaSignatureMessagePKCS1v15SHA384
+        let _: SecKeyAlgorithm = SecKeyAlgorithm.rsaSignatureMessagePKCS1v15SHA512
+        let _: SecKeyAlgorithm = SecKeyAlgorithm.rsaSignatureDigestPSSSHA1
+        let _: SecKeyAlgorithm = SecKeyAlgorithm.rsaSignatureDigestPSSSHA224
+        let _: SecKeyAlgorithm = SecKeyAlgorithm.rsaSignatureDigestPSSSHA256
+        let _: SecKeyAlgorithm = SecKeyAlgorithm.rsaSignatureDigestPSSSHA384
+        let _: SecKeyAlgorithm = SecKeyAlgorithm.rsaSignatureDigestPSSSHA512
+        let _: SecKeyAlgorithm = SecKeyAlgorithm.rsaSignatureMessagePSSSHA1
+        let _: SecKeyAlgorithm = SecKeyAlgorithm.rsaSignatureMessagePSSSHA224
+        let _: SecKeyAlgorithm = SecKeyAlgorithm.rsaSignatureMessagePSSSHA256
+        let _: SecKeyAlgorithm = SecKeyAlgorithm.rsaSignatureMessagePSSSHA384
+        let _: SecKeyAlgorithm = SecKeyAlgorithm.rsaSignatureMessagePSSSHA512
+        let _: SecKeyAlgorithm = SecKeyAlgorithm.ecdsaSignatureDigestX962
+        let _: SecKeyAlgorithm = SecKeyAlgorithm.ecdsaSignatureDigestX962SHA1
+        let _: SecKeyAlgorithm = SecKeyAlgorithm.ecdsaSignatureDigestX962SHA224
         let _: SecKeyAlgorithm = SecKeyAlgorithm.ecdsaSignatureDigestX962SHA256
+        let _: SecKeyAlgorithm = SecKeyAlgorithm.ecdsaSignatureDigestX962SHA384
+        let _: SecKeyAlgorithm = SecKeyAlgorithm.ecdsaSignatureDigestX962SHA512
+        let _: SecKeyAlgorithm = SecKeyAlgorithm.ecdsaSignatureMessageX962SHA1
+        let _: SecKeyAlgorithm = SecKeyAlgorithm.ecdsaSignatureMessageX962SHA224
+        let _: SecKeyAlgorithm = SecKeyAlgorithm.ecdsaSignatureMessageX962SHA256
         let _: SecKeyAlgorithm = SecKeyAlgorithm.ecdsaSignatureMessageX962SHA384
         let _: SecKeyAlgorithm = SecKeyAlgorithm.ecdsaSignatureMessageX962SHA512
-        let _: SecKeyAlgorithm = SecKeyAlgorithm.ecdsaSignatureDigestX962
-        let _: SecKeyAlgorithm = SecKeyAlgorithm.ecdhKeyExchangeStandard
+        let _: SecKeyAlgorithm = SecKeyAlgorithm.rsaEncryptionRaw
+        let _: SecKeyAlgorithm = SecKeyAlgorithm.rsaEncryptionPKCS1
+        let _: SecKeyAlgorithm = SecKeyAlgorithm.rsaEncryptionOAEPSHA1
+        let _: SecKeyAlgorithm = SecKeyAlgorithm.rsaEncryptionOAEPSHA224
+        let _: SecKeyAlgorithm = SecKeyAlgorithm.rsaEncryptionOAEPSHA256
+        let _: SecKeyAlgorithm = SecKeyAlgorithm.rsaEncryptionOAEPSHA384
+        let _: SecKeyAlgorithm = SecKeyAlgorithm.rsaEncryptionOAEPSHA512
+        let _: SecKeyAlgorithm = SecKeyAlgorithm.eciesEncryptionStandardX963SHA256AESGCM
+        let _: SecKeyAlgorithm = SecKeyAlgorithm.eciesEncryptionCofactorX963SHA256AESGCM
+        let _: SecKeyAlgorithm = SecKeyAlgorithm.eciesEncryptionStandardVariableIVX963SHA256AESGCM
         let _: SecKeyAlgorithm = SecKeyAlgorithm.eciesEncryptionCofactorVariableIVX963SHA256AESGCM
+        let _: SecKeyAlgorithm = SecKeyAlgorithm.ecdhKeyExchangeStandard
+        let _: SecKeyAlgorithm = SecKeyAlgorithm.ecdhKeyExchangeStandardX963SHA1
+        let _: SecKeyAlgorithm = SecKeyAlgorithm.ecdhKeyExchangeStandardX963SHA256
+        let _: SecKeyAlgorithm = SecKeyAlgorithm.ecdhKeyExchangeStandardX963SHA384
+        let _: SecKeyAlgorithm = SecKeyAlgorithm.ecdhKeyExchangeStandardX963SHA512
+        let _: SecKeyAlgorithm = SecKeyAlgorithm.ecdhKeyExchangeCofactor
+        pinHashable(SecKeyKeyExchangeParameter.self)
+        pinRawRepresentable(SecKeyKeyExchangeParameter.self)
+        let _: (CFString) -> SecKeyKeyExchangeParameter = SecKeyKeyExchangeParameter.init(rawValue:)
+        let _: KeyPath<SecKeyKeyExchangeParameter, CFString> = \SecKeyKeyExchangeParameter.rawValue
+        let _: SecKeyKeyExchangeParameter = SecKeyKeyExchangeParameter.requestedSize
+        let _: SecKeyKeyExchangeParameter = SecKeyKeyExchangeParameter.sharedInfo
         let _: (CFIndex) -> SecKeyOperationType? = SecKeyOperationType.init(rawValue:)
         let _: SecKeyOperationType = SecKeyOperationType.sign
         let _: SecKeyOperationType = SecKeyOperationType.verify
@@ -175,6 +225,15 @@ enum SecurityPins {
             let signature = SecKeyCreateSignature(key, .ecdsaSignatureMessageX962SHA256, Data() as CFData, &error)
             let failure: (any Error)? = error?.takeRetainedValue()
             _ = (signature as Data?, failure)
+        }
+        let _ = { (privateKey: SecKey, publicKey: SecKey) in
+            // Apple's Swift names the C constants kSecKeyKeyExchangeParameter… as SecKeyKeyExchangeParameter members.
+            let parameters: [String: Any] = [SecKeyKeyExchangeParameter.requestedSize.rawValue as String: 32,
+                                             SecKeyKeyExchangeParameter.sharedInfo.rawValue as String: Data()]
+            var error: Unmanaged<CFError>?
+            let shared = SecKeyCopyKeyExchangeResult(privateKey, .ecdhKeyExchangeStandardX963SHA256, publicKey,
+                                                     parameters as CFDictionary, &error)
+            _ = (shared as Data?, error?.takeRetainedValue(), SecKeyGetBlockSize(privateKey))
         }
     }
 
@@ -466,6 +525,8 @@ enum SecurityPins {
         let _: SecAccessControlCreateFlags = SecAccessControlCreateFlags.touchIDAny
         let _: SecAccessControlCreateFlags = SecAccessControlCreateFlags.touchIDCurrentSet
         let _: SecTrustResultType = SecTrustResultType.confirm
+        // Deprecated at the package's floor (macOS 14, iOS 17, tvOS 17, watchOS 10) for .ecdsaSignatureDigestRFC4754.
+        let _: SecKeyAlgorithm = SecKeyAlgorithm.ecdsaSignatureRFC4754
         let _: (SecTrust, UnsafeMutablePointer<SecTrustResultType>) -> OSStatus = SecTrustEvaluate
         let _: (SecTrust, CFIndex) -> SecCertificate? = SecTrustGetCertificateAtIndex
         let _: (SecTrust) -> SecKey? = SecTrustCopyPublicKey

@@ -45,6 +45,10 @@ final class SecKeyEncryptionTests: XCTestCase {
         let derived = try XCTUnwrap(SecKeyCopyKeyExchangeResult(privateKey, .ecdhKeyExchangeStandardX963SHA256,
                                                                otherPublic, parameters, &error)) as Data
         XCTAssertEqual(derived.count, 48)
+        // Apple's Swift spelling of the same parameter.
+        let swiftParameters = [SecKeyKeyExchangeParameter.requestedSize.rawValue as String: 48] as CFDictionary
+        XCTAssertEqual(try XCTUnwrap(SecKeyCopyKeyExchangeResult(privateKey, .ecdhKeyExchangeStandardX963SHA256,
+                                                                 otherPublic, swiftParameters, &error)) as Data, derived)
     }
 
     func testRSAEncryptionAndSignatures() throws {

@@ -357,16 +357,18 @@ def matching_close(tokens: list[Token], i: int) -> int:
 
 
 def split_arguments(tokens: list[Token], open_paren: int) -> tuple[list[tuple[int, int]], int]:
-    """The parts of the parenthesized list at `open_paren` split at its top-level commas, as token index ranges
-    (start, end exclusive; empty parts left out), and the index of its `)`."""
+    """The parts of the parenthesized (or angle-bracketed: a generic clause) list at `open_paren` split at its
+    top-level commas, as token index ranges (start, end exclusive; empty parts left out), and the index of its
+    closing bracket."""
     close = matching_close(tokens, open_paren)
+    openers, closers = ("([{<", ")]}>") if tokens[open_paren].text == "<" else ("([{", ")]}")
     parts: list[tuple[int, int]] = []
     depth, start = 0, open_paren + 1
     for j in range(open_paren + 1, close + 1):
         t = tokens[j]
-        if t.kind == "punct" and t.text in "([{":
+        if t.kind == "punct" and t.text in openers:
             depth += 1
-        elif t.kind == "punct" and t.text in ")]}" and j != close:
+        elif t.kind == "punct" and t.text in closers and j != close:
             depth -= 1
         elif (t.kind == "punct" and t.text == "," and depth == 0) or j == close:
             if j > start:

@@ -121,7 +121,7 @@ extension SharedSecret: CustomStringConvertible {
 /// A Diffie-Hellman key agreement key.
 public protocol DiffieHellmanKeyAgreement: Sendable {
     /// The public key share type.
-    associatedtype PublicKey
+    associatedtype PublicKey: Sendable
     /// The corresponding public key.
     var publicKey: PublicKey { get }
     /// Computes a shared secret with the provided public key from another party.

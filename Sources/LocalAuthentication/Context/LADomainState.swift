@@ -3,8 +3,8 @@ import Foundation
 import LatchkeyAuthCore
 
 /// `LADomainState` (iOS 18, macOS 15): the state of the authentication domains a context can evaluate. Linux has the
-/// biometry domain of the configured backend; no companion devices.
-open class LADomainState: NSObject, @unchecked Sendable { // immutable after init
+/// biometry domain of the configured backend; no companion devices. Not `Sendable`, as Apple's (LADomainState.h).
+open class LADomainState: NSObject {
     /// The biometry domain.
     public let biometry: LADomainStateBiometry
     /// The companion domain (always empty on Linux).
@@ -21,7 +21,7 @@ open class LADomainState: NSObject, @unchecked Sendable { // immutable after ini
 }
 
 /// `LADomainStateBiometry`: the enrolled biometry and a hash that changes whenever enrolment does.
-open class LADomainStateBiometry: NSObject, @unchecked Sendable { // immutable after init
+open class LADomainStateBiometry: NSObject {
     /// The kind of sensor.
     public let biometryType: LABiometryType
     /// A hash of the enrolment (nil without enrolled biometry).
@@ -35,7 +35,7 @@ open class LADomainStateBiometry: NSObject, @unchecked Sendable { // immutable a
 }
 
 /// `LADomainStateCompanion`: paired companion devices (none on Linux).
-open class LADomainStateCompanion: NSObject, @unchecked Sendable { // immutable
+open class LADomainStateCompanion: NSObject {
     /// Nil: no companion devices.
     open var stateHash: Data? { nil }
 }

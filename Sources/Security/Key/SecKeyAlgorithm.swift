@@ -114,8 +114,24 @@ enum SecKeyAlgorithmOperation {
     case ecdh(kdf: OpenSSLDigest?)
 }
 
-/// `kSecKeyKeyExchangeParameterRequestedSize`.
+/// `SecKeyKeyExchangeParameter`: the keys of `SecKeyCopyKeyExchangeResult`'s parameters dictionary, with Apple's raw
+/// strings (Security's SecKeyAdaptors.m). Apple's Swift spells the C constants (a CF_STRING_ENUM in SecKey.h)
+/// `SecKeyKeyExchangeParameter.requestedSize` and `.sharedInfo`:
+/// `[SecKeyKeyExchangeParameter.requestedSize.rawValue as String: 32] as CFDictionary`.
+public struct SecKeyKeyExchangeParameter: RawRepresentable, Hashable, Sendable {
+    private let name: String
+    /// The parameter's Core Foundation string.
+    public var rawValue: CFString { name as NSString }
+    public init(rawValue: CFString) { name = rawValue as String }
+
+    /// The number of bytes to derive (the X9.63 KDF algorithms require it).
+    public static let requestedSize = SecKeyKeyExchangeParameter(rawValue: kSecKeyKeyExchangeParameterRequestedSize)
+    /// The shared info of the X9.63 KDF (optional).
+    public static let sharedInfo = SecKeyKeyExchangeParameter(rawValue: kSecKeyKeyExchangeParameterSharedInfo)
+}
+
+/// `kSecKeyKeyExchangeParameterRequestedSize`, as C code spells it (Linux only: see `SecKeyKeyExchangeParameter`).
 nonisolated(unsafe) public let kSecKeyKeyExchangeParameterRequestedSize: CFString = "requestedSize" as NSString
-/// `kSecKeyKeyExchangeParameterSharedInfo`.
+/// `kSecKeyKeyExchangeParameterSharedInfo`, as C code spells it (Linux only: see `SecKeyKeyExchangeParameter`).
 nonisolated(unsafe) public let kSecKeyKeyExchangeParameterSharedInfo: CFString = "sharedInfo" as NSString
 #endif

@@ -35,8 +35,8 @@ public func SecKeyCreateDecryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorith
 }
 
 /// `SecKeyCopyKeyExchangeResult`: ECDH of an EC private key with a public key on the same curve — the raw shared
-/// secret (`.ecdhKeyExchangeStandard`), or `kSecKeyKeyExchangeParameterRequestedSize` bytes derived from it with
-/// the ANSI X9.63 KDF and `kSecKeyKeyExchangeParameterSharedInfo` (`.ecdhKeyExchangeStandardX963SHA256`, ...).
+/// secret (`.ecdhKeyExchangeStandard`), or `SecKeyKeyExchangeParameter.requestedSize` bytes derived from it with
+/// the ANSI X9.63 KDF and `SecKeyKeyExchangeParameter.sharedInfo` (`.ecdhKeyExchangeStandardX963SHA256`, ...).
 public func SecKeyCopyKeyExchangeResult(_ privateKey: SecKey, _ algorithm: SecKeyAlgorithm, _ publicKey: SecKey,
                                         _ parameters: CFDictionary,
                                         _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {

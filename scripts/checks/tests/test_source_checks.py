@@ -234,14 +234,14 @@ _ = LAContext.evaluatePolicy(_:localizedReason:reply:)
 let _: KeyPath<LAContext, LABiometryType> = \\LAContext.biometryType
 """
 
-    def status(self, pin_source):
+    def status(self, pin_source, facade=FACADE):
         with tempfile.TemporaryDirectory() as root:
             os.makedirs(os.path.join(root, pins.PIN_DIR))
             with open(os.path.join(root, pins.PIN_DIR, "Pins.swift"), "w") as f:
                 f.write(pin_source)
             identifiers, members, _ = pins.pin_references(root)
         out = {}
-        for decl in sd.declarations(ss.tokenize(self.FACADE)):
+        for decl in sd.declarations(ss.tokenize(facade)):
             if decl.access in ("public", "open"):
                 reason = pins.exempt_reason(decl)
                 out[decl.signature()] = "exempt" if reason else pins.pinned(decl, identifiers, members)
@@ -263,6 +263,57 @@ let _: KeyPath<LAContext, LABiometryType> = \\LAContext.biometryType
         self.assertEqual(status["LAContext.init(latchkeyContext:)"], "exempt")
         self.assertEqual(status["LAContext.hash(into:)"], "exempt")
         self.assertEqual(status["CFRelease(_:)"], "exempt")
+
+    GENERIC_FACADE = """
+public protocol HashFunction {
+    static var blockByteCount: Int { get }
+    init()
+    mutating func update(bufferPointer: UnsafeRawBufferPointer)
+    func finalize() -> Int
+}
+extension HashFunction {
+    public static func hash(bufferPointer: UnsafeRawBufferPointer) -> Int { 0 }
+    public mutating func update<D: DataProtocol>(data: D) {}
+}
+public struct SHA256: HashFunction {
+    public mutating func update(bufferPointer: UnsafeRawBufferPointer) {}
+    public func hash(into hasher: inout Hasher) {}
+}
+public struct MD5: HashFunction {
+    public mutating func update(bufferPointer: UnsafeRawBufferPointer) {}
+}
+public struct HMAC<H: HashFunction> {
+    public init(key: SymmetricKey) {}
+    public static func authenticationCode<D: DataProtocol>(for data: D, using key: SymmetricKey) -> Int { 0 }
+}
+"""
+
+    def test_generic_arguments_protocol_requirements_and_mutating_calls(self):
+        pin_source = """
+let _: (SymmetricKey) -> HMAC<SHA256> = HMAC<SHA256>.init(key:)
+func hashing<H: CryptoKit.HashFunction & Sendable, D: Digest>(_: H.Type, _: D) {
+    let _: Int = H.blockByteCount
+    let _: (H) -> () -> Int = H.finalize
+    let _ = { (hasher: inout H, buffer: UnsafeRawBufferPointer) in hasher.update(bufferPointer: buffer) }
+}
+let _ = { (hasher: inout SHA256, buffer: UnsafeRawBufferPointer) in hasher.update(bufferPointer: buffer) }
+let _ = { (hasher: inout MD5) in hasher.update(buffer) }
+"""
+        status = self.status(pin_source, self.GENERIC_FACADE)
+        self.assertTrue(status["HMAC.init(key:)"], "Type<Arguments>.member")
+        self.assertFalse(status["HMAC.authenticationCode(for:using:)"])
+        self.assertTrue(status["HashFunction.blockByteCount"], "through a generic parameter")
+        self.assertTrue(status["HashFunction.finalize()"])
+        self.assertTrue(status["HashFunction.update(bufferPointer:)"], "a call on an inout H")
+        self.assertFalse(status["HashFunction.update(data:)"])
+        self.assertFalse(status["HashFunction.init()"])
+        self.assertTrue(status["SHA256.update(bufferPointer:)"], "a call on an inout SHA256")
+        self.assertFalse(status["MD5.update(bufferPointer:)"], "an unlabeled call, and `hasher` was SHA256 before")
+
+    def test_only_hash_into_is_a_witness(self):
+        status = self.status("", self.GENERIC_FACADE)
+        self.assertEqual(status["SHA256.hash(into:)"], "exempt")
+        self.assertFalse(status["HashFunction.hash(bufferPointer:)"])
 
     def test_a_name_in_a_comment_or_string_is_not_a_pin(self):
         status = self.status("// LAContext.evaluatePolicy(_:localizedReason:)\nlet s = \"LAPolicy\"\n")
