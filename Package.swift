@@ -184,7 +184,8 @@ if !appleFrameworksMode {
                         dependencies: ["LatchkeyKeychain", "LatchkeyKeychainCore", "LatchkeyAuth", "LatchkeyKeychainLinux",
                                        "LatchkeyOpenSSL"],
                         swiftSettings: strict),
-            .testTarget(name: "CompatibilityTests", dependencies: ["Security", "LocalAuthentication"]),
+            .testTarget(name: "CompatibilityTests",
+                        dependencies: ["Security", "LocalAuthentication", "LatchkeyKeychain", "LatchkeyAuth"]),
         ]
     }
     if Context.environment["LATCHKEY_FUZZ"] == "1" {

@@ -53,7 +53,7 @@ import Testing
         let signature = try key.signature(for: Data("hello".utf8))
         #expect(signature.count == 64)
         #expect(key.publicKey.isValidSignature(signature, for: Data("hello".utf8)))
-        #expect(try !Curve25519.Signing.PrivateKey().publicKey.isValidSignature(signature, for: Data("hello".utf8)))
+        #expect(!Curve25519.Signing.PrivateKey().publicKey.isValidSignature(signature, for: Data("hello".utf8)))
         let again = try Curve25519.Signing.PrivateKey(rawRepresentation: key.rawRepresentation)
         #expect(again.rawRepresentation == key.rawRepresentation)
         #expect(again.publicKey == key.publicKey)

@@ -62,8 +62,8 @@ import Testing
         #expect(jwk.publicJWK.d == nil)
         guard case let .p256(back) = try jwk.signingKey else { Issue.record("not P-256"); return }
         #expect(back.publicKey == key.publicKey)
-        #expect(try JWK(ed25519PrivateKey: Curve25519.Signing.PrivateKey()).isPrivate)
-        #expect(try JWK(p384PrivateKey: P384.Signing.PrivateKey()).isPrivate)
+        #expect(JWK(ed25519PrivateKey: Curve25519.Signing.PrivateKey()).isPrivate)
+        #expect(JWK(p384PrivateKey: P384.Signing.PrivateKey()).isPrivate)
     }
 
     @Test func mismatchedPrivateAndPublicMembersAreRejected() throws {
