@@ -166,6 +166,9 @@ extension PasskeyService {
         if error == .invalidToken {
             response.headers.append((name: "WWW-Authenticate", value: "Bearer error=\"invalid_token\""))
         }
+        if error == .temporarilyUnavailable {
+            response.headers.append((name: "Retry-After", value: String(PasskeyEndpointError.retryAfterSeconds)))
+        }
         return response
     }
 

@@ -155,10 +155,27 @@ public struct WebAuthnRelyingParty: Sendable {
         return StoredCredential(
             id: attested.credentialID, userHandle: checked.userHandle ?? Data(), publicKey: attested.publicKeyCOSE,
             algorithm: key.algorithm.rawValue, signCount: authData.signCount,
-            transports: response.response.transports ?? [], backupEligible: authData.backupEligible,
+            transports: Self.storableTransports(response.response.transports ?? []), backupEligible: authData.backupEligible,
             backupState: authData.backedUp, userVerifiedAtRegistration: authData.userVerified,
             aaguid: attested.aaguid, attestationFormat: attestation.format, attestationTrust: trust, createdAt: now(),
             relyingPartyID: rpID)
+    }
+
+    /// The transports worth keeping from a registration response: `AuthenticatorTransport` values are short lowercase
+    /// ASCII tokens (`usb`, `nfc`, `ble`, `smart-card`, `hybrid`, `internal`), and clients ignore the ones they do not
+    /// know. Anything else (empty, over 32 bytes, other bytes: a `,` would split it in a comma-joined column) is
+    /// dropped, duplicates too, and at most 8 are kept.
+    static func storableTransports(_ transports: [String]) -> [String] {
+        var kept: [String] = []
+        for transport in transports where kept.count < 8 && !kept.contains(transport) {
+            let utf8 = transport.utf8
+            guard (1...32).contains(utf8.count), utf8.allSatisfy({ byte in
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                    || byte == UInt8(ascii: "-")
+            }) else { continue }
+            kept.append(transport)
+        }
+        return kept
     }
 
     // MARK: Authentication (§7.2)
