@@ -20,15 +20,16 @@ public final class PasskeyService: Sendable {
     /// `userVerification` replaces the configuration's: a passkey is the only factor of these accounts
     /// (passwordless sign-up and sign-in), so the endpoints require user verification unless told otherwise
     /// (`latchkey serve --user-verification preferred`), whatever `WebAuthnConfiguration`'s own default is.
+    /// A configuration the relying party refuses (`WebAuthnConfiguration.validate()`) is refused here.
     public init(auth: AuthService, configuration: WebAuthnConfiguration, metadata: MetadataService? = nil,
-                userVerification: UserVerificationRequirement = .required) {
+                userVerification: UserVerificationRequirement = .required) throws(WebAuthnConfigurationError) {
         self.auth = auth
         self.metadata = metadata
         var configuration = configuration
         configuration.userVerification = userVerification
         if configuration.attestationRootProvider == nil { configuration.attestationRootProvider = metadata }
         let clock = auth.clock
-        relyingParty = WebAuthnRelyingParty(configuration: configuration,
+        relyingParty = try WebAuthnRelyingParty(configuration: configuration,
                                             challenges: DatabaseChallengeStore(database: auth.database, now: { clock.now() }),
                                             now: { clock.now() })
     }
