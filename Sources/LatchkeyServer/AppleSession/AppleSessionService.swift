@@ -264,6 +264,10 @@ public final class AppleSessionService: Sendable {
     }
 
     static func response(_ error: AppleSessionError) -> HTTPResponse {
-        .error(status: error.status, code: error.code, description: error.protocolDescription)
+        var response = HTTPResponse.error(status: error.status, code: error.code, description: error.protocolDescription)
+        if error == .invalidToken {
+            response.headers.append((name: "WWW-Authenticate", value: "Bearer error=\"invalid_token\""))
+        }
+        return response
     }
 }

@@ -120,8 +120,10 @@ extension HTTPRequest {
     }
 
     /// Decodes an `application/x-www-form-urlencoded` body (RFC 6749 token requests). A parameter given twice is
-    /// rejected (RFC 6749 §3.2); wrong `Content-Type` → 415.
-    public func decodeForm() throws(HTTPRequestError) -> [String: String] {
+    /// rejected (RFC 6749 §3.2); wrong `Content-Type` → 415. With `names`, only those parameters are kept (and only
+    /// they may not repeat): an endpoint ignores parameters it does not define, as RFC 6749 §3.1 asks; every pair
+    /// must still be valid form encoding.
+    public func decodeForm(keeping names: Set<String>? = nil) throws(HTTPRequestError) -> [String: String] {
         guard mediaType == "application/x-www-form-urlencoded" else {
             throw .unsupportedMediaType(expected: "application/x-www-form-urlencoded")
         }
@@ -135,6 +137,7 @@ extension HTTPRequest {
                   let value = HTTPRequest.formDecode(equals.map { Substring(pair[pair.index(after: $0)...]) } ?? "") else {
                 throw .malformedBody("The form encoding is invalid.")
             }
+            if let names, !names.contains(name) { continue }
             guard result[name] == nil else { throw .malformedBody("The parameter '\(name)' is repeated.") }
             result[name] = value
         }

@@ -174,7 +174,9 @@ final class ServerCore: @unchecked Sendable {
         case .handler(let found):
             handler = found; request = context.request
         case nil:
-            return queue(.error(status: 503, code: "temporarily_unavailable"), for: context)
+            var response = HTTPResponse.error(status: 503, code: "temporarily_unavailable")
+            response.headers.append((name: "Retry-After", value: "1"))
+            return queue(response, for: context)
         }
         let key = ObjectIdentifier(context)
         suspended.withLock { $0[key] = context }
@@ -252,7 +254,9 @@ final class ServerCore: @unchecked Sendable {
             return Array(pending.values)
         }
         for context in contexts {
-            context.answer(.error(status: 503, code: "temporarily_unavailable", description: "The server is shutting down."))
+            var response = HTTPResponse.error(status: 503, code: "temporarily_unavailable", description: "The server is shutting down.")
+            response.headers.append((name: "Retry-After", value: "1"))
+            context.answer(response)
         }
     }
 }

@@ -78,10 +78,13 @@ public final class AuthService: Sendable {
     /// Throttled or locked-out names and addresses get `slowDown(retryAfter:)` without a verification.
     public func loginWithPassword(username: String, password: String, clientID: String? = nil, scope: String? = nil,
                                   ip: String) async throws(OAuthError) -> TokenResponse {
-        guard !username.isEmpty, username.utf8.count <= Username.maximumBytes else {
+        // Bounds on what is looked up and hashed, in Unicode code points (JSON Schema's `maxLength`, as the API
+        // document states them): no stored name or password is longer, in bytes even, so nothing that could sign in
+        // is refused here; longer inputs within the bytes are simply not found.
+        guard !username.isEmpty, username.unicodeScalars.count <= Username.maximumBytes else {
             throw .invalidRequest("username is missing or too long.")
         }
-        guard !password.isEmpty, password.utf8.count <= configuration.passwordPolicy.maximumBytes else {
+        guard !password.isEmpty, password.unicodeScalars.count <= configuration.passwordPolicy.maximumBytes else {
             throw .invalidRequest("password is missing or too long.")
         }
         let now = clock.seconds
