@@ -30,8 +30,8 @@ public final class PasskeyService: Sendable {
         if configuration.attestationRootProvider == nil { configuration.attestationRootProvider = metadata }
         let clock = auth.clock
         relyingParty = try WebAuthnRelyingParty(configuration: configuration,
-                                            challenges: DatabaseChallengeStore(database: auth.database, now: { clock.now() }),
-                                            now: { clock.now() })
+                                                challenges: DatabaseChallengeStore(database: auth.database, now: { clock.now() }),
+                                                now: { clock.now() })
     }
 
     // MARK: Registration
