@@ -41,9 +41,13 @@ var targets: [Target] = [
     .systemLibrary(name: "CKeyutils", pkgConfig: "libkeyutils",
                    providers: [.apt(["libkeyutils-dev"])]),
 
+    // Layer 0: portable basics every module shares (messages in English and Korean, the log hook, the one lock
+    // type, base64url and hex). Foundation only.
+    .target(name: "LatchkeySupport", swiftSettings: strict),
+
     // Layer 1: cryptography (wrappers only) and JOSE / CBOR / COSE.
     .target(name: "LatchkeyCrypto",
-            dependencies: ["COpenSSL", "CSodium"],
+            dependencies: ["LatchkeySupport", "COpenSSL", "CSodium"],
             swiftSettings: strict),
 
     // WebAuthn data model shared by the relying party (server) and the client/software authenticator.
@@ -52,13 +56,30 @@ var targets: [Target] = [
             swiftSettings: strict),
 
     // Layer 2: device-owner authentication, and the item store (which asks an authentication context).
-    .target(name: "LatchkeyAuth",
-            dependencies: ["LatchkeyCrypto", .target(name: "CPAM", condition: .when(platforms: linux))],
+    // Each is a portable core (model, rules, simulator; model, dictionaries, memory store), a Linux backend
+    // (PAM; FileVault, Secret Service, OS key providers) and the product module that re-exports the core with
+    // the platform's backend.
+    .target(name: "LatchkeyAuthCore",
+            dependencies: ["LatchkeySupport", "LatchkeyCrypto"],
             swiftSettings: strict),
-    .target(name: "LatchkeyKeychain",
-            dependencies: ["LatchkeyCrypto", "LatchkeyAuth", "CSQLite",
+    .target(name: "LatchkeyAuthLinux",
+            dependencies: ["LatchkeyAuthCore", .target(name: "CPAM", condition: .when(platforms: linux))],
+            swiftSettings: strict),
+    .target(name: "LatchkeyAuth",
+            dependencies: ["LatchkeyAuthCore", .target(name: "LatchkeyAuthLinux", condition: .when(platforms: linux))],
+            swiftSettings: strict),
+    .target(name: "LatchkeyKeychainCore",
+            dependencies: ["LatchkeySupport", "LatchkeyCrypto", "LatchkeyAuthCore"],
+            swiftSettings: strict),
+    .target(name: "LatchkeyKeychainLinux",
+            dependencies: ["LatchkeyKeychainCore", "LatchkeyCrypto",
+                           .target(name: "CSQLite", condition: .when(platforms: linux)),
                            .target(name: "CSecret", condition: .when(platforms: linux)),
                            .target(name: "CKeyutils", condition: .when(platforms: linux))],
+            swiftSettings: strict),
+    .target(name: "LatchkeyKeychain",
+            dependencies: ["LatchkeyKeychainCore", "LatchkeyAuth",
+                           .target(name: "LatchkeyKeychainLinux", condition: .when(platforms: linux))],
             swiftSettings: strict),
 
     // Layer 3: the app-facing kit and the verifying server.
@@ -81,8 +102,8 @@ var targets: [Target] = [
     .testTarget(name: "LatchkeyCryptoTests", dependencies: ["LatchkeyCrypto"],
                 resources: [.copy("Vectors")], swiftSettings: strict),
     .testTarget(name: "LatchkeyWebAuthnTests", dependencies: ["LatchkeyWebAuthn"], swiftSettings: strict),
-    .testTarget(name: "LatchkeyAuthTests", dependencies: ["LatchkeyAuth"], swiftSettings: strict),
-    .testTarget(name: "LatchkeyKeychainTests", dependencies: ["LatchkeyKeychain", "LatchkeyAuth"],
+    .testTarget(name: "LatchkeyAuthTests", dependencies: ["LatchkeyAuth", "LatchkeyAuthCore", "LatchkeyAuthLinux"], swiftSettings: strict),
+    .testTarget(name: "LatchkeyKeychainTests", dependencies: ["LatchkeyKeychain", "LatchkeyKeychainCore", "LatchkeyKeychainLinux", "LatchkeyAuth"],
                 swiftSettings: strict),
     .testTarget(name: "LatchkeyTests", dependencies: ["Latchkey"], swiftSettings: strict),
     .testTarget(name: "LatchkeyServerTests", dependencies: ["LatchkeyServer", "Latchkey", "LatchkeyFuzzTargets"],
@@ -97,8 +118,9 @@ products += [
     .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
 ]
 targets += [
-    .target(name: "LocalAuthentication", dependencies: ["LatchkeyAuth"], swiftSettings: strict),
-    .target(name: "Security", dependencies: ["LatchkeyKeychain", "LatchkeyAuth", "LatchkeyCrypto", "LocalAuthentication"],
+    .target(name: "LocalAuthentication", dependencies: ["LatchkeyAuthCore", "LatchkeyAuthLinux"], swiftSettings: strict),
+    .target(name: "Security", dependencies: ["LatchkeyKeychainCore", "LatchkeyKeychainLinux", "LatchkeyAuthCore",
+                                            "LatchkeyCrypto", "LocalAuthentication"],
             swiftSettings: strict),
     .testTarget(name: "CompatibilityTests", dependencies: ["Security", "LocalAuthentication"]),
 ]

@@ -1,7 +1,7 @@
 import Foundation
 import LatchkeyCrypto
 import LatchkeyServer
-import Synchronization
+import LatchkeySupport
 
 // Auth-server figures (server-accounts): each subject against its physical limit measured in the same run.
 //  - access-token verification (TokenVerifier: parse, ES256 verify, claims) vs a raw ES256 verify;
@@ -39,8 +39,8 @@ enum AuthBenchmarks {
                   unit: .timePerOperation, target: 1.3) {
             let fixture = try AuthBenchServer(hashingWidth: 1)
             let database = fixture.database
-            let current = Mutex<String>(RefreshTokenSecret.hash(of: try fixture.issueSessions(1)[0]))
-            let counter = Mutex<Int>(0)
+            let current = Locked<String>(RefreshTokenSecret.hash(of: try fixture.issueSessions(1)[0]))
+            let counter = Locked<Int>(0)
             let raw = try RawRotation()
             return Benchmark.Pair(
                 baseline: { try raw.rotate() },
@@ -78,7 +78,7 @@ enum AuthBenchmarks {
     static func refreshInProcess(withRawRotation: Bool) throws -> Benchmark.Pair {
         let fixture = try AuthBenchServer(hashingWidth: 1)
         let service = fixture.service
-        let current = Mutex<String>(try fixture.issueSessions(1)[0])
+        let current = Locked<String>(try fixture.issueSessions(1)[0])
         // Raw OpenSSL (EVP_DigestSignInit + EVP_DigestSign per call), as the name says.
         let signer = try RawSigner(pkcs8: try P256.Signing.PrivateKey().derRepresentation,
                                    message: Data(repeating: 0x61, count: 300))
@@ -111,7 +111,7 @@ enum AuthBenchmarks {
 
     /// Raw Argon2id verifications per second on `threads` threads for about `seconds`.
     static func rawArgon2Rate(phc: String, password: Data, threads: Int, seconds: Double) -> Double {
-        let done = Atomic<Int>(0)
+        let done = Locked<Int>(0)
         let deadline = Clock.now() + UInt64(seconds * 1e9)
         let group = DispatchGroup()
         let start = Clock.now()
@@ -120,13 +120,13 @@ enum AuthBenchmarks {
             Thread {
                 while Clock.now() < deadline {
                     _ = try? Argon2id.verify(password: password, against: phc)
-                    done.add(1, ordering: .relaxed)
+                    done.withLock { $0 += 1 }
                 }
                 group.leave()
             }.start()
         }
         group.wait()
-        return Double(done.load(ordering: .relaxed)) / (Double(Clock.now() - start) / 1e9)
+        return Double(done.withLock { $0 }) / (Double(Clock.now() - start) / 1e9)
     }
 
     static func passwordLogin() throws -> [String] {
@@ -135,7 +135,7 @@ enum AuthBenchmarks {
         let fixture = try AuthBenchServer(hashingWidth: workers)
         defer { fixture.cleanup() }
         let service = fixture.service
-        let created = Mutex<Bool>(false)
+        let created = Locked<Bool>(false)
         let semaphore = DispatchSemaphore(value: 0)
         Task.detached {
             _ = try? await service.createAccount(username: "bench", password: "correct horse battery")
@@ -275,7 +275,7 @@ struct AuthBenchServer {
         // From 16 threads of their own at once, so the sessions' fully durable commits are group-committed (one
         // sync for several) instead of costing one sync each (a dispatch pool would run only one per core).
         let lanes = 16
-        let failure = Mutex<(any Error)?>(nil)
+        let failure = Locked<(any Error)?>(nil)
         let group = DispatchGroup()
         for lane in 0..<lanes {
             group.enter()

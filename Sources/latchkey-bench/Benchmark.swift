@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import LatchkeySupport
 
 /// One figure: a subject measured against a baseline in the same run, printed with their ratio.
 ///
@@ -42,7 +42,7 @@ struct Measurement: Sendable {
 
 /// Figures that missed their target or could not run, for the summary printed at the end.
 enum Outcomes {
-    private static let misses = Mutex<[String]>([])
+    private static let misses = Locked<[String]>([])
 
     static func miss(_ line: String) { misses.withLock { $0.append(line) } }
 

@@ -1,6 +1,6 @@
 import Foundation
 import LatchkeyServer
-import Synchronization
+import LatchkeySupport
 
 // Scale-out figures: refresh req/s and login/s through nginx (round-robin) for 1 and for 3 `latchkey serve`
 // instances on the same PostgreSQL (scripts/cluster.sh), and the ratio 3 : 1. Refresh is bound by the

@@ -1,7 +1,7 @@
 import Foundation
 import Latchkey
 import LatchkeyCrypto
-import Synchronization
+import LatchkeySupport
 
 /// How `latchkey keychain` finds and opens its store.
 ///
@@ -251,7 +251,7 @@ struct KeychainVaultAccess {
 final class SessionKeyProvider: VaultKeyProvider {
     private let kernel = OSKeyProviders.kernelKeyring(timeout: KeychainVaultAccess.sessionTimeout,
                                                       descriptionPrefix: "latchkey:session:")
-    private let creationAllowed = Mutex(false)
+    private let creationAllowed = Locked(false)
 
     var name: String { "session" }
     var protection: VaultProtection { .session }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import LatchkeySupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -68,7 +68,7 @@ struct VaultConsole: Sendable {
 
 /// A flag set from signal handlers and timers and read by the main loop.
 final class VaultFlag: Sendable {
-    private let value = Mutex(false)
+    private let value = Locked(false)
     func raise() { value.withLock { $0 = true } }
     /// Returns whether the flag was set, and clears it.
     func take() -> Bool { value.withLock { let was = $0; $0 = false; return was } }

@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import Latchkey
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -74,39 +73,34 @@ extension VaultApp {
     }
 
     /// SIGTSTP (Ctrl-Z) locks and then suspends; SIGHUP locks and quits; a timer locks after the idle timeout.
-    /// The signal handlers only record the signal (async-signal-safe); a timer on a private queue acts on it.
-    /// Nonisolated: the handlers run on a private queue, not on the main actor.
+    /// The signals are delivered by Dispatch signal sources (the default actions are ignored), so no code runs in
+    /// a signal handler. Nonisolated: the handlers run on a private queue, not on the main actor.
     private nonisolated static func installLockWatchers(_ lockRequest: VaultFlag, sessions: KeychainAppSessionStore,
                                                         timeout: TimeInterval) -> [any DispatchSourceProtocol] {
         let queue = DispatchQueue(label: "org.latchkey.vault.watchers")
-        let record: @convention(c) (Int32) -> Void = { signal in vaultPendingSignal.store(signal, ordering: .relaxed) }
-        signal(SIGTSTP, record)
-        signal(SIGHUP, record)
+        signal(SIGTSTP, SIG_IGN)
+        signal(SIGHUP, SIG_IGN)
+        let hangUp = DispatchSource.makeSignalSource(signal: SIGHUP, queue: queue)
+        hangUp.setEventHandler {
+            sessions.setLastActive(nil)
+            exit(129)
+        }
+        let suspend = DispatchSource.makeSignalSource(signal: SIGTSTP, queue: queue)
+        suspend.setEventHandler {
+            sessions.setLastActive(nil)
+            lockRequest.raise()
+            FileHandle.standardError.write(Data("\n[vault locked]\n".utf8))
+            kill(getpid(), SIGSTOP)  // SIGSTOP: also stops an orphaned process group (tmux, setsid)
+        }
         let watcher = DispatchSource.makeTimerSource(queue: queue)
         watcher.schedule(deadline: .now() + 0.2, repeating: 0.2)
         watcher.setEventHandler {
-            switch vaultPendingSignal.exchange(0, ordering: .relaxed) {
-            case SIGHUP:
-                sessions.setLastActive(nil)
-                exit(129)
-            case SIGTSTP:
-                sessions.setLastActive(nil)
-                lockRequest.raise()
-                FileHandle.standardError.write(Data("\n[vault locked]\n".utf8))
-                kill(getpid(), SIGSTOP)  // SIGSTOP: also stops an orphaned process group (tmux, setsid)
-                return
-            default:
-                break
-            }
             guard let last = sessions.lastActive(), Date().timeIntervalSince(last) >= timeout else { return }
             sessions.setLastActive(nil)
             lockRequest.raise()
             FileHandle.standardError.write(Data("\n[vault locked after \(Int(timeout)) s idle]\n".utf8))
         }
-        watcher.resume()
-        return [watcher]
+        for source in [hangUp, suspend, watcher] as [any DispatchSourceProtocol] { source.resume() }
+        return [hangUp, suspend, watcher]
     }
 }
-
-/// The last lock signal received (0: none); written by the signal handler, read by the watcher timer.
-private let vaultPendingSignal = Atomic<Int32>(0)

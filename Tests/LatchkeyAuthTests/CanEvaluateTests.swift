@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import LatchkeyAuth
+@testable import LatchkeyAuthCore
+@testable import LatchkeyAuthLinux
 
 @Suite("canEvaluate: Apple's pre-flight reasons")
 struct CanEvaluateTests {

@@ -2,6 +2,8 @@ import Foundation
 import LatchkeyCrypto
 import Testing
 @testable import LatchkeyAuth
+@testable import LatchkeyAuthCore
+@testable import LatchkeyAuthLinux
 
 @Suite("Error texts")
 struct ErrorTextTests {

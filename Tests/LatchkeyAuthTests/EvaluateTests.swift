@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import LatchkeyAuth
+@testable import LatchkeyAuthCore
+@testable import LatchkeyAuthLinux
 
 @Suite("evaluate: every outcome maps to LAError's code")
 struct EvaluateTests {

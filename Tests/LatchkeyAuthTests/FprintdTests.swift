@@ -1,9 +1,11 @@
 #if os(Linux)
 import Foundation
 import Glibc
-import Synchronization
+import LatchkeySupport
 import Testing
 @testable import LatchkeyAuth
+@testable import LatchkeyAuthCore
+@testable import LatchkeyAuthLinux
 
 /// fprintd with libfprint's virtual device on a private bus, polkit from python-dbusmock: a real
 /// fingerprint stack driven through `pam_fprintd`, which `PAMAuthenticator` uses as its biometric service.
@@ -92,11 +94,11 @@ struct VirtualFinger: Sendable {
 /// The finger the "user" puts on the reader when pam_fprintd asks for it.
 final class FingerOnReader: PasscodeProvider {
     private let finger: VirtualFinger
-    private let queue: Mutex<[String]>
+    private let queue: Locked<[String]>
 
     init(finger: VirtualFinger, scans: [String]) {
         self.finger = finger
-        queue = Mutex(scans)
+        queue = Locked(scans)
     }
 
     func passcode(for prompt: AuthenticationPrompt) async -> Passcode? { nil }

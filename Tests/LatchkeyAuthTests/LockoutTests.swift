@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import LatchkeyAuth
+@testable import LatchkeyAuthCore
+@testable import LatchkeyAuthLinux
 
 @Suite("Lockout after 5 failed matches, lifted by the passcode")
 struct LockoutTests {

@@ -3,6 +3,8 @@ import CPAM
 import Foundation
 import Testing
 @testable import LatchkeyAuth
+@testable import LatchkeyAuthCore
+@testable import LatchkeyAuthLinux
 
 /// Real PAM: `pam_start_confdir` with a service directory of the test's own and pam_matrix.
 struct PAMFixture {

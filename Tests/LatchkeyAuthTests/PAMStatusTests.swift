@@ -1,5 +1,7 @@
 import Testing
 @testable import LatchkeyAuth
+@testable import LatchkeyAuthCore
+@testable import LatchkeyAuthLinux
 
 @Suite("PAM return codes → AuthenticationError")
 struct PAMStatusTests {

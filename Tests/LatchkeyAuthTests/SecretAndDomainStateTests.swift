@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import LatchkeyAuth
+@testable import LatchkeyAuthCore
+@testable import LatchkeyAuthLinux
 
 @Suite("releaseSecret and domainState")
 struct SecretAndDomainStateTests {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import LatchkeyAuth
+@testable import LatchkeyAuthCore
+@testable import LatchkeyAuthLinux
 
 /// The `latchkey` CLI built next to the test bundle (`swift build --build-tests` builds both).
 enum LatchkeyExecutable {

@@ -1,6 +1,8 @@
 import Foundation
-import Synchronization
+import LatchkeySupport
 @testable import LatchkeyAuth
+@testable import LatchkeyAuthCore
+@testable import LatchkeyAuthLinux
 
 /// A fresh temporary directory, removed by the caller with `cleanUp`.
 struct TemporaryDirectory {
@@ -17,12 +19,12 @@ struct TemporaryDirectory {
 
 /// A passcode sheet that answers from a script and counts how often it was asked.
 final class ScriptedPasscodeProvider: PasscodeProvider {
-    private let answers: Mutex<[String?]>
-    private let asked = Mutex<[AuthenticationPrompt]>([])
+    private let answers: Locked<[String?]>
+    private let asked = Locked<[AuthenticationPrompt]>([])
     private let onAppear: (@Sendable (AuthenticationPrompt) -> Void)?
 
     init(_ answers: String?..., onAppear: (@Sendable (AuthenticationPrompt) -> Void)? = nil) {
-        self.answers = Mutex(answers)
+        self.answers = Locked(answers)
         self.onAppear = onAppear
     }
 
@@ -36,7 +38,7 @@ final class ScriptedPasscodeProvider: PasscodeProvider {
 
     func promptDidAppear(_ prompt: AuthenticationPrompt) async { onAppear?(prompt) }
 
-    private let shown = Mutex<[String]>([])
+    private let shown = Locked<[String]>([])
     var displayed: [String] { shown.withLock { $0 } }
     func display(_ message: String, isError: Bool) { shown.withLock { $0.append(message) } }
 }

@@ -1,6 +1,6 @@
 import COpenSSL
 import Foundation
-import Synchronization
+import LatchkeySupport
 import Testing
 @testable import LatchkeyCrypto
 

@@ -1,10 +1,10 @@
 import Foundation
-import Synchronization
+import LatchkeySupport
 
 /// Runs `body(thread)` on `count` threads of their own at once (a dispatch pool would run only one per core)
 /// and returns the sum of the failures each reports.
 func failuresOnThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Int) -> Int {
-    let failures = Mutex(0)
+    let failures = Locked(0)
     let group = DispatchGroup()
     for thread in 0..<count {
         group.enter()

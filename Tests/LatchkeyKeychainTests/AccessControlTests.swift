@@ -2,6 +2,8 @@ import Foundation
 import LatchkeyAuth
 import Testing
 @testable import LatchkeyKeychain
+@testable import LatchkeyKeychainCore
+@testable import LatchkeyKeychainLinux
 
 /// Access-control flag rules and the mapping of LocalAuthentication errors to keychain statuses.
 @Suite struct AccessControlTests {

@@ -2,6 +2,8 @@ import Foundation
 import LatchkeyCrypto
 import Testing
 @testable import LatchkeyKeychain
+@testable import LatchkeyKeychainCore
+@testable import LatchkeyKeychainLinux
 
 /// The default keychain's choice of store, and the device key file it falls back to without a keyring.
 @Suite struct DefaultKeychainTests {

@@ -4,6 +4,8 @@ import LatchkeyAuth
 import LatchkeyCrypto
 import Testing
 @testable import LatchkeyKeychain
+@testable import LatchkeyKeychainCore
+@testable import LatchkeyKeychainLinux
 
 /// FileVault specifics: the file on disk, keys, corruption, backups, cryptographic gates.
 @Suite struct FileVaultTests {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import LatchkeyKeychain
+@testable import LatchkeyKeychainCore
+@testable import LatchkeyKeychainLinux
 
 /// An in-memory provider to test the pairing logic.
 final class RecordingKeyProvider: OSKeyProvider, @unchecked Sendable {

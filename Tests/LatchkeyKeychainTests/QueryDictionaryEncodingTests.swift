@@ -2,6 +2,8 @@ import Foundation
 import LatchkeyAuth
 import Testing
 @testable import LatchkeyKeychain
+@testable import LatchkeyKeychainCore
+@testable import LatchkeyKeychainLinux
 
 /// The model → dictionary direction and results → model, as AppleKeychainStore uses them.
 @Suite struct QueryDictionaryEncodingTests {

@@ -2,6 +2,8 @@ import Foundation
 import LatchkeyAuth
 import Testing
 @testable import LatchkeyKeychain
+@testable import LatchkeyKeychainCore
+@testable import LatchkeyKeychainLinux
 
 /// The portable SecItem dictionary translation (what the Security facade and AppleKeychainStore call).
 @Suite struct QueryDictionaryTests {

@@ -2,6 +2,8 @@
 import Foundation
 import Testing
 @testable import LatchkeyKeychain
+@testable import LatchkeyKeychainCore
+@testable import LatchkeyKeychainLinux
 
 /// Whether the Secret Service tests run: under `scripts/with-services.sh` (LATCHKEY_TEST_SECRET_SERVICE=1),
 /// or always with LATCHKEY_REQUIRE_SERVICES=1 (then a missing service fails instead of skipping).

@@ -2,6 +2,8 @@
 import Foundation
 import Testing
 @testable import LatchkeyKeychain
+@testable import LatchkeyKeychainCore
+@testable import LatchkeyKeychainLinux
 
 /// SecretServiceStore against the real gnome-keyring of `scripts/with-services.sh`. Each test uses its own
 /// service / server names, so tests can run in parallel on one keyring.

@@ -2,6 +2,8 @@ import Foundation
 import LatchkeyAuth
 import Testing
 @testable import LatchkeyKeychain
+@testable import LatchkeyKeychainCore
+@testable import LatchkeyKeychainLinux
 
 /// The behavioural suite every store must pass (MemoryStore and FileVault).
 @Suite struct StoreBehaviorTests {

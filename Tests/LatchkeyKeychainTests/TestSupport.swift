@@ -2,6 +2,8 @@ import Foundation
 import LatchkeyAuth
 import LatchkeyCrypto
 @testable import LatchkeyKeychain
+@testable import LatchkeyKeychainCore
+@testable import LatchkeyKeychainLinux
 
 /// A temporary directory removed when the value is released.
 final class TempDir: @unchecked Sendable { // immutable after init

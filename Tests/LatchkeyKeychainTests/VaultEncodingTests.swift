@@ -2,6 +2,8 @@ import Foundation
 import LatchkeyCrypto
 import Testing
 @testable import LatchkeyKeychain
+@testable import LatchkeyKeychainCore
+@testable import LatchkeyKeychainLinux
 
 /// The vault's on-disk bytes, pinned: what the format wrote when these were recorded must be what it writes
 /// now (lookup and primary-key MACs, the sealed attribute encoding, the AAD of every sealed part), and blobs

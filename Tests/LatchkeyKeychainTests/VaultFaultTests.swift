@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import LatchkeyKeychain
+@testable import LatchkeyKeychainCore
+@testable import LatchkeyKeychainLinux
 
 /// Torn writes and damaged files: a vault snapshot (main file + WAL, as a crash leaves them) is cut and
 /// flipped at random places and opened again. Whatever the damage, a read never returns a wrong value: the

@@ -1,15 +1,17 @@
 import Foundation
-import Synchronization
+import LatchkeySupport
 import Testing
 @testable import LatchkeyKeychain
+@testable import LatchkeyKeychainCore
+@testable import LatchkeyKeychainLinux
 
 /// Rollback detection must not mistake a busy vault for a rolled-back one: a writer records its generation in
 /// `<vault>.generation` just after its COMMIT, so an open that read the file's generation first and the record
 /// second could see a record newer than what it had read, and refuse a healthy vault as "lost writes".
 @Suite struct VaultGenerationRaceTests {
     final class Flags: Sendable {
-        let stop = Atomic<Bool>(false)
-        let written = Atomic<Int>(0)
+        let stop = Locked<Bool>(false)
+        let written = Locked<Int>(0)
     }
 
     @Test func opensWhileAnotherConnectionWritesAreNeverRefused() throws {
@@ -20,14 +22,14 @@ import Testing
         let flags = Flags()
         let thread = Thread {
             var i = 0
-            while !flags.stop.load(ordering: .relaxed) {
+            while !flags.stop.withLock({ $0 }) {
                 _ = try? writer.add(genp("race", "item-\(i)", "v"))
-                flags.written.add(1, ordering: .relaxed)
+                flags.written.withLock { $0 += 1 }
                 i += 1
             }
         }
         thread.start()
-        defer { flags.stop.store(true, ordering: .relaxed) }
+        defer { flags.stop.withLock { $0 = true } }
         var refusals: [String] = []
         let deadline = Date().addingTimeInterval(2)
         var opens = 0
@@ -39,9 +41,9 @@ import Testing
             }
             opens += 1
         }
-        flags.stop.store(true, ordering: .relaxed)
+        flags.stop.withLock { $0 = true }
         while !thread.isFinished { usleep(1_000) }
-        #expect(refusals.isEmpty, "after \(opens) opens and \(flags.written.load(ordering: .relaxed)) writes: \(refusals)")
-        #expect(flags.written.load(ordering: .relaxed) > 0)
+        #expect(refusals.isEmpty, "after \(opens) opens and \(flags.written.withLock { $0 }) writes: \(refusals)")
+        #expect(flags.written.withLock { $0 } > 0)
     }
 }

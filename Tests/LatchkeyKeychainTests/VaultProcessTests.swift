@@ -1,7 +1,9 @@
 import Foundation
-import Synchronization
+import LatchkeySupport
 import Testing
 @testable import LatchkeyKeychain
+@testable import LatchkeyKeychainCore
+@testable import LatchkeyKeychainLinux
 
 /// Several processes on one vault file: a writer killed with SIGKILL at random points, and concurrent writers.
 /// The child is this test binary re-run with `LATCHKEY_VAULT_CHILD` set, selecting `childWriter()`.
@@ -123,7 +125,7 @@ import Testing
         // (the HTTP server's async handlers among them) was waiting on.
         let run = try await onThread { [self] () throws -> (failures: [String], children: [(status: Int32, output: Data)]) in
             let children = try (0..<3).map { try spawn(path: url.path, prefix: "p\($0)", count: 60) }
-            let failures = Mutex<[String]>([])
+            let failures = Locked<[String]>([])
             let group = DispatchGroup()
             for t in 0..<2 {
                 group.enter()

@@ -2,6 +2,8 @@ import Foundation
 import LatchkeyCrypto
 import Testing
 @testable import LatchkeyKeychain
+@testable import LatchkeyKeychainCore
+@testable import LatchkeyKeychainLinux
 
 /// The vault's read path: the query filters kept without a dictionary, the plain read (value opened in place
 /// from a row's columns, its AAD on the stack), the lookup-MAC caches and the in-place parameter bindings.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import LatchkeyKeychain
+@testable import LatchkeyKeychainCore
+@testable import LatchkeyKeychainLinux
 
 /// SIGKILL soak: a child process runs a random mix of add / update / delete / passphrase change (the vault
 /// key re-wrapped) / lock+unlock on one vault and is killed at a random moment, over and over. After every

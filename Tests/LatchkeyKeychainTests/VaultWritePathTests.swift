@@ -2,6 +2,8 @@ import Foundation
 import LatchkeyCrypto
 import Testing
 @testable import LatchkeyKeychain
+@testable import LatchkeyKeychainCore
+@testable import LatchkeyKeychainLinux
 
 /// The vault's write path: the identity MACs a write stores (from the MAC cache, or the row's own primary-key
 /// MAC kept across an update that leaves the primary key as it was) are the ones computed from scratch, and

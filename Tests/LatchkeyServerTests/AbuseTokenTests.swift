@@ -1,6 +1,6 @@
 import Foundation
 import LatchkeyCrypto
-import Synchronization
+import LatchkeySupport
 import Testing
 @testable import LatchkeyServer
 
@@ -49,7 +49,7 @@ struct AbuseTokenTests {
         let now = f.clock.seconds
 
         // A server that counts fetches: jku / x5u must never be followed.
-        let fetches = Mutex(0)
+        let fetches = Locked(0)
         let lure = [Route("GET", "/keys") { _ in fetches.withLock { $0 += 1 }; return .json(["keys": [String]()]) }]
         try await withTestServer(routes: lure) { lureServer in
             let lureURL = "http://127.0.0.1:\(lureServer.port)/keys"
@@ -143,7 +143,7 @@ struct UnknownKeyIDReloadTests {
     /// A `Database` that counts the autocommit reads (the key ring reads its keys through `withConnection`).
     final class CountingDatabase: Database {
         let base: any Database
-        let reads = Mutex(0)
+        let reads = Locked(0)
         init(_ base: any Database) { self.base = base }
         var dialect: SQLDialect { base.dialect }
         func transaction<T: Sendable>(durability: TransactionDurability, _ body: (any SQLConnection) throws -> T) throws -> T {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import LatchkeyCrypto
-import Synchronization
+import LatchkeySupport
 @testable import LatchkeyServer
 
 @Suite("Accounts")
@@ -203,7 +203,7 @@ extension AccountTests {
 /// Counts verifications, to prove the dummy-hash path does the same work.
 final class CountingHasher: PasswordHasher {
     let inner: Argon2PasswordHasher
-    private let count = Mutex(0)
+    private let count = Locked(0)
     init(_ inner: Argon2PasswordHasher) { self.inner = inner }
     var verifications: Int { count.withLock { $0 } }
     func hash(_ password: String) async throws -> String { try await inner.hash(password) }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import LatchkeySupport
 import Testing
 import LatchkeyCrypto
 @testable import LatchkeyServer
@@ -11,9 +11,9 @@ final class FakeApple: Sendable {
     let kid: String
     let team: Team
     let server: HTTPServer
-    let keyFetches = Atomic<Int>(0)
-    let revocations = Mutex<[String]>([])
-    let publishedKeys: Mutex<[JWK]>
+    let keyFetches = Locked<Int>(0)
+    let revocations = Locked<[String]>([])
+    let publishedKeys: Locked<[JWK]>
 
     struct Team: Sendable {
         let key: P256.Signing.PrivateKey
@@ -30,13 +30,13 @@ final class FakeApple: Sendable {
         key = try RSA.Signing.PrivateKey(keySize: 2048)
         team = Team(key: try P256.Signing.PrivateKey())
         self.kid = kid
-        publishedKeys = Mutex([JWK(rsa: key.publicKey, kid: kid)])
+        publishedKeys = Locked([JWK(rsa: key.publicKey, kid: kid)])
         var config = HTTPServerConfiguration(port: 0, threads: 2, accessLog: nil)
         config.shutdownGracePeriod = .seconds(1)
         server = HTTPServer(configuration: config)
         let router = Router([
             Route("GET", "/auth/keys") { [self] _ in
-                keyFetches.add(1, ordering: .relaxed)
+                keyFetches.withLock { $0 += 1 }
                 var set = JWKSet(keys: publishedKeys.withLock { $0 })
                 set.keys = set.keys.map { var k = $0; k.alg = "RS256"; k.use = "sig"; return k }
                 return HTTPResponse.json(set)
@@ -154,7 +154,7 @@ final class FakeApple: Sendable {
         defer { apple.stop() }
         let v = verifier(apple)
         _ = try await v.verify(try apple.sign(identityClaims()), rawNonce: "raw-nonce")
-        #expect(apple.keyFetches.load(ordering: .relaxed) == 1)
+        #expect(apple.keyFetches.withLock { $0 } == 1)
         // Apple rotates: a new key appears; the first token with its kid makes one refetch.
         let rotated = try RSA.Signing.PrivateKey(keySize: 2048)
         apple.publishedKeys.withLock { $0.append(JWK(rsa: rotated.publicKey, kid: "apple-key-2")) }
@@ -162,15 +162,15 @@ final class FakeApple: Sendable {
         let payload = try JSONSerialization.data(withJSONObject: identityClaims(), options: [.sortedKeys])
         let token = try JWS.sign(payload: payload, header: JWSHeader(alg: .RS256, kid: "apple-key-2"), key: .rsa(rotated))
         _ = try await v.verify(token, rawNonce: "raw-nonce")
-        #expect(apple.keyFetches.load(ordering: .relaxed) == 2)
+        #expect(apple.keyFetches.withLock { $0 } == 2)
         // A forged kid right after: refused without hammering Apple.
         await #expect(throws: AppleSignInError.unknownKey("forged")) {
             try await v.verify(try apple.sign(identityClaims(), kid: "forged"), rawNonce: "raw-nonce")
         }
-        #expect(apple.keyFetches.load(ordering: .relaxed) == 2)
+        #expect(apple.keyFetches.withLock { $0 } == 2)
         // Cached keys serve later tokens without a fetch.
         _ = try await v.verify(try apple.sign(identityClaims()), rawNonce: "raw-nonce")
-        #expect(apple.keyFetches.load(ordering: .relaxed) == 2)
+        #expect(apple.keyFetches.withLock { $0 } == 2)
     }
 
     @Test func rejectsAlgorithmSwitches() async throws {

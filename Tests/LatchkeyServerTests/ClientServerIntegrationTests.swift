@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import LatchkeySupport
 import Testing
 import Latchkey
 #if canImport(FoundationNetworking)
@@ -55,7 +55,7 @@ import FoundationNetworking
         let firstRefresh = try #require(grant.refreshToken)
 
         // The client kit takes over: tokens in a real keychain (FileVault), refreshed by the default refresher.
-        let clock = Mutex(Date())
+        let clock = Locked(Date())
         let vault = try FileVault(url: dir.appendingPathComponent("client.vault"), kdf: .testing)
         try vault.unlock(passphrase: "client passphrase")
         let manager = TokenManager(

@@ -1,7 +1,7 @@
 import Foundation
 import LatchkeyCrypto
 import LatchkeyWebAuthn
-import Synchronization
+import LatchkeySupport
 import Testing
 @testable import LatchkeyServer
 
@@ -295,5 +295,5 @@ import Testing
 
 /// HTTP statuses seen by concurrent clients.
 final class StatusCounts: Sendable {
-    let counts = Mutex<[Int: Int]>([:])
+    let counts = Locked<[Int: Int]>([:])
 }

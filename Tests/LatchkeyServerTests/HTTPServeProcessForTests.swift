@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import LatchkeySupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -53,7 +53,7 @@ final class ServeProcess: Sendable {
                 if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             }
             // Standard error is read on another thread so neither pipe can fill up and block the child.
-            let errorData = Mutex(Data())
+            let errorData = Locked(Data())
             let group = DispatchGroup()
             DispatchQueue.global().async(group: group) {
                 let data = errorPipe.fileHandleForReading.readDataToEndOfFile()

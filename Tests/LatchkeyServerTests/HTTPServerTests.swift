@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import LatchkeyServer
-import Synchronization
+import LatchkeySupport
 import Testing
 
 @Suite("HTTP server", .serialized)
@@ -205,7 +205,7 @@ struct HTTPServerTests {
 
 /// Collects access-log lines from the server's threads.
 final class LogCollector: Sendable {
-    let storage = Mutex<[String]>([])
+    let storage = Locked<[String]>([])
     func append(_ line: String) { storage.withLock { $0.append(line) } }
     var lines: [String] { storage.withLock { $0 } }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import LatchkeySupport
 import Testing
 @testable import LatchkeyServer
 
@@ -72,7 +72,7 @@ import Testing
         try db.withConnection { try $0.execute("CREATE TABLE t (n INTEGER PRIMARY KEY)") }
         struct Refused: Error, Equatable { let n: Int }
         let threads = 8, perThread = 200
-        let wrong = Mutex(0)
+        let wrong = Locked(0)
         DispatchQueue.concurrentPerform(iterations: threads) { thread in
             for i in 0..<perThread {
                 let n = thread * perThread + i
@@ -105,8 +105,8 @@ import Testing
     /// batch; every caller returns only once its own job is finished, and each job is in exactly one batch.
     @Test func groupCommitQueueBatchesWaitersAndFinishesEveryJob() {
         let queue = GroupCommitQueue()
-        let batches = Mutex<[Int]>([])
-        let early = Mutex(0)
+        let batches = Locked<[Int]>([])
+        let early = Locked(0)
         let threads = 8, perThread = 50
         // Threads of their own (a dispatch pool would run only as many at once as there are cores): a batch
         // holds more than one job only when two or more callers wait behind a commit.

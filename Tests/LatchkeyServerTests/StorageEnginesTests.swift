@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Synchronization
+import LatchkeySupport
 @testable import LatchkeyServer
 
 /// The engines the shared storage suite runs against.
@@ -61,7 +61,7 @@ func makeTestDatabase(_ engine: StorageEngine, now: Int64 = 1_800_000_000) throw
 /// Runs `body` on real OS threads started together (the cooperative pool has as few threads as cores,
 /// which would hide races), and returns their results in order.
 func onThreads<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
-    let results = Mutex<[Int: T]>([:])
+    let results = Locked<[Int: T]>([:])
     let group = DispatchGroup()
     let start = DispatchSemaphore(value: 0)
     for i in 0..<count {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Synchronization
+import LatchkeySupport
 @testable import LatchkeyServer
 
 /// The shared storage suite: every test runs on SQLite and on PostgreSQL.

@@ -1,13 +1,13 @@
 import Foundation
-import Synchronization
+import LatchkeySupport
 import LatchkeyCrypto
 import LatchkeyWebAuthn
 @testable import LatchkeyServer
 
 /// A clock tests move by hand.
 final class TestClock: Sendable {
-    private let value: Mutex<Date>
-    init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { value = Mutex(start) }
+    private let value: Locked<Date>
+    init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { value = Locked(start) }
     var now: Date { value.withLock { $0 } }
     func advance(_ seconds: TimeInterval) { value.withLock { $0 += seconds } }
     var function: @Sendable () -> Date { { [self] in self.now } }
@@ -19,7 +19,7 @@ final class PasskeyFixture: Sendable {
     let clock = TestClock()
     let rp: WebAuthnRelyingParty
     let authenticator: SoftwareAuthenticator
-    let credentials = Mutex<[Data: StoredCredential]>([:])
+    let credentials = Locked<[Data: StoredCredential]>([:])
 
     init(aaguid: Data = Data(count: 16), configure: (inout WebAuthnConfiguration) -> Void = { _ in }) throws {
         var config = WebAuthnConfiguration(relyingPartyID: "localhost", relyingPartyName: "Latchkey test",

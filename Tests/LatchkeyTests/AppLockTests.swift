@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import LatchkeySupport
 import Testing
 @testable import Latchkey
 import LatchkeyAuth
@@ -110,8 +110,8 @@ private let rows: [Row] = [
 /// Records the lock's state each time a prompt appears (it must be `.authenticating`).
 private final class PromptObserver: PasscodeProvider {
     let answer: String?
-    let seen = Mutex<[AppLockState]>([])
-    let lock = Mutex<AppLock?>(nil)
+    let seen = Locked<[AppLockState]>([])
+    let lock = Locked<AppLock?>(nil)
 
     init(answer: String?) { self.answer = answer }
 
@@ -149,8 +149,8 @@ private final class PromptObserver: PasscodeProvider {
         if row.setup.enrollmentChangedSinceTrusted { try simulator.enroll() }
         for outcome in row.setup.outcomes { try simulator.enqueue(outcome) }
 
-        let tokens = Mutex(row.setup.tokens)
-        let cleared = Mutex(false)
+        let tokens = Locked(row.setup.tokens)
+        let cleared = Locked(false)
         let sessions = MemoryAppSessionStore(row.setup.sessionAge.map { clock.now.addingTimeInterval(-$0) })
         func makeLock() -> AppLock {
             let appLock = AppLock(configuration: .init(sessionTimeout: 300, lockOnBackground: row.setup.lockOnBackground,

@@ -1,14 +1,14 @@
 import Foundation
-import Synchronization
+import LatchkeySupport
 import Testing
 import LatchkeyCrypto
 @testable import Latchkey
 
 /// Apple's credential-state answers, scripted.
 final class ScriptedCredentialState: AppleCredentialStateProvider {
-    let answer: Mutex<Result<AppleCredentialState, any Error>>
-    let asked = Mutex<[String]>([])
-    init(_ state: AppleCredentialState) { answer = Mutex(.success(state)) }
+    let answer: Locked<Result<AppleCredentialState, any Error>>
+    let asked = Locked<[String]>([])
+    init(_ state: AppleCredentialState) { answer = Locked(.success(state)) }
     func set(_ result: Result<AppleCredentialState, any Error>) { answer.withLock { $0 = result } }
     func credentialState(forUserID userID: String) async throws -> AppleCredentialState {
         asked.withLock { $0.append(userID) }
@@ -18,9 +18,9 @@ final class ScriptedCredentialState: AppleCredentialStateProvider {
 
 /// Counts sign-outs.
 final class Counter: Sendable {
-    private let value = Atomic<Int>(0)
-    func increment() { value.add(1, ordering: .relaxed) }
-    var count: Int { value.load(ordering: .relaxed) }
+    private let value = Locked<Int>(0)
+    func increment() { value.withLock { $0 += 1 } }
+    var count: Int { value.withLock { $0 } }
 }
 
 @Suite struct AppleSignInClientTests {

@@ -1,12 +1,12 @@
 import Foundation
 import Latchkey
 import LatchkeyAuth
-import Synchronization
+import LatchkeySupport
 import Testing
 
 private final class WipeCounter: Sendable {
-    private let count = Mutex(0)
-    private let failNext = Mutex(false)
+    private let count = Locked(0)
+    private let failNext = Locked(false)
     var wipes: Int { count.withLock { $0 } }
     func failOnce() { failNext.withLock { $0 = true } }
     func wipe() throws {

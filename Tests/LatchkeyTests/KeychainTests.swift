@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import Latchkey
-import Synchronization
+import LatchkeySupport
 
 struct Credentials: Codable, Equatable, Sendable {
     var user: String
@@ -272,7 +272,7 @@ final class ScriptedContext: AuthenticationContext, @unchecked Sendable {
 
 /// Passes calls to another store and records whether any ran outside the keychain's queue.
 final class ThreadRecordingStore: ItemStore {
-    private let state = Mutex((calls: 0, other: false))
+    private let state = Locked((calls: 0, other: false))
     let base: any ItemStore
     init(base: any ItemStore) { self.base = base }
     var calls: Int { state.withLock { $0.calls } }

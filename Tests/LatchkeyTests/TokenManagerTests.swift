@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import LatchkeySupport
 import Testing
 import LatchkeyKeychain
 @testable import Latchkey
@@ -12,7 +12,7 @@ private final class ScriptedRefresher: TokenRefresher {
         case fail(TokenRefreshError)
     }
 
-    private let state = Mutex<(calls: [String], answer: Answer)>((calls: [], answer: .rotate))
+    private let state = Locked<(calls: [String], answer: Answer)>((calls: [], answer: .rotate))
     private let gate: Gate?
 
     init(answer: Answer = .rotate, gate: Gate? = nil) {

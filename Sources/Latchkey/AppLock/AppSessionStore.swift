@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import LatchkeySupport
 
 /// Remembers when the app was last active while unlocked, so a relaunch within the timeout stays unlocked.
 public protocol AppSessionStore: Sendable {
@@ -11,7 +11,7 @@ public protocol AppSessionStore: Sendable {
 
 /// In memory (tests, previews, an app that never wants relaunch-unlocked).
 public final class MemoryAppSessionStore: AppSessionStore {
-    private let value = Mutex<Date?>(nil)
+    private let value = Locked<Date?>(nil)
 
     /// Creates a store, optionally holding `date`.
     public init(_ date: Date? = nil) { value.withLock { $0 = date } }

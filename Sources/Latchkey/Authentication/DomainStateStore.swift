@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeySupport
 import LatchkeyCrypto
 
 /// The biometric domain state an app last trusted, and when.
@@ -48,15 +49,15 @@ extension DomainStateStoreError: LocalizedError {
 
 /// In memory, for tests and previews.
 public final class MemoryDomainStateStore: DomainStateStore {
-    private let stored: LockedValue<TrustedDomainState?>
+    private let stored: Locked<TrustedDomainState?>
 
     /// An empty store (or one holding `state`).
-    public init(_ state: TrustedDomainState? = nil) { stored = LockedValue(state) }
+    public init(_ state: TrustedDomainState? = nil) { stored = Locked(state) }
 
     /// The stored state.
-    public func loadTrustedState() throws(DomainStateStoreError) -> TrustedDomainState? { stored.value }
+    public func loadTrustedState() throws(DomainStateStoreError) -> TrustedDomainState? { stored.withLock { $0 } }
     /// Replaces the stored state.
-    public func saveTrustedState(_ state: TrustedDomainState) throws(DomainStateStoreError) { stored.value = state }
+    public func saveTrustedState(_ state: TrustedDomainState) throws(DomainStateStoreError) { stored.withLock { $0 = state } }
 }
 
 /// A JSON file, mode 0600, replaced atomically.

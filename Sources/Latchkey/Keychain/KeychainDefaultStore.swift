@@ -1,7 +1,7 @@
 import Foundation
 import LatchkeyAuth
 import LatchkeyKeychain
-import Synchronization
+import LatchkeySupport
 
 extension Keychain {
     /// A keychain for `service` in the platform's default store (``defaultStore``).
@@ -34,7 +34,7 @@ extension Keychain {
 final class DefaultStore: ItemStore {
     static let shared = DefaultStore()
 
-    private let opened = Mutex<Result<(store: any ItemStore, description: KeychainStoreDescription?), KeychainStoreError>?>(nil)
+    private let opened = Locked<Result<(store: any ItemStore, description: KeychainStoreDescription?), KeychainStoreError>?>(nil)
 
     private func open() throws(KeychainStoreError) -> (store: any ItemStore, description: KeychainStoreDescription?) {
         let result = opened.withLock { state in

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import LatchkeySupport
 
 /// When stored tokens can be read, as the keychain's accessibility classes.
 public enum TokenAccessibility: String, Sendable, Hashable, CaseIterable {
@@ -23,7 +23,7 @@ public protocol TokenStorage: Sendable {
 
 /// Token storage in memory (tests, previews). Thread-safe.
 public final class MemoryTokenStorage: TokenStorage {
-    private let blob = Mutex<Data?>(nil)
+    private let blob = Locked<Data?>(nil)
 
     /// Creates empty storage, or storage holding `data`.
     public init(_ data: Data? = nil) {

@@ -2,7 +2,7 @@
 import Foundation
 import LocalAuthentication
 import Security
-import Synchronization
+import LatchkeySupport
 
 /// `AuthenticationContext` over Apple's `LAContext`: a thin pass-through with the error mapping of
 /// `AuthenticationError(localAuthenticationError:)`.

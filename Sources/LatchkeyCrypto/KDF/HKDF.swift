@@ -1,6 +1,6 @@
 import COpenSSL
 import Foundation
-import Synchronization
+import LatchkeySupport
 
 /// HKDF (RFC 5869) extract-and-expand, by OpenSSL `EVP_KDF` "HKDF".
 public enum HKDF {
@@ -111,7 +111,7 @@ public enum HKDF {
 struct HKDFContexts: ~Copyable {
     var sha256, sha384, sha512: KeptHKDFContext?
 
-    static let shared = Mutex(HKDFContexts())
+    static let shared = Locked(HKDFContexts())
 
     /// The kept context for `algorithm`, made on first use; nil when OpenSSL cannot make one.
     mutating func context(for algorithm: HashAlgorithm) -> KeptHKDFContext? {

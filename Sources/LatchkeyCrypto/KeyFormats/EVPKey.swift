@@ -1,6 +1,6 @@
 import COpenSSL
 import Foundation
-import Synchronization
+import LatchkeySupport
 
 /// An OpenSSL `EVP_PKEY` owned by Swift and freed when the last reference goes away.
 ///
@@ -11,7 +11,7 @@ import Synchronization
 final class EVPKey: @unchecked Sendable {
     let pointer: OpaquePointer
     /// Contexts initialized for signing / verifying digests with this key (see `PreparedPKeyContexts`).
-    let prepared = Mutex(PreparedPKeyContexts())
+    let prepared = Locked(PreparedPKeyContexts())
 
     init(taking pointer: OpaquePointer) { self.pointer = pointer }
 

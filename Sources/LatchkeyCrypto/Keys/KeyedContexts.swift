@@ -1,5 +1,5 @@
 import COpenSSL
-import Synchronization
+import LatchkeySupport
 
 /// OpenSSL contexts already keyed with one `SymmetricKey`, kept as long as the key itself and freed with it.
 ///

@@ -1,6 +1,6 @@
 import CSodium
 import Foundation
-import Synchronization
+import LatchkeySupport
 
 /// Secret key bytes in their own allocation, zeroed when the key is released.
 ///
@@ -13,7 +13,7 @@ public final class SymmetricKey: @unchecked Sendable, Equatable, CustomStringCon
     /// The key length in bytes.
     public let byteCount: Int
     /// OpenSSL contexts keyed with these bytes, made on first use and freed (cleansed) with the key.
-    let contexts = Mutex(KeyedContextSlots())
+    let contexts = Locked(KeyedContextSlots())
 
     /// A new random key (libsodium CSPRNG) of `size`.
     public convenience init(size: SymmetricKeySize = .bits256) {

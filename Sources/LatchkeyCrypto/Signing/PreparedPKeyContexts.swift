@@ -1,5 +1,5 @@
 import COpenSSL
-import Synchronization
+import LatchkeySupport
 
 /// `EVP_PKEY_CTX`s of one key, initialized once for signing and once for verifying a digest, kept as long as
 /// the key itself and freed with it.

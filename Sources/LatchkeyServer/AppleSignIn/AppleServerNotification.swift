@@ -1,6 +1,6 @@
 import Foundation
 import LatchkeyCrypto
-import Synchronization
+import LatchkeySupport
 
 /// One server-to-server notification from Apple (a signed JWT posted as `{"payload": "<JWS>"}`).
 public struct AppleServerNotification: Sendable, Hashable {
@@ -26,7 +26,7 @@ public protocol AppleNotificationLedger: Sendable {
 
 /// A ledger in memory (one server process, tests).
 public final class InMemoryAppleNotificationLedger: AppleNotificationLedger {
-    private let seen = Mutex<[String: Date]>([:])
+    private let seen = Locked<[String: Date]>([:])
     public init() {}
     public func record(_ jti: String, expiresAt: Date) throws -> Bool {
         seen.withLock { $0.updateValue(expiresAt, forKey: jti) == nil }

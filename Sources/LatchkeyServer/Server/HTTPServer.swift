@@ -1,6 +1,6 @@
 import CMicroHTTPD
 import Foundation
-import Synchronization
+import LatchkeySupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,7 +18,7 @@ public final class HTTPServer: Sendable {
     /// The configuration the server was made with.
     public let configuration: HTTPServerConfiguration
     let core: ServerCore
-    let state = Mutex<State>(.idle)
+    let state = Locked<State>(.idle)
 
     /// `@unchecked Sendable`: the daemon pointer is used only while holding `state`'s lock or after being
     /// taken out of it by the one caller that stops the daemon.
@@ -163,7 +163,7 @@ public final class HTTPServer: Sendable {
     }
 
     /// Requests received and not yet completed.
-    public var inFlightRequests: Int { core.inFlight.load(ordering: .relaxed) }
+    public var inFlightRequests: Int { core.inFlight.withLock { $0 } }
 
     /// Whether the server is accepting connections.
     public var isRunning: Bool {
@@ -177,7 +177,7 @@ public final class HTTPServer: Sendable {
     func beginShutdown() -> Daemon? {
         state.withLock { state in
             guard case .running(let daemon) = state else { return nil }
-            core.draining.store(true, ordering: .relaxed)
+            core.draining.withLock { $0 = true }
             _ = MHD_quiesce_daemon(daemon.pointer)
             state = .draining(daemon)
             return daemon

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import LatchkeySupport
 
 /// The task executor a request's handler starts on: its jobs run on the libmicrohttpd thread that received
 /// the request, for as long as that thread is draining them. When the handler truly suspends (an Argon2 hash on
@@ -15,7 +15,7 @@ final class InlineExecutor: TaskExecutor, @unchecked Sendable {
         var forwarding = false
     }
 
-    let state = Mutex<State>(State())
+    let state = Locked<State>(State())
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)

@@ -59,10 +59,10 @@ let mhdConnectionNotified: MHD_NotifyConnectionCallback = { cls, _, socketContex
     let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
     switch code {
     case .CONNECTION_NOTIFY_STARTED:
-        let open = core.openConnections.add(1, ordering: .relaxed).newValue
+        let open = core.openConnections.withLock { $0 += 1; return $0 }
         socketContext.pointee = open > core.connectionLimit ? ServerCore.overflowMark : nil
     case .CONNECTION_NOTIFY_CLOSED:
-        core.openConnections.subtract(1, ordering: .relaxed)
+        core.openConnections.withLock { $0 -= 1 }
         socketContext.pointee = nil
     default:
         break

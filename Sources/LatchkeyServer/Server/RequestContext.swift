@@ -1,6 +1,6 @@
 import CMicroHTTPD
 import Foundation
-import Synchronization
+import LatchkeySupport
 
 /// The state of one request between libmicrohttpd's calls to the access handler.
 ///
@@ -32,7 +32,7 @@ final class RequestContext: @unchecked Sendable {
     var suspended = false
     /// The connection was opened over the connection limit: its answer closes it.
     var closesConnection = false
-    let outcome = Mutex<Outcome>(.inline)
+    let outcome = Locked<Outcome>(.inline)
 
     /// The state of a request whose target's path (as sent, without the query) is `path`; nil when it is not UTF-8.
     init(connection: OpaquePointer, path: String?) {

@@ -1,7 +1,6 @@
 import CMicroHTTPD
 import Foundation
-import LatchkeyCrypto
-import Synchronization
+import LatchkeySupport
 
 /// What the server does with a complete request.
 enum RequestDispatch: Sendable {
@@ -21,14 +20,14 @@ final class ServerCore: @unchecked Sendable {
     let accessLog: AccessLog?
     let runsHandlersInline: Bool
     let trustedProxies: Set<String>
-    let inFlight = Atomic<Int>(0)
+    let inFlight = Locked<Int>(0)
     /// TCP connections open now (libmicrohttpd's connection callback counts them).
-    let openConnections = Atomic<Int>(0)
+    let openConnections = Locked<Int>(0)
     let connectionLimit: Int
     /// The socket context of a connection opened over `connectionLimit` (any non-nil address; never dereferenced).
     static var overflowMark: UnsafeMutableRawPointer? { UnsafeMutableRawPointer(bitPattern: 1) }
-    let draining = Atomic<Bool>(false)
-    let suspended = Mutex<[ObjectIdentifier: RequestContext]>([:])
+    let draining = Locked<Bool>(false)
+    let suspended = Locked<[ObjectIdentifier: RequestContext]>([:])
 
     init(dispatch: RequestDispatch?, configuration: HTTPServerConfiguration) {
         self.dispatch = dispatch
@@ -44,7 +43,7 @@ final class ServerCore: @unchecked Sendable {
 
     /// First call: reads headers and query, checks the framing, the target and the declared size.
     func begin(_ context: RequestContext, method: String, version: String) {
-        inFlight.add(1, ordering: .relaxed)
+        inFlight.withLock { $0 += 1 }
         context.begun = true
         let connection = context.connection
         let headers = ValueCollector(lowercaseKeys: true)
@@ -210,7 +209,7 @@ final class ServerCore: @unchecked Sendable {
             response = .error(status: 500, code: "server_error", description: "Invalid response status.")
         }
         SecurityHeaders.apply(to: &response)
-        if draining.load(ordering: .relaxed) || context.closesConnection {
+        if draining.withLock({ $0 }) || context.closesConnection {
             response.headers.append((name: "Connection", value: "close"))
         }
         let count = response.body.count
@@ -244,7 +243,7 @@ final class ServerCore: @unchecked Sendable {
     }
 
     func requestEnded() {
-        inFlight.subtract(1, ordering: .relaxed)
+        inFlight.withLock { $0 -= 1 }
     }
 
     /// Answers every suspended request whose handler is still running with 503 (shutdown gave up waiting).

@@ -1,6 +1,6 @@
 import Foundation
 import LatchkeyCrypto
-import Synchronization
+import LatchkeySupport
 
 /// The verifying auth server's logic: accounts, password login with throttling and lockout, rotating
 /// refresh tokens with reuse detection, ES256 access tokens, revocation and logout. `routes()` exposes it
@@ -14,7 +14,7 @@ public final class AuthService: Sendable {
     let hasher: any PasswordHasher
     /// A hash of a random password with the current parameters: unknown user names are verified against it,
     /// so they cost the same time as a wrong password. Made in the background at start.
-    private let dummy = Mutex<String?>(nil)
+    private let dummy = Locked<String?>(nil)
 
     /// Migrates the database, loads (or creates) the signing key and starts preparing the dummy hash.
     public init(database: any Database, configuration: AuthConfiguration = AuthConfiguration(),

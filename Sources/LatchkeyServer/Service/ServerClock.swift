@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import LatchkeySupport
 
 /// The time source of the auth service. Injected everywhere so tests (throttling, lockout, token
 /// expiry, key rotation) never sleep.
@@ -21,9 +21,9 @@ public struct SystemClock: ServerClock {
 
 /// A clock that moves only when told to (tests, simulations).
 public final class ManualClock: ServerClock {
-    private let current: Mutex<Date>
+    private let current: Locked<Date>
 
-    public init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { current = Mutex(start) }
+    public init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { current = Locked(start) }
 
     public func now() -> Date { current.withLock { $0 } }
 

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import LatchkeySupport
 
 /// One caller's body waiting for an SQLite group commit (`SQLiteDatabase.batchedTransaction`).
 protocol GroupCommitMember: AnyObject, Sendable {
@@ -16,7 +16,7 @@ protocol GroupCommitMember: AnyObject, Sendable {
 final class GroupCommitJob<T: Sendable>: GroupCommitMember {
     let durability: TransactionDurability
     private let body: @Sendable (any SQLConnection) throws -> T
-    private let state = Mutex<State>(State())
+    private let state = Locked<State>(State())
 
     private struct State {
         var outcome: Result<T, any Error>?

@@ -1,6 +1,6 @@
 import CPostgres
 import Foundation
-import Synchronization
+import LatchkeySupport
 
 /// PostgreSQL storage through libpq: a small pool of connections, parameterized statements only
 /// (`PQexecParams`, values sent as text parameters, never interpolated), READ COMMITTED transactions.
@@ -14,7 +14,7 @@ import Synchronization
 public final class PostgresDatabase: Database {
     public let dialect = SQLDialect.postgres
     private let conninfo: String
-    private let pool: Mutex<[PostgresConnection]>
+    private let pool: Locked<[PostgresConnection]>
     private let available: DispatchSemaphore
     /// How long a request waits for a free connection before failing with `.poolExhausted` (→ 503).
     public let acquireTimeoutMilliseconds: Int
@@ -34,7 +34,7 @@ public final class PostgresDatabase: Database {
         self.conninfo = conninfo
         self.asynchronousRelaxedCommits = asynchronousRelaxedCommits
         let size = max(1, poolSize)
-        pool = Mutex([try PostgresConnection(conninfo: conninfo)])
+        pool = Locked([try PostgresConnection(conninfo: conninfo)])
         available = DispatchSemaphore(value: size)
         self.acquireTimeoutMilliseconds = max(1, acquireTimeoutMilliseconds)
     }

@@ -1,6 +1,6 @@
 import CSQLite
 import Foundation
-import Synchronization
+import LatchkeySupport
 
 /// `SQLITE_TRANSIENT` is a C cast macro Swift cannot import: SQLite copies the bound bytes.
 private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
@@ -27,8 +27,8 @@ public final class SQLiteDatabase: Database {
 
     /// The one connection and the mutex that serializes it, shared with the checkpoint thread's catch-up.
     private final class Writer: Sendable {
-        let connection: Mutex<SQLiteConnection>
-        init(_ connection: sending SQLiteConnection) { self.connection = Mutex(connection) }
+        let connection: Locked<SQLiteConnection>
+        init(_ connection: sending SQLiteConnection) { self.connection = Locked(connection) }
     }
 
     /// Opens (creating with mode 0600 if needed) the database at `path`.

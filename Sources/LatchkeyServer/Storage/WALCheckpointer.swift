@@ -1,6 +1,6 @@
 import CSQLite
 import Foundation
-import Synchronization
+import LatchkeySupport
 
 /// Copies an SQLite database's write-ahead log back into the database file on its own thread and
 /// connection, so that no request waits for a checkpoint.
@@ -25,15 +25,15 @@ final class WALCheckpointer: Sendable {
     let backstopPages: Int32
     /// How many thresholds the log may reach before a commit checkpoints it (4: at the default threshold, 64 MiB).
     static let backstopMultiple: Int32 = 4
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Held while a checkpoint copies (the thread's or a commit's): two checkpoints of one file never overlap, so the
     /// backstop waits for the thread's copy to end instead of finding the checkpoint lock taken (SQLITE_BUSY).
     /// Lock order: the database's writer lock, then this one.
-    private let checkpointLock = Mutex(())
+    private let checkpointLock = Locked(())
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
     /// Held only until `stop`, so the thread, which may outlive `stop` briefly, keeps no database connection open.
-    private let writerLock: Mutex<(@Sendable (() -> Void) -> Void)?>
+    private let writerLock: Locked<(@Sendable (() -> Void) -> Void)?>
 
     private struct State {
         var requested = false
@@ -52,7 +52,7 @@ final class WALCheckpointer: Sendable {
         self.thresholdPages = thresholdPages
         backstopPages = thresholdPages.multipliedReportingOverflow(by: Self.backstopMultiple).overflow
             ? .max : thresholdPages * Self.backstopMultiple
-        writerLock = Mutex(withWriterLock)
+        writerLock = Locked(withWriterLock)
         let connection = try CheckpointConnection(path: path)
         let thread = Thread { [self] in self.run(connection) }
         thread.name = "latchkey-wal"

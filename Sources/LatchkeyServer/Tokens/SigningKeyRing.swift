@@ -1,6 +1,6 @@
 import Foundation
 import LatchkeyCrypto
-import Synchronization
+import LatchkeySupport
 
 /// The server's ES256 signing keys, kept in the database so several processes share them.
 ///
@@ -38,12 +38,12 @@ public final class SigningKeyRing: Sendable {
     private let rotationInterval: Int64
     private let encryptionKey: SymmetricKey?
     private let reloadInterval: Int64
-    private let state: Mutex<Loaded?>
+    private let state: Locked<Loaded?>
     /// When a token with an unknown `kid` last made the ring reload (at most once a second, so tokens with
     /// made-up `kid`s cannot turn every request into a database read).
-    private let lastUnknownKIDReload = Mutex<Int64>(Int64.min)
-    private let loads = Atomic<Int>(0)
-    private let cachedVerifiers = Mutex<CachedVerifiers?>(nil)
+    private let lastUnknownKIDReload = Locked<Int64>(Int64.min)
+    private let loads = Locked<Int>(0)
+    private let cachedVerifiers = Locked<CachedVerifiers?>(nil)
 
     /// Loads the keys, creating the first one if the database has none.
     public init(database: any Database, clock: any ServerClock, accessTokenLifetime: Int64, clockSkew: Int64,
@@ -54,7 +54,7 @@ public final class SigningKeyRing: Sendable {
         self.publishFor = accessTokenLifetime + clockSkew
         self.rotationInterval = rotationInterval
         self.encryptionKey = encryptionKey
-        self.state = Mutex(nil)
+        self.state = Locked(nil)
         if try load() == nil {
             // Several instances starting together: exactly one creates the first key, the others load it.
             try install(condition: .noActiveKey)
@@ -186,7 +186,7 @@ public final class SigningKeyRing: Sendable {
         let loaded = Loaded(activeKID: active.kid, activeKey: privateKey,
                             activeHeaderPrefix: try AccessTokenCodec.headerPrefix(kid: active.kid), activeCreatedAt: active.createdAt,
                             published: published, loadedAt: clock.seconds,
-                            generation: loads.add(1, ordering: .relaxed).newValue)
+                            generation: loads.withLock { $0 += 1; return $0 })
         state.withLock { $0 = loaded }
         return loaded
     }

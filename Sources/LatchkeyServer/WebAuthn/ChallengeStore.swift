@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import LatchkeySupport
 
 /// A challenge the relying party issued and has not yet seen come back.
 public struct IssuedChallenge: Sendable, Hashable, Codable {
@@ -30,7 +30,7 @@ public protocol ChallengeStore: Sendable {
 /// An in-process challenge store (single server process, tests). Expired entries are dropped as new
 /// ones arrive, so it stays bounded by the issue rate times the lifetime.
 public final class InMemoryChallengeStore: ChallengeStore {
-    private let entries = Mutex<[Data: IssuedChallenge]>([:])
+    private let entries = Locked<[Data: IssuedChallenge]>([:])
     private let now: @Sendable () -> Date
 
     public init(now: @escaping @Sendable () -> Date = Date.init) { self.now = now }

@@ -1,6 +1,6 @@
 import Foundation
 import LatchkeyCrypto
-import Synchronization
+import LatchkeySupport
 
 /// A platform authenticator in software: makes real P-256 passkeys and signs assertions exactly as
 /// WebAuthn describes (`none` attestation, ES256). On Linux this is what lets `latchkey` sign in to a
@@ -21,14 +21,14 @@ public final class SoftwareAuthenticator: Sendable {
 
     let store: any SoftwareCredentialStore
     let aaguid: Data
-    let behaviourBox: Mutex<Behaviour>
+    let behaviourBox: Locked<Behaviour>
     let now: @Sendable () -> Date
 
     public init(store: any SoftwareCredentialStore, aaguid: Data = Data(count: 16), behaviour: Behaviour = Behaviour(),
                 now: @escaping @Sendable () -> Date = Date.init) {
         self.store = store
         self.aaguid = aaguid
-        self.behaviourBox = Mutex(behaviour)
+        self.behaviourBox = Locked(behaviour)
         self.now = now
     }
 
@@ -124,7 +124,7 @@ public final class SoftwareAuthenticator: Sendable {
 
 /// A software-credential store in memory (tests, previews).
 public final class InMemorySoftwareCredentialStore: SoftwareCredentialStore {
-    private let items = Mutex<[Data: SoftwareCredential]>([:])
+    private let items = Locked<[Data: SoftwareCredential]>([:])
     public init() {}
     public func save(_ credential: SoftwareCredential) throws { items.withLock { $0[credential.id] = credential } }
     public func credentials(forRelyingParty rpID: String) throws -> [SoftwareCredential] {

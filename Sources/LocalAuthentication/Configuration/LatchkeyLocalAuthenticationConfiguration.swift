@@ -1,6 +1,7 @@
 #if os(Linux)
 import Foundation
-import LatchkeyAuth
+import LatchkeyAuthCore
+import LatchkeyAuthLinux
 
 /// Linux-only settings of the `LocalAuthentication` facade (no Apple counterpart).
 ///
@@ -37,7 +38,8 @@ public enum LatchkeyLocalAuthenticationConfiguration {
         guard let backend = AuthenticationBackend.fromEnvironment() else {
             return UnavailableAuthenticationContext(reason: .biometryNotAvailable)
         }
-        return backend.makeContext(passcodeProvider: TerminalPasscodeProvider())
+        return backend.makeLinuxContext(passcodeProvider: TerminalPasscodeProvider(),
+                                        environment: ProcessInfo.processInfo.environment)
     }
 }
 #endif

@@ -1,6 +1,7 @@
 #if os(Linux)
 import Foundation
-import LatchkeyAuth
+import LatchkeyAuthCore
+import LatchkeyAuthLinux
 
 /// `LAContext` over a Latchkey `AuthenticationContext` (see `LatchkeyLocalAuthenticationConfiguration`).
 /// As on Apple platforms, a successful evaluation belongs to this instance: pass it to keychain queries

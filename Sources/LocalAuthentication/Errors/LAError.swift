@@ -1,6 +1,7 @@
 #if os(Linux)
 import Foundation
-import LatchkeyAuth
+import LatchkeyAuthCore
+import LatchkeyAuthLinux
 
 /// `LAErrorDomain`: "com.apple.LocalAuthentication".
 public let LAErrorDomain = "com.apple.LocalAuthentication"

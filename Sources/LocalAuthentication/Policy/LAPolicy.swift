@@ -1,6 +1,7 @@
 #if os(Linux)
 import Foundation
-import LatchkeyAuth
+import LatchkeyAuthCore
+import LatchkeyAuthLinux
 
 /// `LAPolicy`, with Apple's raw values.
 public enum LAPolicy: Int, Sendable, Hashable {
@@ -21,7 +22,7 @@ public enum LAPolicy: Int, Sendable, Hashable {
     public static let deviceOwnerAuthenticationWithBiometricsOrCompanion = LAPolicy.deviceOwnerAuthenticationWithBiometricsOrWatch
 
     /// The Latchkey policy, or nil when the policy needs a companion device.
-    var latchkeyPolicy: LatchkeyAuth.Policy? {
+    var latchkeyPolicy: LatchkeyAuthCore.Policy? {
         switch self {
         case .deviceOwnerAuthenticationWithBiometrics, .deviceOwnerAuthenticationWithBiometricsOrWatch:
             .deviceOwnerAuthenticationWithBiometrics
@@ -47,7 +48,7 @@ public enum LABiometryType: Int, Sendable, Hashable {
     /// Deprecated name of `none`.
     public static let LABiometryNone = LABiometryType.none
 
-    init(_ type: LatchkeyAuth.BiometryType) {
+    init(_ type: LatchkeyAuthCore.BiometryType) {
         self = LABiometryType(rawValue: type.rawValue) ?? .none
     }
 }

@@ -1,7 +1,9 @@
 #if os(Linux)
 import Foundation
-import LatchkeyAuth
-import LatchkeyKeychain
+import LatchkeyAuthCore
+import LatchkeyAuthLinux
+import LatchkeyKeychainCore
+import LatchkeyKeychainLinux
 import LocalAuthentication
 
 /// `LAAccessControlOperation`, with Apple's raw values. (Apple declares it in LocalAuthentication; here it lives

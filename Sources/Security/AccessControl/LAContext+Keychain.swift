@@ -1,6 +1,8 @@
 #if os(Linux)
-import LatchkeyAuth
-import LatchkeyKeychain
+import LatchkeyAuthCore
+import LatchkeyAuthLinux
+import LatchkeyKeychainCore
+import LatchkeyKeychainLinux
 import LocalAuthentication
 
 /// `kSecUseAuthenticationContext` takes an `LAContext`: the keychain uses the Latchkey context it wraps.

@@ -1,14 +1,15 @@
 #if os(Linux)
 import Foundation
-import LatchkeyKeychain
+import LatchkeyKeychainCore
+import LatchkeyKeychainLinux
 
 /// `SecAccessControl`: an accessibility level plus the authentication an item needs, as
 /// LatchkeyKeychain's `AccessControl` (which the stores enforce cryptographically).
 public final class SecAccessControl: Hashable, AccessControlConvertible, @unchecked Sendable { // immutable
     /// The Latchkey access control this object stands for.
-    public let latchkeyAccessControl: LatchkeyKeychain.AccessControl
+    public let latchkeyAccessControl: LatchkeyKeychainCore.AccessControl
 
-    init(_ control: LatchkeyKeychain.AccessControl) { latchkeyAccessControl = control }
+    init(_ control: LatchkeyKeychainCore.AccessControl) { latchkeyAccessControl = control }
 
     public static func == (a: SecAccessControl, b: SecAccessControl) -> Bool {
         a.latchkeyAccessControl == b.latchkeyAccessControl
@@ -53,11 +54,11 @@ public func SecAccessControlCreateWithFlags(_ allocator: CFAllocator?, _ protect
                                             _ flags: SecAccessControlCreateFlags,
                                             _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> SecAccessControl? {
     let raw = (protection as? String) ?? (protection as? NSString).map { String($0) }
-    guard let raw, let level = LatchkeyKeychain.Accessibility(rawValue: raw) else {
+    guard let raw, let level = LatchkeyKeychainCore.Accessibility(rawValue: raw) else {
         error?.pointee = Unmanaged.passRetained(SecurityErrors.error(errSecParam))
         return nil
     }
-    let control = LatchkeyKeychain.AccessControl(accessibility: level, flags: AccessControlFlags(rawValue: flags.rawValue))
+    let control = LatchkeyKeychainCore.AccessControl(accessibility: level, flags: AccessControlFlags(rawValue: flags.rawValue))
     do {
         _ = try control.alternatives()
     } catch let failure {

@@ -1,8 +1,10 @@
 #if os(Linux)
 import Foundation
-import LatchkeyAuth
+import LatchkeyAuthCore
+import LatchkeyAuthLinux
 import LatchkeyCrypto
-import LatchkeyKeychain
+import LatchkeyKeychainCore
+import LatchkeyKeychainLinux
 
 /// Linux-only settings of the `Security` facade (no Apple counterpart).
 ///

@@ -1,6 +1,7 @@
 #if os(Linux)
 import Foundation
-import LatchkeyKeychain
+import LatchkeyKeychainCore
+import LatchkeyKeychainLinux
 
 // Keychain Services item functions with Apple's Swift signatures. Each one bridges the `CFDictionary`
 // to `[String: Any]`, lets `QueryDictionary` translate it, calls the configured `ItemStore`, and

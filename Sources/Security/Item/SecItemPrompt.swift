@@ -1,7 +1,9 @@
 #if os(Linux)
 import Foundation
-import LatchkeyAuth
-import LatchkeyKeychain
+import LatchkeyAuthCore
+import LatchkeyAuthLinux
+import LatchkeyKeychainCore
+import LatchkeyKeychainLinux
 import LocalAuthentication
 
 /// Apple's `SecItem…` functions prompt (and block the caller) when an item's access control needs an

@@ -1,6 +1,7 @@
 #if os(Linux)
 import Foundation
-import LatchkeyKeychain
+import LatchkeyKeychainCore
+import LatchkeyKeychainLinux
 
 /// Core Foundation ⇄ Swift conversions for the `SecItem…` functions (translation only).
 enum SecurityBridge {

@@ -1,7 +1,8 @@
 #if os(Linux)
 import Foundation
 import LatchkeyCrypto
-import LatchkeyKeychain
+import LatchkeyKeychainCore
+import LatchkeyKeychainLinux
 
 /// `SecKey`: a P-256 key, private or public, or an RSA public key (from a certificate or
 /// `SecKeyCreateWithData`: exported and compared, not signed or verified with). A key made with

@@ -1,6 +1,7 @@
 #if os(Linux)
 import Foundation
-import LatchkeyKeychain
+import LatchkeyKeychainCore
+import LatchkeyKeychainLinux
 
 /// How `SecKey` objects travel through SecItem dictionaries.
 enum SecKeyBridge {

@@ -1,7 +1,8 @@
 #if os(Linux)
 import Foundation
 import LatchkeyCrypto
-import LatchkeyKeychain
+import LatchkeyKeychainCore
+import LatchkeyKeychainLinux
 
 // SecKey functions over LatchkeyCrypto's P-256 (OpenSSL). Failures set `error` to an NSError in
 // NSOSStatusErrorDomain and return nil/false, as Apple's do.

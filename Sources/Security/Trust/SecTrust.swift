@@ -1,7 +1,7 @@
 #if os(Linux)
 import Foundation
 import LatchkeyCrypto
-import Synchronization
+import LatchkeySupport
 
 /// `SecTrust`: certificates to evaluate, policies, anchors and a date, with the last evaluation's result.
 /// Changing any input discards the result; the next query evaluates again. Safe to share between threads.
@@ -21,10 +21,10 @@ public final class SecTrust: Hashable, Sendable {
         let error: TrustEvaluationError?
     }
 
-    let state: Mutex<State>
+    let state: Locked<State>
 
     init(certificates: [SecCertificate], policies: [SecPolicy]) {
-        state = Mutex(State(certificates: certificates, policies: policies))
+        state = Locked(State(certificates: certificates, policies: policies))
     }
 
     /// Changes an input and forgets the previous result.

@@ -2,7 +2,7 @@ import Foundation
 import LatchkeyCrypto
 import LatchkeyServer
 import LatchkeyWebAuthn
-import Synchronization
+import LatchkeySupport
 
 /// Drives `WebAuthnRelyingParty.verifyRegistration` with a fuzzed attestation object: the client data and the
 /// challenge are made to match, so verification goes on to the authenticator data, the credential key and the
@@ -68,7 +68,7 @@ enum RelyingPartyHarness {
     }
 
     final class ResultBox<T: Sendable>: Sendable {
-        let value = Mutex<Result<T, any Error>?>(nil)
+        let value = Locked<Result<T, any Error>?>(nil)
     }
 
     /// Statements of every format around the seed certificates (Tests/Fuzz/Corpus/x509, made by scripts/fuzz.sh),

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import LatchkeySupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,7 +33,7 @@ final class LoopbackHTTPResponder: Sendable {
 
     let port: UInt16
     private let listener: Int32
-    private let received = Mutex<[Request]>([])
+    private let received = Locked<[Request]>([])
 
     /// Starts listening on an ephemeral port; `handler` answers each request.
     init(handler: @escaping @Sendable (Request) -> Response) throws {
@@ -69,7 +69,7 @@ final class LoopbackHTTPResponder: Sendable {
         shutdown(listener, Int32(SHUT_RDWR))
     }
 
-    private let stopped = Mutex(false)
+    private let stopped = Locked(false)
 
     private func serve(_ handler: @Sendable (Request) -> Response) {
         defer { close(listener) }
@@ -133,10 +133,10 @@ final class LoopbackHTTPResponder: Sendable {
 
 /// A settable clock for tests.
 final class TestClock: Sendable {
-    private let current: Mutex<Date>
+    private let current: Locked<Date>
 
     init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
-        current = Mutex(start)
+        current = Locked(start)
     }
 
     var now: Date { current.withLock { $0 } }

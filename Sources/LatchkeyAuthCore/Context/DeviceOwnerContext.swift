@@ -1,0 +1,205 @@
+import Foundation
+import LatchkeySupport
+
+/// An `AuthenticationContext` that applies LocalAuthentication's rules over an `AuthenticationDevice`.
+///
+/// Rules (as `LAContext`):
+/// - `canEvaluate` / `evaluate` check availability first (see `EvaluationRules`).
+/// - A biometric device unlock within `reuseDuration` (capped at 300 s) succeeds without a prompt.
+/// - `interactionNotAllowed` turns any evaluation that would prompt into `.notInteractive`.
+/// - Biometrics policy: match → success; non-match → `.authenticationFailed` (the 5th failure in a row
+///   → `.biometryLockout`); fallback button → `.userFallback`, unless `localizedFallbackTitle == ""` hides
+///   it, in which case the non-match stays `.authenticationFailed`; Cancel → `.userCancel`;
+///   system dismissal → `.systemCancel`.
+/// - Device-owner policy: biometry first when usable; after a non-match or the fallback button the
+///   passcode is asked for; when biometry is locked out or not enrolled the passcode is asked at once.
+///   A passcode success resets the failure counter (lifts the lockout).
+/// - `invalidate()`: an evaluation in flight fails with `.appCancel`, later ones with `.invalidContext`.
+/// - `releaseSecret(for:)` returns a domain's secret only after this context's successful evaluation
+///   covering it; without one it rethrows the last failure (`.authenticationFailed`, `.userCancel`...)
+///   or `.notInteractive` when nothing was evaluated.
+public final class DeviceOwnerContext: AuthenticationContext {
+    private struct State {
+        var fallbackTitle: String?
+        var cancelTitle: String?
+        var reuseDuration: Double = 0
+        var interactionNotAllowed = false
+        var invalidated = false
+        var granted: Set<ProtectionDomain> = []
+        var grantedDomainState: Data?
+        var lastFailure: AuthenticationError?
+    }
+
+    private let device: any AuthenticationDevice
+    private let clock: AuthenticationClock
+    private let passcodeProvider: (any PasscodeProvider)?
+    private let state = Locked(State())
+
+    /// A context over `device`; `passcodeProvider` is the passcode sheet (without one, a passcode
+    /// prompt fails with `.notInteractive`).
+    public init(device: any AuthenticationDevice, passcodeProvider: (any PasscodeProvider)? = nil,
+                clock: AuthenticationClock = .system) {
+        self.device = device
+        self.passcodeProvider = passcodeProvider
+        self.clock = clock
+    }
+
+    /// The sensor type (`.none` when the device has no sensor or cannot be read).
+    public var biometryType: BiometryType { (try? device.status())?.biometryType ?? .none }
+
+    /// The device's current enrolment digest; `nil` without enrolled biometry.
+    public var domainState: Data? { (try? device.status())?.domainState }
+
+    /// Fallback button title; `""` hides the button.
+    public var localizedFallbackTitle: String? {
+        get { state.withLock { $0.fallbackTitle } }
+        set { state.withLock { $0.fallbackTitle = newValue } }
+    }
+
+    /// Cancel button title.
+    public var localizedCancelTitle: String? {
+        get { state.withLock { $0.cancelTitle } }
+        set { state.withLock { $0.cancelTitle = newValue } }
+    }
+
+    /// Reuse window for a biometric device unlock, clamped to 0...300 s.
+    public var reuseDuration: Double {
+        get { state.withLock { $0.reuseDuration } }
+        set { state.withLock { $0.reuseDuration = LocalAuthenticationRules.clampedReuseDuration(newValue) } }
+    }
+
+    /// When true, evaluations that would prompt fail with `.notInteractive`.
+    public var interactionNotAllowed: Bool {
+        get { state.withLock { $0.interactionNotAllowed } }
+        set { state.withLock { $0.interactionNotAllowed = newValue } }
+    }
+
+    /// Throws why `policy` cannot be evaluated now.
+    public func canEvaluate(_ policy: Policy) throws(AuthenticationError) {
+        if state.withLock({ $0.invalidated }) { throw .invalidContext }
+        try EvaluationRules.check(policy, device.status())
+    }
+
+    /// Evaluates `policy`, prompting through the device and the passcode provider.
+    public func evaluate(_ policy: Policy, reason: String) async throws(AuthenticationError) {
+        do {
+            let method = try await run(policy, reason: reason)
+            let status = try? device.status()
+            state.withLock {
+                $0.granted.formUnion(LocalAuthenticationRules.domains(coveredBy: method))
+                if method == .biometry { $0.grantedDomainState = status?.domainState }
+                $0.lastFailure = nil
+            }
+        } catch {
+            state.withLock { if $0.granted.isEmpty { $0.lastFailure = error } }
+            throw error
+        }
+    }
+
+    /// Invalidates the context: an evaluation in flight ends with `.appCancel`, later calls with `.invalidContext`.
+    public func invalidate() {
+        state.withLock {
+            $0.invalidated = true
+            $0.granted = []
+            $0.grantedDomainState = nil
+        }
+    }
+
+    /// The domain's secret, only after this context's successful evaluation covering it.
+    public func releaseSecret(for domain: ProtectionDomain) throws(AuthenticationError) -> Data {
+        let snapshot = state.withLock { $0 }
+        if snapshot.invalidated { throw .invalidContext }
+        guard snapshot.granted.contains(domain) else { throw snapshot.lastFailure ?? .notInteractive }
+        if domain == .biometryCurrentSet {
+            // The evaluation was for the enrolment that existed then; a newer enrolment is not covered.
+            guard let current = try? device.status().domainState,
+                  current == snapshot.grantedDomainState else { throw .authenticationFailed }
+        }
+        return try device.secret(for: domain)
+    }
+
+    // MARK: - Evaluation
+
+    private func run(_ policy: Policy, reason: String) async throws(AuthenticationError) -> AuthenticationMethod {
+        let settings = state.withLock { $0 }
+        if settings.invalidated { throw .invalidContext }
+        let status = try device.status()
+        try EvaluationRules.check(policy, status)
+
+        if status.isBiometryUsable,
+           EvaluationRules.reuseAccepted(unlock: status.lastBiometricUnlock, now: clock.now,
+                                         reuseDuration: settings.reuseDuration) {
+            return .biometry
+        }
+        if settings.interactionNotAllowed { throw .notInteractive }
+
+        let prompt = AuthenticationPrompt(kind: .biometry, policy: policy, reason: reason,
+                                          fallbackTitle: settings.fallbackTitle, cancelTitle: settings.cancelTitle)
+        switch policy {
+        case .deviceOwnerAuthenticationWithBiometrics:
+            try await biometricOnly(prompt)
+            return .biometry
+        case .deviceOwnerAuthentication:
+            if status.isBiometryUsable, try await biometricFirst(prompt) { return .biometry }
+            let passcodePrompt = prompt.asPasscode()
+            await passcodeProvider?.promptDidAppear(passcodePrompt)
+            try throwIfCanceled()
+            try await device.verifyPasscode(passcodePrompt, provider: passcodeProvider)
+            try throwIfCanceled()
+            try device.recordSuccess(.passcode)
+            return .passcode
+        }
+    }
+
+    private func biometricOnly(_ prompt: AuthenticationPrompt) async throws(AuthenticationError) {
+        switch try await scan(prompt) {
+        case .match:
+            try device.recordSuccess(.biometry)
+        case .noMatch:
+            try recordFailure()
+            throw .authenticationFailed
+        case .fallback:
+            try recordFailure()
+            // A hidden fallback button cannot be pressed: the non-match stays a failed match.
+            throw prompt.showsFallback ? .userFallback : .authenticationFailed
+        case .cancel:
+            throw .userCancel
+        case .systemCancel:
+            throw .systemCancel
+        }
+    }
+
+    /// Returns true on a match, false when the passcode should be asked next.
+    private func biometricFirst(_ prompt: AuthenticationPrompt) async throws(AuthenticationError) -> Bool {
+        switch try await scan(prompt) {
+        case .match:
+            try device.recordSuccess(.biometry)
+            return true
+        case .noMatch, .fallback:
+            _ = try device.recordBiometricFailure()
+            return false
+        case .cancel:
+            throw .userCancel
+        case .systemCancel:
+            throw .systemCancel
+        }
+    }
+
+    private func scan(_ prompt: AuthenticationPrompt) async throws(AuthenticationError) -> BiometricScanOutcome {
+        await passcodeProvider?.promptDidAppear(prompt)
+        try throwIfCanceled()
+        let outcome = try await device.scanBiometry(prompt)
+        try throwIfCanceled()
+        return outcome
+    }
+
+    /// Counts a failed match; the failure that reaches the limit reports the lockout.
+    private func recordFailure() throws(AuthenticationError) {
+        let failures = try device.recordBiometricFailure()
+        if failures >= LocalAuthenticationRules.maximumFailedBiometricAttempts { throw .biometryLockout }
+    }
+
+    private func throwIfCanceled() throws(AuthenticationError) {
+        if state.withLock({ $0.invalidated }) { throw .appCancel }
+    }
+}

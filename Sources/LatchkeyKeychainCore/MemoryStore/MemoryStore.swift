@@ -1,0 +1,133 @@
+import Foundation
+import LatchkeySupport
+import LatchkeyAuthCore
+
+/// An item store in memory, for tests and previews. Same semantics and status codes as `FileVault`,
+/// including the lock simulation (`lock()` / `unlock()`) and access control: a gated item remembers the
+/// domain secrets it was added with and opens only when the query's context releases the same secrets
+/// (so `biometryCurrentSet` items die when enrolment changes). Not encrypted.
+public final class MemoryStore: ItemStore {
+    package struct Stored {
+        package var attributes: ItemAttributes
+        package var value: Data
+        package var reference: Data
+        package var gateSecrets: [[Data]]
+    }
+
+    package struct State {
+        package var items: [Stored] = []
+        package var lock: LockState
+    }
+
+    private let state: Locked<State>
+    /// The access group given to items added without one (`nil`: none).
+    public let defaultAccessGroup: String?
+
+    /// Creates an empty, unlocked store.
+    public init(defaultAccessGroup: String? = nil, passcodeSet: Bool = true) {
+        self.defaultAccessGroup = defaultAccessGroup
+        state = Locked(State(lock: LockState(isLocked: false, hasBeenUnlocked: true, passcodeSet: passcodeSet)))
+    }
+
+    /// Simulates locking the device: `whenUnlocked*` items answer errSecInteractionNotAllowed.
+    public func lock() { state.withLock { $0.lock.isLocked = true } }
+    /// Simulates unlocking the device.
+    public func unlock() { state.withLock { $0.lock.isLocked = false; $0.lock.hasBeenUnlocked = true } }
+    /// Simulates a reboot: locked, and not unlocked since (`afterFirstUnlock*` items unreadable too).
+    public func reboot() { state.withLock { $0.lock.isLocked = true; $0.lock.hasBeenUnlocked = false } }
+    /// The current lock state.
+    public var lockState: LockState { state.withLock { $0.lock } }
+
+    public func add(_ item: Item, authenticationContext: (any AuthenticationContext)?) throws(KeychainStoreError) {
+        var item = item
+        try StoreRules.prepareForAdd(&item, defaultAccessGroup: defaultAccessGroup, now: Date())
+        let secrets: [[Data]] = try item.attributes.accessControl.map { ac throws(KeychainStoreError) in
+            ac.requiresAuthentication ? try AccessGate.secretsForSealing(ac, context: authenticationContext) : []
+        } ?? []
+        let pk = item.primaryKey
+        let ref = Data(UUID().uuidString.utf8)
+        try state.withLock { (s: inout State) throws(KeychainStoreError) in
+            try s.lock.check(item.attributes.effectiveAccessibility)
+            if s.items.contains(where: { PrimaryKey.encode($0.attributes, value: $0.value) == pk }) { throw .duplicateItem }
+            s.items.append(Stored(attributes: item.attributes, value: item.value, reference: ref, gateSecrets: secrets))
+        }
+    }
+
+    public func copyMatching(_ query: ItemQuery) throws(KeychainStoreError) -> [QueryResult] {
+        try query.validate()
+        let snapshot = state.withLock { $0 }
+        var results: [QueryResult] = []
+        for stored in snapshot.items where matches(stored, query) {
+            try snapshot.lock.check(stored.attributes.effectiveAccessibility)
+            if query.needsValue, let ac = stored.attributes.accessControl, ac.requiresAuthentication {
+                if query.authenticationUI == .skip && !Self.canOpen(stored, query.authenticationContext) { continue }
+                try Self.open(stored, query.authenticationContext)
+            }
+            results.append(StoreRules.result(attributes: stored.attributes, value: stored.value,
+                                             reference: stored.reference, for: query))
+            if let limit = query.matchLimit.count, results.count >= limit { break }
+        }
+        guard !results.isEmpty else { throw .itemNotFound }
+        return results
+    }
+
+    public func update(_ query: ItemQuery, with changes: AttributeChanges) throws(KeychainStoreError) {
+        try query.validate()
+        try changes.validate(for: query.itemClass)
+        let newSecrets: [[Data]]? = try changes.accessControl.map { ac throws(KeychainStoreError) in
+            ac.requiresAuthentication ? try AccessGate.secretsForSealing(ac, context: query.authenticationContext) : []
+        }
+        let now = Date()
+        try state.withLock { (s: inout State) throws(KeychainStoreError) in
+            var items = s.items
+            var touched = 0
+            for index in items.indices where matches(items[index], query) {
+                var stored = items[index]
+                try s.lock.check(stored.attributes.effectiveAccessibility)
+                var updated = changes.applied(to: stored.attributes)
+                try s.lock.check(updated.effectiveAccessibility)
+                if StoreRules.needsGateForUpdate(stored.attributes, updated, changes),
+                   let ac = stored.attributes.accessControl, ac.requiresAuthentication {
+                    try Self.open(stored, query.authenticationContext)
+                }
+                updated.modificationDate = StoreRules.nextModificationDate(after: stored.attributes.modificationDate, now: now)
+                stored.attributes = updated
+                if let value = changes.value { stored.value = value }
+                if let newSecrets { stored.gateSecrets = newSecrets }
+                items[index] = stored
+                touched += 1
+            }
+            guard touched > 0 else { throw .itemNotFound }
+            var seen = Set<Data>()
+            for stored in items {
+                guard seen.insert(PrimaryKey.encode(stored.attributes, value: stored.value)).inserted else { throw .duplicateItem }
+            }
+            s.items = items
+        }
+    }
+
+    public func delete(_ query: ItemQuery) throws(KeychainStoreError) {
+        try query.validate()
+        try state.withLock { (s: inout State) throws(KeychainStoreError) in
+            let doomed = s.items.filter { matches($0, query) }
+            guard !doomed.isEmpty else { throw .itemNotFound }
+            for stored in doomed { try s.lock.check(stored.attributes.effectiveAccessibility) }
+            s.items.removeAll { matches($0, query) }
+        }
+    }
+
+    private func matches(_ stored: Stored, _ query: ItemQuery) -> Bool {
+        if let ref = query.persistentReference, ref != stored.reference { return false }
+        return query.matches(stored.attributes)
+    }
+
+    private static func canOpen(_ stored: Stored, _ context: (any AuthenticationContext)?) -> Bool {
+        do { try open(stored, context); return true } catch { return false }
+    }
+
+    private static func open(_ stored: Stored, _ context: (any AuthenticationContext)?) throws(KeychainStoreError) {
+        guard let ac = stored.attributes.accessControl else { return }
+        let (index, secrets) = try AccessGate.secretsForOpening(ac, context: context)
+        guard index < stored.gateSecrets.count, stored.gateSecrets[index] == secrets else { throw .authFailed }
+    }
+}

@@ -1,0 +1,193 @@
+/// An item attribute, named by Apple's raw key string (the value of `kSecAttr…`).
+///
+/// `class` ("class"), `pdmn`, `accc`, `sync`, `cdat` and `mdat` are not here: `ItemAttributes` has
+/// typed properties for them.
+public enum AttributeKey: String, Sendable, Hashable, CaseIterable, Codable, Comparable {
+    case accessGroup = "agrp"
+    case label = "labl"
+    case itemDescription = "desc"
+    case comment = "icmt"
+    case creator = "crtr"
+    /// `kSecAttrType` for passwords (a FourCC number) and `kSecAttrKeyType` for keys (a string such as "73").
+    case type = "type"
+    case isInvisible = "invi"
+    case isNegative = "nega"
+    case account = "acct"
+    case service = "svce"
+    case generic = "gena"
+    case securityDomain = "sdmn"
+    case server = "srvr"
+    case internetProtocol = "ptcl"
+    case authenticationType = "atyp"
+    case port = "port"
+    case path = "path"
+    case keyClass = "kcls"
+    case applicationLabel = "klbl"
+    case applicationTag = "atag"
+    case keySizeInBits = "bsiz"
+    case effectiveKeySize = "esiz"
+    case isPermanent = "perm"
+    case isExtractable = "extr"
+    case canEncrypt = "encr"
+    case canDecrypt = "decr"
+    case canDerive = "drve"
+    case canSign = "sign"
+    case canVerify = "vrfy"
+    case canWrap = "wrap"
+    case canUnwrap = "unwp"
+    case certificateType = "ctyp"
+    case certificateEncoding = "cenc"
+    case subject = "subj"
+    case issuer = "issr"
+    case serialNumber = "slnr"
+    case subjectKeyID = "skid"
+    case publicKeyHash = "pkhh"
+
+    public static func < (a: AttributeKey, b: AttributeKey) -> Bool { a.rawValue < b.rawValue }
+
+    /// Hashes the case itself rather than its raw string (equal cases are equal raw values and vice versa),
+    /// as one integer (the case's tag byte: cheaper for `Hasher` than a byte buffer).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(withUnsafeBytes(of: self) { $0[0] })
+    }
+
+    /// The kind of value this attribute holds for items of `itemClass`.
+    public func kind(for itemClass: ItemClass) -> AttributeValue.Kind {
+        switch self {
+        case .accessGroup, .label, .itemDescription, .comment, .account, .service, .securityDomain, .server,
+             .internetProtocol, .authenticationType, .path, .keyClass:
+            return .string
+        case .generic, .applicationLabel, .applicationTag, .subject, .issuer, .serialNumber, .subjectKeyID, .publicKeyHash:
+            return .data
+        case .type:
+            return itemClass == .key ? .string : .int
+        case .creator, .port, .keySizeInBits, .effectiveKeySize, .certificateType, .certificateEncoding:
+            return .int
+        case .isInvisible, .isNegative, .isPermanent, .isExtractable, .canEncrypt, .canDecrypt, .canDerive, .canSign,
+             .canVerify, .canWrap, .canUnwrap:
+            return .bool
+        }
+    }
+
+    /// True for the attributes Apple stores as blobs: a `String` or `Data` value is kept as given and read back
+    /// with the type it was added with (`kSecAttrAccount` added as `Data` is returned as `Data`), and values
+    /// are compared by their bytes (a `Data` account matches the `String` account of the same UTF-8 bytes).
+    public var isBlob: Bool {
+        switch self {
+        case .account, .service, .label, .itemDescription, .comment, .server, .securityDomain, .path: true
+        default: false
+        }
+    }
+
+    /// True when a value of `valueKind` fits this attribute for items of `itemClass`: its own kind, or bytes
+    /// for a string blob attribute.
+    public func accepts(_ valueKind: AttributeValue.Kind, for itemClass: ItemClass) -> Bool {
+        let expected = kind(for: itemClass)
+        return valueKind == expected || (isBlob && expected == .string && valueKind == .data)
+    }
+
+    /// The form in which a value is matched, keyed and indexed: a blob given as UTF-8 bytes stands as that
+    /// string, so both spellings of the same bytes are one value (and existing string keys keep their encoding).
+    public func comparable(_ value: AttributeValue) -> AttributeValue {
+        guard isBlob, case let .data(bytes) = value, let text = String(validating: bytes, as: UTF8.self) else { return value }
+        return .string(text)
+    }
+
+    private static let common: Set<AttributeKey> = [.accessGroup, .label]
+    private static let password: Set<AttributeKey> = [.account, .itemDescription, .comment, .creator, .type, .isInvisible, .isNegative]
+    private static let keyAttributes: Set<AttributeKey> = [.keyClass, .applicationLabel, .applicationTag, .type, .creator,
+        .keySizeInBits, .effectiveKeySize, .isPermanent, .isExtractable, .canEncrypt, .canDecrypt, .canDerive, .canSign,
+        .canVerify, .canWrap, .canUnwrap]
+    private static let certificateAttributes: Set<AttributeKey> = [.certificateType, .certificateEncoding, .subject,
+        .issuer, .serialNumber, .subjectKeyID, .publicKeyHash]
+
+    /// The attributes an item of this class can have (others in a query are `errSecParam`).
+    public static func applicable(to itemClass: ItemClass) -> Set<AttributeKey> {
+        switch itemClass {
+        case .genericPassword: applicableGenericPassword
+        case .internetPassword: applicableInternetPassword
+        case .key: applicableKey
+        case .certificate: applicableCertificate
+        case .identity: applicableIdentity
+        }
+    }
+
+    /// True when an item of `itemClass` can have `key` (the same answer as `applicable(to:)`, from a bit set:
+    /// no hashing on the hot paths that check every attribute of a query or an item).
+    package static func isApplicable(_ key: AttributeKey, to itemClass: ItemClass) -> Bool {
+        let mask: UInt64 = switch itemClass {
+        case .genericPassword: applicableMaskGenericPassword
+        case .internetPassword: applicableMaskInternetPassword
+        case .key: applicableMaskKey
+        case .certificate: applicableMaskCertificate
+        case .identity: applicableMaskIdentity
+        }
+        return mask & key.bit != 0
+    }
+
+    /// The case's position in declaration order (the tag of a no-payload enum; a test checks it matches
+    /// `allCases`), as one bit of a `UInt64`.
+    package var bit: UInt64 { withUnsafeBytes(of: self) { 1 << UInt64($0[0]) } }
+
+    private static func mask(_ keys: Set<AttributeKey>) -> UInt64 { keys.reduce(0) { $0 | $1.bit } }
+    private static let applicableMaskGenericPassword = mask(applicableGenericPassword)
+    private static let applicableMaskInternetPassword = mask(applicableInternetPassword)
+    private static let applicableMaskKey = mask(applicableKey)
+    private static let applicableMaskCertificate = mask(applicableCertificate)
+    private static let applicableMaskIdentity = mask(applicableIdentity)
+
+    private static let applicableGenericPassword = makeApplicable(.genericPassword)
+    private static let applicableInternetPassword = makeApplicable(.internetPassword)
+    private static let applicableKey = makeApplicable(.key)
+    private static let applicableCertificate = makeApplicable(.certificate)
+    private static let applicableIdentity = makeApplicable(.identity)
+
+    private static func makeApplicable(_ itemClass: ItemClass) -> Set<AttributeKey> {
+        switch itemClass {
+        case .genericPassword: common.union(password).union([.service, .generic])
+        case .internetPassword: common.union(password).union([.securityDomain, .server, .internetProtocol,
+                                                              .authenticationType, .port, .path])
+        case .key: common.union(keyAttributes)
+        case .certificate: common.union(certificateAttributes)
+        case .identity: common.union(certificateAttributes).union(keyAttributes)
+        }
+    }
+
+    /// The attributes that, with the class and `synchronizable`, identify an item (Apple's primary keys):
+    /// - genp: agrp, acct, svce
+    /// - inet: agrp, acct, sdmn, srvr, ptcl, atyp, port, path
+    /// - keys: agrp, kcls, klbl, atag, type, crtr, bsiz, esiz (Apple also has sdat/edat, not modelled)
+    /// - cert, idnt: agrp, ctyp, issr, slnr — when issr and slnr are both absent the certificate's DER
+    ///   (the item value) stands in for them, since certificates are opaque for now.
+    public static func primaryKey(of itemClass: ItemClass) -> [AttributeKey] {
+        switch itemClass {
+        case .genericPassword: primaryGenericPassword
+        case .internetPassword: primaryInternetPassword
+        case .key: primaryKey
+        case .certificate, .identity: primaryCertificate
+        }
+    }
+
+    /// True when `key` is in `primaryKey(of: itemClass)` (from a bit set: no array to search).
+    package static func isPrimaryKey(_ key: AttributeKey, of itemClass: ItemClass) -> Bool {
+        let mask: UInt64 = switch itemClass {
+        case .genericPassword: primaryMaskGenericPassword
+        case .internetPassword: primaryMaskInternetPassword
+        case .key: primaryMaskKey
+        case .certificate, .identity: primaryMaskCertificate
+        }
+        return mask & key.bit != 0
+    }
+
+    private static let primaryMaskGenericPassword = primaryGenericPassword.reduce(0) { $0 | $1.bit }
+    private static let primaryMaskInternetPassword = primaryInternetPassword.reduce(0) { $0 | $1.bit }
+    private static let primaryMaskKey = primaryKey.reduce(0) { $0 | $1.bit }
+    private static let primaryMaskCertificate = primaryCertificate.reduce(0) { $0 | $1.bit }
+
+    private static let primaryGenericPassword: [AttributeKey] = [.accessGroup, .account, .service]
+    private static let primaryInternetPassword: [AttributeKey] = [.accessGroup, .account, .securityDomain, .server,
+                                                                  .internetProtocol, .authenticationType, .port, .path]
+    private static let primaryKey: [AttributeKey] = [.accessGroup, .keyClass, .applicationLabel, .applicationTag, .type,
+                                                     .creator, .keySizeInBits, .effectiveKeySize]
+    private static let primaryCertificate: [AttributeKey] = [.accessGroup, .certificateType, .issuer, .serialNumber]
+}

@@ -1,0 +1,473 @@
+import Foundation
+import LatchkeyKeychainCore
+import LatchkeyAuthCore
+import LatchkeyCrypto
+
+extension FileVault {
+    static let rowColumns = "uid, class, pk, agrp, svce, acct, srvr, sync, pdmn, accc, attrs, value, gate"
+    static let selectColumns = rowColumns + ", id"
+    /// What `plainData` reads of a row: the sealed value and the rest of its AAD (the class is the query's),
+    /// and the access-control flags (a gated row is left to the general path). SQLite copies every selected
+    /// text or blob out of its page and frees it at reset, so each column left out is an allocation saved.
+    static let plainColumns = "uid, pk, pdmn, accc, value"
+
+    public func add(_ item: Item, authenticationContext: (any AuthenticationContext)?) throws(KeychainStoreError) {
+        var item = item
+        try StoreRules.prepareForAdd(&item, defaultAccessGroup: defaultAccessGroup, now: Date())
+        let ac = item.attributes.accessControl
+        let secrets: [[Data]]? = try ac.flatMap { ac throws(KeychainStoreError) in
+            ac.requiresAuthentication ? try AccessGate.secretsForSealing(ac, context: authenticationContext) : nil
+        }
+        try state.withLock { (s: inout State) throws(KeychainStoreError) in
+            let keys = try Self.keys(s, for: item.attributes.effectiveAccessibility)
+            let row = try VaultRow.make(uid: SecureRandom.bytes(count: 16), attributes: item.attributes, value: item.value,
+                                        keys: keys, gateSecrets: secrets, primaryKeyMAC: nil) {
+                (key, column, value) throws(KeychainStoreError) -> Data in try Self.cachedMACData(key, column, value, &s, keys)
+            }
+            try s.db.immediateTransaction { () throws(KeychainStoreError) in try Self.insert(row, s.db) }
+        }
+    }
+
+    /// Adds several items in one transaction (one fsync): all are added, or none (errSecDuplicateItem when
+    /// one already exists or two share a primary key). Items with an access control need `authenticationContext`.
+    public func addAll(_ items: [Item], authenticationContext: (any AuthenticationContext)? = nil) throws(KeychainStoreError) {
+        let now = Date()
+        var prepared: [(Item, [[Data]]?)] = []
+        for var item in items {
+            try StoreRules.prepareForAdd(&item, defaultAccessGroup: defaultAccessGroup, now: now)
+            let secrets: [[Data]]? = try item.attributes.accessControl.flatMap { ac throws(KeychainStoreError) in
+                ac.requiresAuthentication ? try AccessGate.secretsForSealing(ac, context: authenticationContext) : nil
+            }
+            prepared.append((item, secrets))
+        }
+        try state.withLock { (s: inout State) throws(KeychainStoreError) in
+            var rows: [VaultRow] = []
+            for (item, secrets) in prepared {
+                let keys = try Self.keys(s, for: item.attributes.effectiveAccessibility)
+                rows.append(try VaultRow.make(uid: SecureRandom.bytes(count: 16), attributes: item.attributes,
+                                              value: item.value, keys: keys, gateSecrets: secrets, primaryKeyMAC: nil) {
+                    (key, column, value) throws(KeychainStoreError) -> Data in try Self.cachedMACData(key, column, value, &s, keys)
+                })
+            }
+            try s.db.immediateTransaction { () throws(KeychainStoreError) in
+                for row in rows { try Self.insert(row, s.db) }
+            }
+        }
+    }
+
+    public func copyMatching(_ query: ItemQuery) throws(KeychainStoreError) -> [QueryResult] {
+        try query.validate()
+        let plain = query.returnData && !query.returnAttributes && !query.returnReference && !query.returnPersistentReference
+            && Self.sqlMatchesEveryFilter(query)
+        return try state.withLock { (s: inout State) throws(KeychainStoreError) -> [QueryResult] in
+            guard let keys = s.keys else { throw KeychainStoreError(.interactionNotAllowed, .locked) }
+            if plain, let results = try Self.plainData(query, &s, keys) { return results }
+            var results: [QueryResult] = []
+            try Self.eachCandidate(query, &s, keys, full: false) { (candidate, needsAttributes) throws(KeychainStoreError) -> Bool in
+                if let result = try Self.result(of: try candidate.row(), needsAttributes: needsAttributes, query, keys) {
+                    results.append(result)
+                }
+                if let limit = query.matchLimit.count, results.count >= limit { return false }
+                return true
+            }
+            guard !results.isEmpty else { throw .itemNotFound }
+            return results
+        }
+    }
+
+    /// The results of a query that asks for the data alone and whose every filter SQL matches: each value
+    /// opened in place from a row selected with `plainColumns`, no row decoded. Nil when a candidate is
+    /// access-controlled: the caller then runs the general path, which opens gates.
+    /// (Kept apart from the general path so that what it captures is small: no copy of the query.)
+    static func plainData(_ query: ItemQuery, _ s: inout State, _ keys: VaultKeys) throws(KeychainStoreError) -> [QueryResult]? {
+        let limit = query.matchLimit.count ?? Int.max
+        var results: [QueryResult] = []
+        var gated = false
+        try eachCandidate(query, &s, keys, full: false, plainData: true) { (candidate, _) throws(KeychainStoreError) -> Bool in
+            guard candidate.isPlain, let value = try openPlainValue(candidate.statement, candidate.itemClass, keys) else {
+                gated = true
+                return false
+            }
+            results.append(QueryResult(data: value))
+            return results.count < limit
+        }
+        if gated { return nil }
+        guard !results.isEmpty else { throw .itemNotFound }
+        return results
+    }
+
+    /// True when every filter of `q` is on a lookup column of its class's primary key (SQL matches it: no
+    /// attributes need opening).
+    static func sqlMatchesEveryFilter(_ q: ItemQuery) -> Bool {
+        guard q.storedFilters.hasOnlyPlacedFilters else { return false }
+        for column in VaultRow.lookupColumns {
+            let key = VaultRow.lookupKey(column: column)
+            if q.storedFilters.contains(key), !AttributeKey.isPrimaryKey(key, of: q.itemClass) { return false }
+        }
+        return true
+    }
+
+    /// One row's result as the query asks for it; nil when the row does not match (or is skipped: it needs
+    /// authentication and the query says `.skip`).
+    static func result(of row: VaultRow, needsAttributes: Bool, _ query: ItemQuery,
+                       _ keys: VaultKeys) throws(KeychainStoreError) -> QueryResult? {
+        try checkLock(row.accessibility, keys)
+        var attributes: ItemAttributes?
+        if needsAttributes || query.returnAttributes || query.returnReference {
+            let a = try row.openAttributes(keys: keys)
+            guard query.matches(a) else { return nil }
+            attributes = a
+        }
+        var value = Data()
+        if query.needsValue {
+            var itemKey: SymmetricKey?
+            if row.accessControlFlags != 0, let ac = try accessControl(of: row, attributes, keys) {
+                do throws(KeychainStoreError) {
+                    itemKey = try openGate(row, ac, query.authenticationContext, keys)
+                } catch where query.authenticationUI == .skip {
+                    return nil
+                }
+            }
+            value = try row.openValue(keys: keys, itemKey: itemKey)
+        }
+        if attributes == nil && !query.returnPersistentReference && !query.returnReference {
+            return QueryResult(data: query.returnData ? value : nil)
+        }
+        let a = attributes ?? ItemAttributes(itemClass: row.itemClass)
+        return StoreRules.result(attributes: a, value: value, reference: row.persistentReference, for: query)
+    }
+
+    /// The value of a candidate selected with `plainColumns`, opened straight from SQLite's buffers (no copy of
+    /// the uid, primary key or sealed value is made, the AAD is built on the stack); nil for an access-controlled
+    /// row, which needs its gate. `cls` is the class the statement selected on.
+    static func openPlainValue(_ st: SQLiteStatement, _ cls: ItemClass, _ keys: VaultKeys) throws(KeychainStoreError) -> Data? {
+        guard st.int(3) == 0 else { return nil }
+        return try st.withBlob(2) { (level) throws(KeychainStoreError) -> Data in
+            guard let accessibility = Accessibility(utf8: level) else { throw KeychainStoreError(.decode, .corruptItem) }
+            try checkLock(accessibility, keys)
+            let key = try keys.classKey(for: accessibility)
+            return try st.withBlob(1) { (pk) throws(KeychainStoreError) -> Data in
+                try st.withBlob(0) { (uid) throws(KeychainStoreError) -> Data in
+                    try RowAAD.withBytes(itemClass: cls, pk: pk, uid: uid, level: level, flags: 0, part: 0x76) {
+                        (aad) throws(KeychainStoreError) -> Data in
+                        try st.withBlob(4) { (sealed) throws(KeychainStoreError) -> Data in
+                            try VaultSeal.open(sealed, key: key, aadBytes: aad)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    public func update(_ query: ItemQuery, with changes: AttributeChanges) throws(KeychainStoreError) {
+        try query.validate()
+        try changes.validate(for: query.itemClass)
+        if let ac = changes.accessControl { _ = try ac.alternatives() }
+        let now = Date()
+        try state.withLock { (s: inout State) throws(KeychainStoreError) in
+            guard let keys = s.keys else { throw KeychainStoreError(.interactionNotAllowed, .locked) }
+            try s.db.immediateTransaction { () throws(KeychainStoreError) in
+                let (rows, _) = try Self.candidates(query, &s, keys)
+                var touched = 0
+                for row in rows {
+                    try Self.checkLock(row.accessibility, keys)
+                    let old = try row.openAttributes(keys: keys)
+                    guard query.matches(old) else { continue }
+                    var new = changes.applied(to: old)
+                    try Self.checkLock(new.effectiveAccessibility, keys)
+                    new.modificationDate = StoreRules.nextModificationDate(after: old.modificationDate, now: now)
+                    let identityChanges = StoreRules.needsGateForUpdate(old, new, changes)
+                        || old.effectiveAccessibility != new.effectiveAccessibility
+                    // The primary-key MAC is kept when the primary key's bytes are (it is in the AAD the attributes
+                    // just opened under, so it is the row's own); the lookup MACs come from the cache.
+                    let primaryKeyMAC = PrimaryKey.unchanged(old, new) ? row.pk : nil
+                    func lookupMAC(_ key: AttributeKey, _ column: Int, _ value: AttributeValue) throws(KeychainStoreError) -> Data {
+                        try Self.cachedMACData(key, column, value, &s, keys)
+                    }
+                    let updated: VaultRow
+                    if identityChanges {
+                        var itemKey: SymmetricKey?
+                        if let ac = old.accessControl, ac.requiresAuthentication {
+                            itemKey = try Self.openGate(row, ac, query.authenticationContext, keys)
+                        }
+                        var value: Data
+                        if let newValue = changes.value { value = newValue } else { value = try row.openValue(keys: keys, itemKey: itemKey) }
+                        defer { value.resetBytes(in: 0..<value.count) }
+                        let secrets: [[Data]]? = try new.accessControl.flatMap { ac throws(KeychainStoreError) in
+                            ac.requiresAuthentication ? try AccessGate.secretsForSealing(ac, context: query.authenticationContext) : nil
+                        }
+                        updated = try VaultRow.make(uid: row.uid, attributes: new, value: value, keys: keys, gateSecrets: secrets,
+                                                    rowid: row.rowid, primaryKeyMAC: primaryKeyMAC, lookupMAC: lookupMAC)
+                    } else {
+                        // The identity is unchanged, so is the primary key (with a certificate's DER when it stands
+                        // in for issuer and serial number: the value is not at hand here, the row's own MAC is).
+                        updated = try VaultRow.make(uid: row.uid, attributes: new, value: Data(), keys: keys, gateSecrets: nil,
+                                                    keep: (row.sealedValue, row.gate), rowid: row.rowid,
+                                                    primaryKeyMAC: row.pk, lookupMAC: lookupMAC)
+                    }
+                    if updated.pk == row.pk && updated.lookupMACs == row.lookupMACs && updated.synchronizable == row.synchronizable
+                        && updated.accessibility == row.accessibility && updated.accessControlFlags == row.accessControlFlags {
+                        try Self.replaceSealed(updated, s.db)
+                    } else {
+                        try Self.replace(updated, s.db)
+                    }
+                    touched += 1
+                }
+                guard touched > 0 else { throw .itemNotFound }
+            }
+        }
+    }
+
+    public func delete(_ query: ItemQuery) throws(KeychainStoreError) {
+        try query.validate()
+        try state.withLock { (s: inout State) throws(KeychainStoreError) in
+            guard let keys = s.keys else { throw KeychainStoreError(.interactionNotAllowed, .locked) }
+            try s.db.immediateTransaction { () throws(KeychainStoreError) in
+                let (rows, needsAttributes) = try Self.candidates(query, &s, keys)
+                var doomed: [Int64] = []
+                for row in rows {
+                    try Self.checkLock(row.accessibility, keys)
+                    if needsAttributes { guard query.matches(try row.openAttributes(keys: keys)) else { continue } }
+                    doomed.append(row.rowid)
+                }
+                guard !doomed.isEmpty else { throw .itemNotFound }
+                for id in doomed {
+                    try s.db.using("DELETE FROM items WHERE id = ?1") { st throws(KeychainStoreError) in st.bind(1, id); try st.run() }
+                }
+            }
+        }
+    }
+
+    // MARK: Helpers
+
+    static func keys(_ s: State, for level: Accessibility) throws(KeychainStoreError) -> VaultKeys {
+        guard let keys = s.keys else { throw KeychainStoreError(.interactionNotAllowed, .locked) }
+        try checkLock(level, keys)
+        return keys
+    }
+
+    static func checkLock(_ level: Accessibility, _ keys: VaultKeys) throws(KeychainStoreError) {
+        guard LockState(isLocked: keys.whenUnlocked == nil, hasBeenUnlocked: true).permits(level) else {
+            throw KeychainStoreError(.interactionNotAllowed, .locked)
+        }
+    }
+
+    static func accessControl(of row: VaultRow, _ attributes: ItemAttributes?, _ keys: VaultKeys) throws(KeychainStoreError) -> AccessControl? {
+        if let attributes { return attributes.accessControl }
+        return AccessControl(accessibility: row.accessibility, flags: AccessControlFlags(rawValue: UInt(row.accessControlFlags)))
+    }
+
+    static func openGate(_ row: VaultRow, _ ac: AccessControl, _ context: (any AuthenticationContext)?, _ keys: VaultKeys) throws(KeychainStoreError) -> SymmetricKey {
+        let (index, secrets) = try AccessGate.secretsForOpening(ac, context: context)
+        return try row.openItemKey(keys: keys, alternative: index, secrets: secrets)
+    }
+
+    /// Rows narrowed by the columns SQL can match (class, rowid + uid, lookup MACs, sync, accessibility);
+    /// `needsAttributes` is true when other filters remain, to be checked on the opened attributes.
+    /// The SQL text of each query shape and the MACs of recent lookup values are cached (under the state lock).
+    static func candidates(_ q: ItemQuery, _ s: inout State, _ keys: VaultKeys, full: Bool = true) throws(KeychainStoreError) -> ([VaultRow], Bool) {
+        var rows: [VaultRow] = []
+        var remaining = false
+        try eachCandidate(q, &s, keys, full: full) { (candidate, rest) throws(KeychainStoreError) -> Bool in
+            rows.append(try candidate.row()); remaining = rest; return true
+        }
+        return (rows, remaining)
+    }
+
+    /// A candidate row as SQLite returns it, decoded into a `VaultRow` only when the caller asks.
+    struct Candidate {
+        let statement: SQLiteStatement
+        /// The class the statement selected on.
+        let itemClass: ItemClass
+        /// Selected with `plainColumns` (read by `openPlainValue`; `row()` is not for such a candidate).
+        let isPlain: Bool
+        let full: Bool
+        let attributes: Bool
+
+        func row() throws(KeychainStoreError) -> VaultRow {
+            try FileVault.row(statement, full: full, attributes: attributes)
+        }
+    }
+
+    /// Calls `body` with each candidate row as SQLite returns it (and whether filters remain to be checked on
+    /// the opened attributes) until `body` returns false.
+    ///
+    /// The statement of each query shape (class, which lookup columns, sync and accessibility filters, plain or
+    /// not) is prepared once; the class and the fixed filters are literals of its SQL, and the lookup MACs are
+    /// bound in place from the statement's own buffer, so a run binds without SQLite allocating.
+    ///
+    /// With `plainData` and no filter left to check on the attributes, the candidates are selected with
+    /// `plainColumns` (`isPlain`).
+    static func eachCandidate(_ q: ItemQuery, _ s: inout State, _ keys: VaultKeys, full: Bool, plainData: Bool = false,
+                              _ body: (Candidate, Bool) throws(KeychainStoreError) -> Bool) throws(KeychainStoreError) {
+        var shape = 0
+        var reference: (id: Int64, uid: Data)?
+        if let ref = q.persistentReference {
+            guard let parsed = VaultRow.parseReference(ref) else { throw .itemNotFound }
+            reference = parsed
+            shape |= 1
+        }
+        // The lookup MACs in column order, which is the order the SQL of the shape binds them in.
+        var macs = LookupMACs()
+        let remaining = !sqlMatchesEveryFilter(q)
+        for column in VaultRow.lookupColumns {
+            let key = VaultRow.lookupKey(column: column)
+            guard let value = q.storedFilters[key], AttributeKey.isPrimaryKey(key, of: q.itemClass) else { continue }
+            shape |= 2 << column
+            macs[column] = try cachedMAC(key, column, key.comparable(value), &s, keys)
+        }
+        switch q.synchronizable {
+        case .yes: shape |= 1 << 6
+        case .no: shape |= 1 << 7
+        case .any: break
+        }
+        if let level = q.accessibility { shape |= (Int(level.tag) + 1) << 8 }
+        let wantsAttributes = full || remaining || q.returnAttributes || q.returnReference
+        let plain = plainData && !remaining
+        if plain { shape |= 1 << 16 }
+        shape |= (Int(q.itemClass.tag) + 1) << 17
+        let itemClass = q.itemClass, accessibility = q.accessibility
+        return try s.db.using(shape: shape, rebindsAll: true, {
+            selectSQL(shape: shape, itemClass: itemClass, accessibility: accessibility)
+        }) { st throws(KeychainStoreError) in
+            var n: Int32 = 1
+            if let reference {
+                reference.uid.withUnsafeBytes { st.bindInPlace(n, $0) }
+                st.bind(n + 100, reference.id)
+                n += 1
+            }
+            for column in VaultRow.lookupColumns where shape & (2 << column) != 0 {
+                macs[column].withUnsafeBytes { st.bindInPlace(n, $0) }
+                n += 1
+            }
+            let candidate = Candidate(statement: st, itemClass: itemClass, isPlain: plain, full: full,
+                                      attributes: wantsAttributes)
+            while try st.step() {
+                guard try body(candidate, remaining) else { break }
+            }
+        }
+    }
+
+    /// The SQL of one query shape (see `eachCandidate`).
+    private static func selectSQL(shape: Int, itemClass: ItemClass, accessibility: Accessibility?) -> String {
+        let plain = shape & (1 << 16) != 0
+        // A plain read on the service or the server column leaves the class out: only generic passwords have a
+        // service MAC and only internet passwords a server MAC (`VaultRow.make`), so the rows are the same
+        // without SQLite reading (and allocating a copy of) each row's class. A row of another class could only
+        // be forged, and it would not open under the query's class in its AAD (errSecDecode).
+        let classImplied = plain && shape & (2 << 1 | 2 << 3) != 0
+        var sql = "SELECT \(plain ? plainColumns : selectColumns) FROM items WHERE "
+            + (classImplied ? "1" : "class = '\(itemClass.rawValue)'")
+        var n = 1
+        if shape & 1 != 0 { sql += " AND id = ?\(n + 100) AND uid = ?\(n)"; n += 1 }
+        for column in VaultRow.lookupColumns where shape & (2 << column) != 0 {
+            sql += " AND \(Self.column(for: VaultRow.lookupKey(column: column)) ?? "") = ?\(n)"; n += 1
+        }
+        if shape & (1 << 6) != 0 { sql += " AND sync = 1" }
+        if shape & (1 << 7) != 0 { sql += " AND sync = 0" }
+        if let accessibility { sql += " AND pdmn = '\(accessibility.rawValue)'" }
+        return sql + " ORDER BY id"
+    }
+
+    /// The lookup MAC of a value, from a small cache (names, never secrets; cleared when it grows large).
+    static func cachedMAC(_ key: AttributeKey, _ column: Int, _ value: AttributeValue, _ s: inout State,
+                          _ keys: VaultKeys) throws(KeychainStoreError) -> LookupMAC {
+        guard case let .string(text) = value else { return try computedMAC(key, value, keys) }
+        if let mac = s.recentLookups.mac(column, text) { return mac }
+        let cacheKey = MACCacheKey(column: UInt8(column), text: text)
+        let mac: LookupMAC
+        if let cached = s.macCache[cacheKey] {
+            mac = cached
+        } else {
+            mac = try computedMAC(key, value, keys)
+            if s.macCache.count >= 16384 { s.macCache.removeAll(keepingCapacity: true) }
+            s.macCache[cacheKey] = mac
+        }
+        s.recentLookups.record(column, text, mac)
+        return mac
+    }
+
+    /// `cachedMAC` as the `Data` a `VaultRow` holds.
+    static func cachedMACData(_ key: AttributeKey, _ column: Int, _ value: AttributeValue, _ s: inout State,
+                              _ keys: VaultKeys) throws(KeychainStoreError) -> Data {
+        try cachedMAC(key, column, value, &s, keys).withUnsafeBytes { Data($0) }
+    }
+
+    private static func computedMAC(_ key: AttributeKey, _ value: AttributeValue, _ keys: VaultKeys) throws(KeychainStoreError) -> LookupMAC {
+        guard let mac = LookupMAC(VaultRow.lookupMAC(key, value, keys: keys)) else { throw KeychainStoreError(.internalComponent) }
+        return mac
+    }
+
+    static func column(for key: AttributeKey) -> String? {
+        switch key {
+        case .accessGroup: "agrp"
+        case .service: "svce"
+        case .account: "acct"
+        case .server: "srvr"
+        default: nil
+        }
+    }
+
+    /// Reads a row. Without `full`, the lookup columns and (unless `attributes`) the sealed attributes are
+    /// skipped: a plain read needs neither.
+    static func row(_ s: SQLiteStatement, full: Bool = true, attributes: Bool = true) throws(KeychainStoreError) -> VaultRow {
+        guard let uid = s.data(0), let clsText = s.text(1), let cls = ItemClass(rawValue: clsText), let pk = s.data(2),
+              let pdmnText = s.text(8), let level = Accessibility(rawValue: pdmnText),
+              let attrs = (full || attributes) ? s.data(10) : Data(), let value = s.data(11)
+        else { throw KeychainStoreError(.decode, .corruptItem) }
+        let lookup = full ? VaultRow.lookupColumns.map { s.data(Int32(3 + $0)) } : []
+        var row = VaultRow(uid: uid, itemClass: cls, pk: pk, lookupMACs: lookup, synchronizable: s.int(7) != 0,
+                           accessibility: level, accessControlFlags: UInt64(bitPattern: s.int(9)),
+                           sealedAttributes: attrs, sealedValue: value, gate: s.data(12))
+        row.rowid = s.int(13)
+        return row
+    }
+
+    /// Binds a row's 13 columns, the blobs and texts in place (one copy into the statement's parameter buffer,
+    /// sized for them first; none made or freed by SQLite).
+    static func bindRow(_ row: VaultRow, _ s: SQLiteStatement) {
+        var level = row.accessibility.rawValue
+        let lookups = row.lookupMACs.reduce(0) { $0 + ($1?.count ?? 0) }
+        s.reserveParameterBytes(row.uid.count + 4 + row.pk.count + lookups + level.utf8.count + row.sealedAttributes.count
+                                + row.sealedValue.count + (row.gate?.count ?? 0))
+        s.bindInPlace(1, row.uid)
+        row.itemClass.rawValueUTF8.withUTF8Buffer { s.bindTextInPlace(2, UnsafeRawBufferPointer($0)) }
+        s.bindInPlace(3, row.pk)
+        for column in VaultRow.lookupColumns { s.bindInPlace(Int32(4 + column), row.lookup(VaultRow.lookupKey(column: column))) }
+        s.bind(8, row.synchronizable ? 1 : 0)
+        level.withUTF8 { s.bindTextInPlace(9, UnsafeRawBufferPointer($0)) }
+        s.bind(10, Int64(bitPattern: row.accessControlFlags))
+        s.bindInPlace(11, row.sealedAttributes)
+        s.bindInPlace(12, row.sealedValue)
+        s.bindInPlace(13, row.gate)
+    }
+
+    static func insert(_ row: VaultRow, _ db: SQLiteDatabase) throws(KeychainStoreError) {
+        try db.using(shape: SQLiteDatabase.StatementID.insertItem, {
+            "INSERT INTO items (\(rowColumns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"
+        }) { s throws(KeychainStoreError) in
+            bindRow(row, s)
+            try s.run()
+        }
+    }
+
+    /// Rewrites only the sealed columns (no index entry changes) when the row's identity is unchanged.
+    static func replaceSealed(_ row: VaultRow, _ db: SQLiteDatabase) throws(KeychainStoreError) {
+        try db.using("UPDATE items SET attrs = ?2, value = ?3, gate = ?4 WHERE id = ?5 AND uid = ?1") { s throws(KeychainStoreError) in
+            s.bind(1, row.uid); s.bind(2, row.sealedAttributes); s.bind(3, row.sealedValue); s.bind(4, row.gate)
+            s.bind(5, row.rowid)
+            try s.run()
+        }
+    }
+
+    static func replace(_ row: VaultRow, _ db: SQLiteDatabase) throws(KeychainStoreError) {
+        try db.using("""
+            UPDATE items SET class = ?2, pk = ?3, agrp = ?4, svce = ?5, acct = ?6, srvr = ?7, sync = ?8, pdmn = ?9,
+            accc = ?10, attrs = ?11, value = ?12, gate = ?13 WHERE id = ?14 AND uid = ?1
+            """) { s throws(KeychainStoreError) in
+            bindRow(row, s)
+            s.bind(14, row.rowid)
+            try s.run()
+        }
+    }
+}

@@ -1,0 +1,284 @@
+import CSQLite
+import Foundation
+import LatchkeyKeychainCore
+import LatchkeySupport
+import LatchkeyAuthCore
+import LatchkeyCrypto
+
+/// The Linux default item store: one SQLite file (WAL, `synchronous=FULL`, one immediate transaction per
+/// write) holding items sealed with AES-256-GCM.
+///
+/// - Secrets *and* attributes are sealed; lookup attributes (access group, service, account, server and the
+///   primary key) are stored only as HMACs, so the file shows neither secrets nor names.
+/// - The vault key is wrapped by a passphrase (Argon2id, derived once per `unlock`) and/or by a
+///   `VaultKeyProvider` (kernel keyring, Secret Service).
+/// - A vault starts locked. While locked, `whenUnlocked*` items answer errSecInteractionNotAllowed;
+///   `afterFirstUnlock*` items stay readable once the vault has been unlocked in this process.
+/// - Access-controlled items are sealed under an item key wrapped with keys derived from the vault key
+///   *and* the secrets an evaluated `AuthenticationContext` releases: the vault key alone cannot open them.
+/// - Corrupt or truncated files throw errSecDecode (`.corruptVault`) and are never recreated or emptied.
+/// - Safe for several threads (one connection, serialized) and several processes (SQLite locking,
+///   busy timeout, retried immediate transactions).
+public final class FileVault: ItemStore {
+    struct State {
+        let db: SQLiteDatabase
+        var vaultKey: SymmetricKey?
+        var keys: VaultKeys?
+        /// Lookup MACs of recent string values (names only, never secrets).
+        var macCache: [MACCacheKey: LookupMAC] = [:]
+        /// The last lookup of each column (in front of `macCache`).
+        var recentLookups = RecentLookups()
+    }
+
+    struct MACCacheKey: Hashable {
+        let column: UInt8
+        let text: String
+    }
+
+    /// The file this vault lives in.
+    public let url: URL
+    /// The vault's random identifier (stored in the file; names its OS wrapping key).
+    public let vaultID: Data
+    /// Access group given to items added without one.
+    public let defaultAccessGroup: String?
+    /// The provider of an OS wrapping key, if any.
+    public let keyProvider: (any VaultKeyProvider)?
+    /// KDF parameters used when a passphrase is set.
+    public let kdf: VaultKDF
+
+    let state: Locked<State>
+
+    static let formatTag = Data("latchkey-vault-1".utf8)
+
+    /// Opens the vault at `url` (default: `VaultFile.defaultURL()`), creating an empty one if the file does
+    /// not exist. Never overwrites an existing file: one that is not a vault, or is damaged, throws
+    /// errSecDecode (`.corruptVault`). The vault starts locked.
+    public init(url: URL = VaultFile.defaultURL(), keyProvider: (any VaultKeyProvider)? = nil,
+                defaultAccessGroup: String? = nil, kdf: VaultKDF = .default,
+                busyTimeoutMilliseconds: Int32 = 10_000) throws(KeychainStoreError) {
+        self.url = url
+        self.keyProvider = keyProvider
+        self.defaultAccessGroup = defaultAccessGroup
+        self.kdf = kdf
+        try VaultFile.prepare(url)
+        let generationFile = VaultGenerationFile(vaultPath: url.path)
+        try Self.validate(url, generationFile: generationFile, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        let db = try SQLiteDatabase(path: url.path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        vaultID = try Self.openSchema(db)
+        if try Self.meta(db, "generation") == nil {
+            // Files made before the generation record: start the count (one write, once).
+            try db.immediateTransaction { () throws(KeychainStoreError) in
+                try db.execute("INSERT OR IGNORE INTO meta (name, value) VALUES ('generation', 0)")
+            }
+        }
+        let generation = try db.generation()
+        if generation > (generationFile.read() ?? -1) { generationFile.record(generation) }
+        db.generationObserver = { generationFile.record($0) }
+        state = Locked(State(db: db))
+    }
+
+    /// Checks an existing file through a read-only connection, so a damaged one is refused without a byte
+    /// of it (or of its WAL) being written — not even the checkpoint SQLite makes when a writer closes:
+    /// SQLite's integrity check, and the generation against `<vault>.generation` (a rolled-back file).
+    static func validate(_ url: URL, generationFile: VaultGenerationFile,
+                         busyTimeoutMilliseconds: Int32) throws(KeychainStoreError) {
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber
+        guard let size, size.intValue > 0 else { return }
+        // The record before the file: writers record a generation only after its COMMIT, so whatever is read here
+        // is already in the file when its generation is read below. (The other order refused a healthy vault as
+        // "lost writes" whenever another connection or process committed between the two reads.)
+        let recorded = generationFile.read()
+        let db = try SQLiteDatabase(path: url.path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, readOnly: true)
+        let check: String?
+        do {
+            check = try db.using("PRAGMA quick_check") { s throws(KeychainStoreError) in
+                _ = try s.step(); return s.text(0)
+            }
+        } catch where error.status == .decode {
+            throw error
+        } catch {
+            throw KeychainStoreError(.decode, .corruptVault("unreadable (\(error.reason.map { "\($0)" } ?? "\(error.status.rawValue)"))"))
+        }
+        guard check == "ok" else { throw KeychainStoreError(.decode, .corruptVault("integrity check failed")) }
+        let tables: Int64 = try db.using("SELECT count(*) FROM sqlite_master") { s throws(KeychainStoreError) in
+            _ = try s.step(); return s.int(0)
+        }
+        guard tables > 0 else { return } // being created by another process: openSchema finishes it
+        let notAVault = KeychainStoreError(.decode, .corruptVault("not a Latchkey vault"))
+        guard (try? meta(db, "format")) == formatTag else { throw notAVault }
+        guard let id = try? meta(db, "vault_id"), id.count == 16 else { throw KeychainStoreError(.decode, .corruptVault("vault id")) }
+        guard let generation = try? db.generation() else { throw notAVault }
+        if let recorded, generation < recorded {
+            throw KeychainStoreError(.decode, .corruptVault(
+                "it lost writes it had acknowledged: generation \(generation) < \(recorded) recorded in \(generationFile.path); "
+                + "if you restored an older copy on purpose, delete that file"))
+        }
+    }
+
+    static func openSchema(_ db: SQLiteDatabase) throws(KeychainStoreError) -> Data {
+        try db.execute("PRAGMA journal_mode=WAL")
+        try db.execute("PRAGMA synchronous=FULL")
+        try db.execute("PRAGMA secure_delete=ON")
+        try db.execute("PRAGMA cache_size=-16384") // up to 16 MiB of page cache: a vault's rows stay in memory
+        let tables: Int64 = try db.using("SELECT count(*) FROM sqlite_master") { s throws(KeychainStoreError) in
+            _ = try s.step(); return s.int(0)
+        }
+        if tables == 0 {
+            try db.immediateTransaction { () throws(KeychainStoreError) in
+                let again: Int64 = try db.using("SELECT count(*) FROM sqlite_master") { s throws(KeychainStoreError) in
+                    _ = try s.step(); return s.int(0)
+                }
+                guard again == 0 else { return }
+                try db.execute("""
+                    CREATE TABLE meta (name TEXT PRIMARY KEY, value BLOB NOT NULL);
+                    CREATE TABLE items (
+                        id INTEGER PRIMARY KEY, uid BLOB NOT NULL, class TEXT NOT NULL, pk BLOB NOT NULL,
+                        agrp BLOB, svce BLOB, acct BLOB, srvr BLOB, sync INTEGER NOT NULL,
+                        pdmn TEXT NOT NULL, accc INTEGER NOT NULL,
+                        attrs BLOB NOT NULL, value BLOB NOT NULL, gate BLOB,
+                        UNIQUE (class, pk));
+                    CREATE INDEX items_service ON items (svce, acct) WHERE svce IS NOT NULL;
+                    CREATE INDEX items_server ON items (srvr, acct) WHERE srvr IS NOT NULL;
+                    """)
+                try setMeta(db, "format", formatTag)
+                try setMeta(db, "vault_id", SecureRandom.bytes(count: 16))
+            }
+        }
+        let format: Data?
+        do { format = try meta(db, "format") } catch { throw KeychainStoreError(.decode, .corruptVault("not a Latchkey vault")) }
+        guard format == formatTag else { throw KeychainStoreError(.decode, .corruptVault("not a Latchkey vault")) }
+        guard let id = try meta(db, "vault_id"), id.count == 16 else { throw KeychainStoreError(.decode, .corruptVault("vault id")) }
+        return id
+    }
+
+    static func meta(_ db: SQLiteDatabase, _ name: String) throws(KeychainStoreError) -> Data? {
+        try db.using("SELECT value FROM meta WHERE name = ?1") { s throws(KeychainStoreError) in
+            s.bind(1, name)
+            return try s.step() ? s.data(0) : nil
+        }
+    }
+
+    static func setMeta(_ db: SQLiteDatabase, _ name: String, _ value: Data) throws(KeychainStoreError) {
+        try db.using("INSERT OR REPLACE INTO meta (name, value) VALUES (?1, ?2)") { s throws(KeychainStoreError) in
+            s.bind(1, name); s.bind(2, value); try s.run()
+        }
+    }
+
+    // MARK: Lock state
+
+    /// True while the vault is locked (whenUnlocked* items unreadable).
+    public var isLocked: Bool { state.withLock { $0.keys?.whenUnlocked == nil } }
+
+    /// The lock state the accessibility rules see.
+    public var lockState: LockState {
+        state.withLock { LockState(isLocked: $0.keys?.whenUnlocked == nil, hasBeenUnlocked: $0.keys != nil, passcodeSet: true) }
+    }
+
+    /// True when a passphrase wraps the vault key.
+    public var hasPassphrase: Bool { protections.contains(.passphrase) }
+
+    /// What protects the vault key (empty for a new vault that was never unlocked).
+    public var protections: [VaultProtection] {
+        (try? state.withLock { (s: inout State) throws(KeychainStoreError) in try Self.protections(s.db) }) ?? []
+    }
+
+    static func protections(_ db: SQLiteDatabase) throws(KeychainStoreError) -> [VaultProtection] {
+        var found: [VaultProtection] = []
+        for protection in VaultProtection.allCases where try meta(db, protection.metaName) != nil {
+            found.append(protection)
+        }
+        return found
+    }
+
+    /// Refuses to create a new vault key when some other protection already wraps one.
+    private static func requireNoOtherProtection(_ db: SQLiteDatabase) throws(KeychainStoreError) {
+        let existing = try protections(db)
+        if !existing.isEmpty { throw KeychainStoreError(.authFailed, .protectedElsewhere(existing)) }
+    }
+
+    /// Locks: forgets the vault key and the whenUnlocked class key. afterFirstUnlock items stay readable.
+    public func lock() {
+        state.withLock { s in
+            s.vaultKey = nil
+            s.keys?.whenUnlocked = nil
+        }
+    }
+
+    /// Unlocks with a passphrase. On a new vault (no key yet) this creates the vault key and sets the
+    /// passphrase. A wrong passphrase throws errSecAuthFailed (`.wrongPassphrase`).
+    public func unlock(passphrase: String) throws(KeychainStoreError) {
+        try state.withLock { (s: inout State) throws(KeychainStoreError) in
+            let vaultKey: SymmetricKey = try s.db.immediateTransaction { () throws(KeychainStoreError) -> SymmetricKey in
+                if let wrapped = try Self.meta(s.db, VaultProtection.passphrase.metaName) {
+                    return try KeyWrap.unwrapPassphrase(wrapped, passphrase: passphrase, vaultID: vaultID)
+                }
+                try Self.requireNoOtherProtection(s.db)
+                let key = SymmetricKey(size: .bits256)
+                try Self.setMeta(s.db, VaultProtection.passphrase.metaName, try KeyWrap.wrapPassphrase(key, passphrase: passphrase, kdf: kdf, vaultID: vaultID))
+                return key
+            }
+            try Self.install(vaultKey, in: &s, vaultID: vaultID)
+        }
+    }
+
+    /// Unlocks with the key provider's wrapping key. On a new vault this creates the vault key and the
+    /// provider's wrapping key. Throws errSecAuthFailed: `.noVaultKey` when the provider has no key for this
+    /// vault, `.protectedElsewhere` when only other protections (a passphrase, another provider) wrap it —
+    /// the vault is then left as it was.
+    public func unlock() throws(KeychainStoreError) {
+        guard let keyProvider else { throw KeychainStoreError(.param, .noVaultKey) }
+        let protection = keyProvider.protection
+        try state.withLock { (s: inout State) throws(KeychainStoreError) in
+            let vaultKey: SymmetricKey = try s.db.immediateTransaction { () throws(KeychainStoreError) -> SymmetricKey in
+                if let wrapped = try Self.meta(s.db, protection.metaName) {
+                    guard let wrapping = try keyProvider.wrappingKey(for: vaultID, create: false) else {
+                        throw KeychainStoreError(.authFailed, .noVaultKey)
+                    }
+                    return try KeyWrap.unwrap(wrapped, with: wrapping, vaultID: vaultID, label: protection.rawValue)
+                }
+                try Self.requireNoOtherProtection(s.db)
+                guard let wrapping = try keyProvider.wrappingKey(for: vaultID, create: true) else {
+                    throw KeychainStoreError(.notAvailable, .noVaultKey)
+                }
+                let key = SymmetricKey(size: .bits256)
+                try Self.setMeta(s.db, protection.metaName,
+                                 try KeyWrap.wrap(key, with: wrapping, vaultID: vaultID, label: protection.rawValue))
+                return key
+            }
+            try Self.install(vaultKey, in: &s, vaultID: vaultID)
+        }
+    }
+
+    /// Sets or changes the passphrase (the vault must be unlocked). The vault key itself does not change.
+    public func setPassphrase(_ passphrase: String) throws(KeychainStoreError) {
+        try state.withLock { (s: inout State) throws(KeychainStoreError) in
+            guard let key = s.vaultKey else { throw KeychainStoreError(.interactionNotAllowed, .locked) }
+            let wrapped = try KeyWrap.wrapPassphrase(key, passphrase: passphrase, kdf: kdf, vaultID: vaultID)
+            try s.db.immediateTransaction { () throws(KeychainStoreError) in
+                try Self.setMeta(s.db, VaultProtection.passphrase.metaName, wrapped)
+            }
+        }
+    }
+
+    /// Adds a wrapping of the vault key by the key provider (the vault must be unlocked), so later
+    /// `unlock()` works without the passphrase.
+    public func enableKeyProvider() throws(KeychainStoreError) {
+        guard let keyProvider else { throw KeychainStoreError(.param, .noVaultKey) }
+        try state.withLock { (s: inout State) throws(KeychainStoreError) in
+            guard let key = s.vaultKey else { throw KeychainStoreError(.interactionNotAllowed, .locked) }
+            guard let wrapping = try keyProvider.wrappingKey(for: vaultID, create: true) else {
+                throw KeychainStoreError(.notAvailable, .noVaultKey)
+            }
+            let protection = keyProvider.protection
+            let wrapped = try KeyWrap.wrap(key, with: wrapping, vaultID: vaultID, label: protection.rawValue)
+            try s.db.immediateTransaction { () throws(KeychainStoreError) in try Self.setMeta(s.db, protection.metaName, wrapped) }
+        }
+    }
+
+    private static func install(_ vaultKey: SymmetricKey, in s: inout State, vaultID: Data) throws(KeychainStoreError) {
+        s.macCache.removeAll()
+        s.recentLookups = RecentLookups()
+        s.vaultKey = vaultKey
+        s.keys = try VaultKeys(vaultKey: vaultKey, vaultID: vaultID)
+    }
+}
