@@ -38,7 +38,7 @@ trap cleanup EXIT
 "$BIN" serve --port 0 --database "sqlite:$WORK/server.sqlite" --access-log --trusted-proxy 127.0.0.1 \
     --apple-client-id org.latchkey.contract --apple-base-url http://127.0.0.1:9 >"$WORK/server.out" 2>"$WORK/server.err" &
 SERVER_PID=$!
-for _ in $(seq 1 600); do
+for _ in $(seq 1 3000); do
     grep -q "^listening on " "$WORK/server.out" 2>/dev/null && break
     kill -0 "$SERVER_PID" 2>/dev/null || { cat "$WORK/server.err" >&2; echo "contract-test: the server did not start" >&2; exit 1; }
     sleep 0.1
