@@ -54,10 +54,13 @@ apple-frameworks: deps
 
 # swift test runs inside scripts/with-services.sh: a private D-Bus session with an unlocked
 # gnome-keyring, and a throwaway PostgreSQL cluster on loopback. LATCHKEY_REQUIRE_SERVICES=1 makes a
-# test that finds a service missing fail instead of skipping.
+# test that finds a service missing fail instead of skipping. Then the CryptoKit-only package against published
+# vectors, and the HTTP API against docs/openapi.yaml: schemathesis (PyPI, pinned, in .build/contract-venv) with
+# every check against a throwaway `latchkey serve`, bounded to LATCHKEY_CONTRACT_SECONDS (90) of generation.
 test: checks check-apple build apple-frameworks
 	LATCHKEY_REQUIRE_SERVICES=1 scripts/with-services.sh $(SWIFT) test $(SWIFT_FLAGS) --skip-build --parallel --num-workers 2
 	SWIFT=$(SWIFT) SWIFT_FLAGS="$(SWIFT_FLAGS)" scripts/cryptokit-vectors.sh
+	SWIFT="$(SWIFT)" scripts/contract-test.sh
 	@if [ -x scripts/browser-test.sh ]; then scripts/browser-test.sh; fi
 
 demo: deps

@@ -11,7 +11,7 @@ enum ServeCommand {
                               [--db-pool 8] [--db-timeout-ms 5000] [--refresh-grace SECONDS] [--key-reload SECONDS]
                               [--trusted-proxy ADDRESS]...
                               [--rp-id localhost] [--rp-name NAME] [--origin URL]... [--user-verification required|preferred]
-                              [--attestation none|indirect|direct|enterprise] [--attestation-roots DIR]
+                              [--attestation none|indirect|direct|enterprise] [--attestation-roots DIR] [--allow-rs1]
                               [--metadata BLOB.jwt --metadata-root ROOT.pem|.der [--metadata-stale warn|refuse]]
                               [--apple-client-id ID]... [--apple-base-url URL] [--apple-team-id ID --apple-key-id ID
                                --apple-key-file KEY.p8] [--apple-token-key-file FILE]
@@ -28,12 +28,17 @@ enum ServeCommand {
         http://localhost:PORT and http://127.0.0.1:PORT (the terminal client) when the RP ID is localhost.
         --attestation is the attestation the options ask for (default none). --attestation-roots DIR holds the
         attestation root certificates, DIR/<format>/*.pem with <format> one of packed, fido-u2f, apple, tpm,
-        android-key, android-safetynet; a chain to one of them makes a passkey's attestation "trusted".
+        android-key, android-safetynet; a chain to one of them makes a passkey's attestation "trusted". Roots need
+        --attestation other than none (nothing would be checked against them): the server refuses to start otherwise.
+        --allow-rs1 accepts passkeys whose key is RS1 (RSA with SHA-1, made by some older Windows Hello TPMs);
+        without it they are refused, and ones registered earlier stop signing in.
         --metadata is a FIDO Metadata Service (MDS3) BLOB downloaded from mds3.fidoalliance.org, verified against
         --metadata-root (the "FIDO Alliance Global Root" certificate you download); nothing is fetched. Its entries
         name authenticators in passkey listings, add attestation roots per AAGUID, and refuse registrations from
-        revoked or compromised models. A BLOB past its nextUpdate is used with a warning (--metadata-stale warn,
-        the default) or refused (--metadata-stale refuse).
+        revoked or compromised models; its roots are used only when attestation is asked for (--attestation direct),
+        which a warning at start says. A BLOB past its nextUpdate is used with a warning (--metadata-stale warn,
+        the default) or refused (--metadata-stale refuse). Warnings of the libraries (LatchkeyLog) go to standard
+        error from level warning up unless LATCHKEY_LOG says otherwise.
         Sign in with Apple: --apple-client-id (repeatable) are the accepted audiences; team/key id and the .p8 key
         file enable the authorization-code exchange; --apple-token-key-file (base64 of 32 bytes) is the AES-256-GCM
         key Apple refresh tokens are sealed with (without it they are not stored).
@@ -54,6 +59,7 @@ enum ServeCommand {
         var userVerificationRequired = true
         var attestation = AttestationConveyancePreference.none
         var attestationRootsDirectory: String?
+        var allowRS1 = false
         var appleClientIDs: [String] = []
         var appleBaseURL: URL?
         var appleTeamID: String?
@@ -158,6 +164,8 @@ enum ServeCommand {
             case "--attestation-roots":
                 guard let path = value(), !path.isEmpty else { return .failure("--attestation-roots needs a directory") }
                 options.attestationRootsDirectory = path
+            case "--allow-rs1":
+                options.allowRS1 = true
             case "--apple-client-id":
                 guard let id = value(), !id.isEmpty else { return .failure("--apple-client-id needs a value") }
                 options.appleClientIDs.append(id)
@@ -239,6 +247,7 @@ enum ServeCommand {
         }
         var configuration = WebAuthnConfiguration(relyingPartyID: options.rpID, relyingPartyName: options.rpName,
                                                   allowedOrigins: origins, attestation: options.attestation)
+        configuration.allowRS1CredentialKeys = options.allowRS1
         if let directory = options.attestationRootsDirectory {
             configuration.attestationTrustAnchors = try AttestationRoots.load(directory: directory)
             let summary = AttestationRoots.summary(configuration.attestationTrustAnchors)
@@ -304,6 +313,10 @@ enum ServeCommand {
             FileHandle.standardError.write(Data((text + "\n").utf8))
             return message.isEmpty ? 0 : 64
         }
+        // The libraries' warnings (a configuration that is valid but probably not meant) reach the operator.
+        if ProcessInfo.processInfo.environment["LATCHKEY_LOG"] == nil {
+            LatchkeyLog.setHandler(LatchkeyLog.standardErrorHandler(environment: ["LATCHKEY_LOG": "warning"]))
+        }
         var configuration = HTTPServerConfiguration(host: options.host, port: options.port, threads: options.threads,
                                                     accessLog: options.accessLog ? .standardError : nil)
         configuration.shutdownGracePeriod = .seconds(10)
@@ -320,7 +333,7 @@ enum ServeCommand {
             let server = HTTPServer(configuration: configuration)
             if !options.printRoutes { try server.bind() }
             let service = try service(options, baseURL: server.baseURL)
-            let passkeys = PasskeyService(auth: service,
+            let passkeys = try PasskeyService(auth: service,
                                           configuration: try webAuthnConfiguration(options, boundPort: server.port),
                                           metadata: try metadata(options),
                                           userVerification: options.userVerificationRequired ? .required : .preferred)

@@ -43,7 +43,7 @@ import LatchkeyWebAuthn
         init(configure: (inout WebAuthnConfiguration) -> Void = { _ in }) throws {
             pki = try TestPKI()
             credentialKey = P256.Signing.PrivateKey()
-            f = PasskeyFixture(configure: configure)
+            f = try PasskeyFixture(configure: configure)
         }
         deinit { pki.remove() }
 
@@ -158,7 +158,7 @@ import LatchkeyWebAuthn
             pki = try TestPKI()
             let root = try Certificate(derRepresentation: try pki.rootDER)
             self.root = root
-            f = PasskeyFixture {
+            f = try PasskeyFixture {
                 if anchored { $0.attestationTrustAnchors = ["android-safetynet": [root]] }
                 configure(&$0)
             }

@@ -159,3 +159,17 @@ struct AppleSessionTests {
         #expect(try two.record("jti-2", expiresAt: expires))
     }
 }
+
+/// Sign in with Apple answers a transient storage failure 503 with `Retry-After`, as the other endpoints do, and its
+/// invalid_token carries WWW-Authenticate.
+@Suite struct AppleSessionStorageErrorTests {
+    @Test func transientStorageFailuresAre503WithRetryAfter() {
+        #expect(AppleSessionError.storage(DatabaseError.busy) == .temporarilyUnavailable)
+        #expect(AppleSessionError.storage(DatabaseError.statementFailed("bug")) == .serverError)
+        #expect(AppleSessionError.storage(AppleSessionError.linkedElsewhere) == .linkedElsewhere)
+        let unavailable = AppleSessionService.response(.temporarilyUnavailable)
+        #expect(unavailable.status == 503 && unavailable.header("Retry-After") == "2")
+        #expect(AppleSessionService.response(.invalidToken).header("WWW-Authenticate") == #"Bearer error="invalid_token""#)
+        #expect(AppleSessionError.temporarilyUnavailable.errorDescription?.isEmpty == false)
+    }
+}

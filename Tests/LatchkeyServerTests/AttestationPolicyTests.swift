@@ -12,7 +12,7 @@ import LatchkeyWebAuthn
     }
 
     @Test func conveyanceNoneIgnoresEveryStatement() async throws {
-        let f = PasskeyFixture { $0.attestation = .none }
+        let f = try PasskeyFixture { $0.attestation = .none }
         for format in ["tpm-ish", "tpm", "android-key", "android-safetynet", "packed", "fido-u2f", "apple"] {
             let stored = try await f.rp.verifyRegistration(try await Self.junk(f, format: format))
             #expect(stored.attestationFormat == format && stored.attestationTrust == .none)
@@ -25,7 +25,7 @@ import LatchkeyWebAuthn
     }
 
     @Test func requestedAttestationChecksKnownFormatsAndAcceptsUnknownOnes() async throws {
-        let f = PasskeyFixture { $0.attestation = .direct }
+        let f = try PasskeyFixture { $0.attestation = .direct }
         #expect(try await f.rp.verifyRegistration(try await Self.junk(f, format: "tpm-ish")).attestationTrust == .none)
         await #expect(throws: WebAuthnError.attestationCheckFailed(.statementFieldMissing(format: "tpm", field: "ver"))) {
             try await f.rp.verifyRegistration(try await Self.junk(f, format: "tpm"))

@@ -9,12 +9,19 @@ import LatchkeyWebAuthn
 func attestedRegistration(_ f: PasskeyFixture, key: COSEKey?,
                           build: (_ authData: Data, _ clientDataHash: Data) throws -> (String, CBOR)) async throws
     -> RegistrationResponse {
+    try await attestedRegistration(f, keyBytes: key?.encoded, build: build)
+}
+
+/// The same with the credential key given as COSE_Key bytes (keys LatchkeyCrypto's `COSEKey` does not model, RS1).
+func attestedRegistration(_ f: PasskeyFixture, keyBytes: Data?,
+                          build: (_ authData: Data, _ clientDataHash: Data) throws -> (String, CBOR)) async throws
+    -> RegistrationResponse {
     var response = try await f.registrationResponse()
     let original = try AttestationObject(response.response.attestationObject.data)
     var authData = original.authenticatorData.raw
-    if let key {
+    if let keyBytes {
         let cred = try #require(original.authenticatorData.attestedCredential)
-        authData = authData.prefix(37 + 18 + cred.credentialID.count) + key.encoded
+        authData = authData.prefix(37 + 18 + cred.credentialID.count) + keyBytes
     }
     let hash = Data(SHA256.hash(data: response.response.clientDataJSON.data))
     let (fmt, statement) = try build(authData, hash)

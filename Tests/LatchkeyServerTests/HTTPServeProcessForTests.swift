@@ -49,7 +49,8 @@ final class ServeProcess: Sendable {
             process.standardOutput = pipe
             process.standardError = errorPipe
             try process.run()
-            DispatchQueue.global().asyncAfter(deadline: .now() + 60) {
+            // A command that runs to completion (`--print-routes`, a refused start): killed if it hangs.
+            DispatchQueue.global().asyncAfter(deadline: .now() + 300) {
                 if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             }
             // Standard error is read on another thread so neither pipe can fill up and block the child.
@@ -78,10 +79,13 @@ final class ServeProcess: Sendable {
         process.standardOutput = output
         process.standardError = errors
         try process.run()
-        // Watchdog: a child that never says it is listening is killed (which ends the read below).
+        // Watchdog: a child that never says it is listening is killed (which ends the read below). Only such a child:
+        // one that did is the test's to stop, however long a loaded machine makes the test take (an unconditional
+        // SIGKILL at 60 s used to kill servers in the middle of their tests during a busy `make test`).
         let watched = process
-        DispatchQueue.global().asyncAfter(deadline: .now() + 60) {
-            if watched.isRunning { kill(watched.processIdentifier, SIGKILL) }
+        let listening = Locked(false)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 300) {
+            if !listening.withLock({ $0 }), watched.isRunning { kill(watched.processIdentifier, SIGKILL) }
         }
         let reader = output.fileHandleForReading
         let line = try await onThread { () -> String in
@@ -92,6 +96,7 @@ final class ServeProcess: Sendable {
                 seen += chunk
                 let text = String(decoding: seen, as: UTF8.self)
                 if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("listening on http://") }) {
+                    listening.withLock { $0 = true }
                     return String(line)
                 }
             }

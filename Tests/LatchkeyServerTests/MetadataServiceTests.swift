@@ -242,11 +242,11 @@ struct MetadataServiceTests {
         let attestationRoot = try Certificate(derRepresentation: try attestation.rootDER)
         let metadata = try t.service(attestationRoot: attestationRoot)
 
-        let revoked = PasskeyFixture(aaguid: aaguidBytes(MetadataTestPKI.revoked)) { $0.attestationRootProvider = metadata }
+        let revoked = try PasskeyFixture(aaguid: aaguidBytes(MetadataTestPKI.revoked)) { $0.attestationRootProvider = metadata }
         await #expect(throws: MetadataError.authenticatorRefused(aaguid: MetadataTestPKI.revoked, status: .revoked)) {
             try await revoked.register()
         }
-        let good = PasskeyFixture(aaguid: aaguidBytes(MetadataTestPKI.yubi)) { $0.attestationRootProvider = metadata }
+        let good = try PasskeyFixture(aaguid: aaguidBytes(MetadataTestPKI.yubi)) { $0.attestationRootProvider = metadata }
         #expect(try await good.register().attestationTrust == .none)
 
         // A packed full attestation chaining to the metadata's root for that AAGUID is trusted.
@@ -267,7 +267,7 @@ struct MetadataServiceTests {
         let trusted = try await good.rp.verifyRegistration(try await packed(good))
         #expect(trusted.attestationTrust == .trusted)
         // Without the metadata the same chain is only uncertain.
-        let plain = PasskeyFixture(aaguid: yubi)
+        let plain = try PasskeyFixture(aaguid: yubi)
         #expect(try await plain.rp.verifyRegistration(try await packed(plain)).attestationTrust == .uncertain)
     }
 
@@ -306,7 +306,8 @@ struct MetadataServiceTests {
         func served(_ server: ServeProcess) async throws -> Int {
             try await rawRequest(port: server.port, "GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n").status
         }
-        let server = try await ServeProcess(["--metadata", blobPath, "--metadata-root", t.pki.path("ca.pem")] + database)
+        let server = try await ServeProcess(["--metadata", blobPath, "--metadata-root", t.pki.path("ca.pem"),
+                                             "--attestation", "direct"] + database)
         #expect(try await served(server) == 200)
         #expect(try await server.stop() == 0)
         let log = String(decoding: server.errorPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

@@ -1,124 +1,14 @@
 import Foundation
 import Testing
+@testable import LatchkeyServer
 
-/// One documented operation of docs/openapi.yaml.
-struct OpenAPIOperation: Sendable, Hashable {
-    var method: String
-    var path: String
-    var statuses: Set<Int>
-    var testBody: String?
-    var testContentType: String?
-
-    /// The path as the router writes it (`/v1/passkeys/{id}` → `/v1/passkeys/:id`).
-    var routerPath: String {
-        path.split(separator: "/", omittingEmptySubsequences: false).map { part in
-            part.hasPrefix("{") && part.hasSuffix("}") ? ":" + part.dropFirst().dropLast() : part
-        }.joined(separator: "/")
-    }
-
-    /// A concrete path to request (`{id}` → `test`).
-    var samplePath: String {
-        path.split(separator: "/", omittingEmptySubsequences: false).map { part in
-            part.hasPrefix("{") && part.hasSuffix("}") ? "test" : String(part)
-        }.joined(separator: "/")
-    }
-}
-
-enum OpenAPIReaderError: Error, CustomStringConvertible {
-    case badLine(Int, String)
-    var description: String {
-        switch self { case .badLine(let number, let why): return "openapi.yaml line \(number): \(why)" }
-    }
-}
-
-/// Reads the operations out of the YAML subset docs/openapi.yaml is written in (see the comment at its top).
-enum OpenAPIReader {
-    static let methods: Set<String> = ["get", "put", "post", "delete", "patch", "head", "options"]
-
-    static func documentURL() -> URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("docs/openapi.yaml")
-    }
-
-    static func unquote(_ text: Substring) -> String {
-        let value = text.trimmingCharacters(in: .whitespaces)
-        if value.count >= 2, value.hasPrefix("'"), value.hasSuffix("'") {
-            return String(value.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'")
-        }
-        if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
-            return String(value.dropFirst().dropLast())
-        }
-        return value
-    }
-
-    static func parse(_ text: String) throws -> [OpenAPIOperation] {
-        var operations: [OpenAPIOperation] = []
-        var inPaths = false
-        var path: String?
-        var current: OpenAPIOperation?
-        var inResponses = false
-        func flush() {
-            if let operation = current { operations.append(operation) }
-            current = nil
-        }
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let number = index + 1
-            if raw.contains("\t") { throw OpenAPIReaderError.badLine(number, "tab character") }
-            let trimmed = raw.drop { $0 == " " }
-            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-            let indent = raw.count - trimmed.count
-            guard indent % 2 == 0 else { throw OpenAPIReaderError.badLine(number, "odd indentation") }
-            let key: Substring
-            let value: Substring
-            if let colon = trimmed.firstIndex(of: ":"), !trimmed.hasPrefix("- ") {
-                key = trimmed[..<colon]
-                value = trimmed[trimmed.index(after: colon)...]
-            } else {
-                key = trimmed
-                value = ""
-            }
-            if indent == 0 {
-                flush()
-                inPaths = key == "paths"
-                path = nil
-                continue
-            }
-            guard inPaths else { continue }
-            switch indent {
-            case 2:
-                flush()
-                guard key.hasPrefix("/") else { throw OpenAPIReaderError.badLine(number, "path must start with /") }
-                path = String(key)
-            case 4:
-                flush()
-                guard let path, methods.contains(String(key)) else {
-                    throw OpenAPIReaderError.badLine(number, "expected an HTTP method under a path")
-                }
-                current = OpenAPIOperation(method: key.uppercased(), path: path, statuses: [])
-                inResponses = false
-            case 6:
-                inResponses = key == "responses"
-                if key == "x-test-body" { current?.testBody = unquote(value) }
-                if key == "x-test-content-type" { current?.testContentType = unquote(value) }
-            case 8 where inResponses:
-                guard let status = Int(unquote(key)), (100...599).contains(status) else {
-                    throw OpenAPIReaderError.badLine(number, "response key must be a quoted status code")
-                }
-                current?.statuses.insert(status)
-            default:
-                continue
-            }
-        }
-        flush()
-        return operations
-    }
-}
-
+/// docs/openapi.yaml and the server are one truth: these tests read the document and check the served route table,
+/// the media types each operation takes and refuses, the length limits against the server's constants (and its
+/// behaviour at them), that every error answer is described with the shared `Error` schema and that every operation
+/// answers a documented status. `make test` then runs schemathesis against a live server (scripts/contract-test.sh).
 @Suite("OpenAPI document", .serialized)
 struct OpenAPITests {
-    static func operations() throws -> [OpenAPIOperation] {
-        try OpenAPIReader.parse(String(contentsOf: OpenAPIReader.documentURL(), encoding: .utf8))
-    }
+    static func document() throws -> OpenAPIDocument { try OpenAPIDocument.load() }
 
     @Test func readerUnderstandsTheSubset() throws {
         let text = """
@@ -127,40 +17,133 @@ struct OpenAPITests {
               /v1/items/{id}:
                 post:
                   x-test-body: '{"a":''b''}'
+                  security:
+                    - {}
+                    - bearer: []
+                  parameters:
+                    - name: id
+                      in: path
                   responses:
                     "200":
-                      description: ok
+                      description: 'ok: fine'
                     "404":
-                      description: missing
+                      $ref: "#/components/responses/Missing"
                 get:
                   responses:
                     "200":
                       description: ok
             components:
+              responses:
+                Missing:
+                  description: missing
               schemas:
                 X:
-                  type: object
+                  type:
+                    - string
+                    - "null"
+                  pattern: "^\\\\S$"
             """
-        let operations = try OpenAPIReader.parse(text)
+        let document = try OpenAPIDocument(text)
+        let operations = document.operations
         #expect(operations.count == 2)
-        #expect(operations.first == OpenAPIOperation(method: "POST", path: "/v1/items/{id}", statuses: [200, 404],
-                                                      testBody: #"{"a":'b'}"#))
-        #expect(operations.first?.routerPath == "/v1/items/:id")
-        #expect(operations.first?.samplePath == "/v1/items/test")
-        #expect(throws: OpenAPIReaderError.self) { try OpenAPIReader.parse("paths:\n  healthz:\n") }
+        let post = try #require(operations.first)
+        #expect(post.method == "POST" && post.statuses == [200, 404] && post.testBody == #"{"a":'b'}"#)
+        #expect(post.usesBearer && post.pathParameterNames == ["id"])
+        #expect(post.node["parameters"]?.items.first?["in"]?.text == "path")
+        #expect(post.node["responses"]?["200"]?["description"]?.text == "ok: fine")
+        #expect(document.resolve(try #require(post.node["responses"]?["404"]))["description"]?.text == "missing")
+        #expect(post.routerPath == "/v1/items/:id" && post.samplePath == "/v1/items/test")
+        #expect(document.schema("X")?["type"]?.items.map(\.text) == ["string", "null"])
+        #expect(document.schema("X")?["pattern"]?.text == #"^\S$"#)
+        #expect(throws: YAMLSubsetError.self) { try YAMLSubset.parse("paths:\n   odd: 1\n") }
     }
 
-    @Test func documentIsReadableAndEveryOperationHasResponses() throws {
-        let operations = try Self.operations()
-        #expect(operations.contains { $0.method == "GET" && $0.path == "/healthz" && $0.statuses == [200] })
+    @Test func everyOperationIsDescribed() throws {
+        let document = try Self.document()
+        let operations = document.operations
+        #expect(operations.count == 20)
+        #expect(Set(operations.map(\.operationID)).count == operations.count, "operationIds are unique")
         for operation in operations {
-            #expect(!operation.statuses.isEmpty, "\(operation.method) \(operation.path) documents no responses")
+            let name = "\(operation.method) \(operation.path)"
+            #expect(!operation.operationID.isEmpty && !operation.statuses.isEmpty, "\(name)")
+            // Path parameters are declared.
+            let declared = Set((operation.node["parameters"]?.items ?? []).map(document.resolve)
+                .filter { $0["in"]?.text == "path" }.compactMap { $0["name"]?.text })
+            #expect(declared == operation.pathParameterNames, "\(name): path parameters \(declared)")
+            // Every error answer has the shared Error body; 401 of a Bearer operation says WWW-Authenticate; 429 and
+            // 503 say Retry-After.
+            for (status, response) in operation.node["responses"]?.entries ?? [] {
+                let resolved = document.resolve(response)
+                guard let code = Int(status), code >= 400 else { continue }
+                #expect(resolved["content"]?["application/json"]?["schema"]?["$ref"]?.text == "#/components/schemas/Error",
+                        "\(name) \(status) has no Error body")
+                if code == 429 || code == 503 {
+                    #expect(resolved["headers"]?["Retry-After"] != nil, "\(name) \(status) without Retry-After")
+                }
+                if code == 401, operation.usesBearer {
+                    #expect(resolved["headers"]?["WWW-Authenticate"] != nil, "\(name) 401 without WWW-Authenticate")
+                }
+            }
+            // A body operation documents its media types and 413; only /healthz is answered over the connection limit.
+            if operation.takesBody {
+                #expect(!operation.requestMediaTypes.isEmpty && operation.statuses.contains(413), "\(name)")
+            }
+            #expect(operation.statuses.contains(503) == (operation.path != "/healthz"), "\(name) and 503")
+            // Links name operations that exist.
+            for (_, response) in operation.node["responses"]?.entries ?? [] {
+                for (link, target) in document.resolve(response)["links"]?.entries ?? [] {
+                    let id = target["operationId"]?.text ?? ""
+                    #expect(operations.contains { $0.operationID == id }, "\(name) link \(link) → \(id)")
+                }
+            }
         }
-        #expect(Set(operations.map { "\($0.method) \($0.path)" }).count == operations.count)
+        // The stateful chain: account creation → login → refresh, rename, logout.
+        let login = try #require(operations.first { $0.operationID == "passwordLogin" })
+        let links = Set(login.node["responses"]?["200"]?["links"]?.entries.compactMap { $0.value["operationId"]?.text } ?? [])
+        #expect(links.isSuperset(of: ["token", "renamePasskey", "logout", "me", "listPasskeys", "revoke"]))
+        let create = try #require(operations.first { $0.operationID == "createAccount" })
+        #expect(create.node["responses"]?["201"]?["links"]?.entries.first?.value["operationId"]?.text == "passwordLogin")
+    }
+
+    /// The documented length limits are the server's own constants.
+    @Test func documentedLimitsAreTheServersConstants() throws {
+        let document = try Self.document()
+        func limit(_ schema: String, _ property: String, _ keyword: String) -> Int? {
+            document.schema(schema)?["properties"]?[property]?[keyword]?.int
+        }
+        let policy = PasswordPolicy()
+        #expect(limit("NewAccount", "username", "maxLength") == Username.maximumBytes)
+        #expect(limit("NewAccount", "password", "minLength") == policy.minimumLength)
+        #expect(limit("NewAccount", "password", "maxLength") == policy.maximumBytes)
+        #expect(limit("LoginCredentials", "username", "maxLength") == Username.maximumBytes)
+        #expect(limit("LoginCredentials", "password", "maxLength") == policy.maximumBytes)
+        #expect(limit("RegistrationOptionsRequest", "username", "maxLength") == Username.maximumBytes)
+        #expect(limit("PasskeyRename", "name", "maxLength") == PasskeyName.maximumBytes)
+        #expect(limit("PasskeyRename", "name", "minLength") == 1)
+        #expect(limit("RefreshRequest", "refresh_token", "minLength") == 1)
+        #expect(limit("RevocationRequest", "token", "minLength") == 1)
+        #expect(HTTPServerConfiguration(port: 0).maxBodyBytes == 64 * 1024)
+        #expect(document.root["info"]?["description"]?.text?.contains("64 KiB") == true)
+    }
+
+    /// Login bounds are in Unicode code points, as JSON Schema's maxLength counts: a 256-character name of 3-byte
+    /// characters and a 1024-character password of 2-byte characters are looked up (401), one more is 400.
+    @Test func loginLimitsAreCountedAsTheDocumentCountsThem() async throws {
+        guard let fixture = try await ServiceFixture.make() else { return }
+        func login(_ username: String, _ password: String) async throws -> Int {
+            let body = try JSONSerialization.data(withJSONObject: ["username": username, "password": password])
+            return await fixture.request("POST", "/v1/session/password", json: String(decoding: body, as: UTF8.self)).status
+        }
+        #expect(try await login(String(repeating: "한", count: 256), "password") == 401)
+        #expect(try await login(String(repeating: "한", count: 257), "password") == 400)
+        #expect(try await login("alice", String(repeating: "é", count: 1024)) == 401)
+        #expect(try await login("alice", String(repeating: "é", count: 1025)) == 400)
+        #expect(try await login("", "password") == 400)
+        #expect(try await login("alice", "") == 400)
     }
 
     @Test func documentedRoutesMatchTheServedRouteTable() async throws {
-        let documented = Set(try Self.operations().map { "\($0.method) \($0.routerPath)" })
+        let documented = Set(try Self.document().operations.map { "\($0.method) \($0.routerPath)" })
         let (status, output) = try await ServeProcess.run(["serve", "--print-routes"] + Self.databaseArguments())
         #expect(status == 0)
         let served = Set(output.split(separator: "\n").map(String.init))
@@ -179,21 +162,38 @@ struct OpenAPITests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty, "no database file was made")
     }
 
-    @Test func everyDocumentedRouteAnswersWithADocumentedStatus() async throws {
-        let operations = try Self.operations()
+    static func request(_ operation: OpenAPIOperation, body: String?, contentType: String?,
+                        declaredLength: Int? = nil) -> String {
+        var request = "\(operation.method) \(operation.samplePath) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+        if let contentType { request += "Content-Type: \(contentType)\r\n" }
+        if let declaredLength { return request + "Content-Length: \(declaredLength)\r\n\r\n" }
+        if let body { return request + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)" }
+        return request + "\r\n"
+    }
+
+    /// Each operation, sent its test body, answers a documented status; each media type it documents is taken (not
+    /// 415), another is 415 exactly where 415 is documented; a body over the limit is 413.
+    @Test func everyOperationAnswersAsDocumented() async throws {
+        let operations = try Self.document().operations
         let server = try await ServeProcess(Self.databaseArguments())
         for operation in operations {
-            var request = "\(operation.method) \(operation.samplePath) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+            let name = "\(operation.method) \(operation.path)"
             let body = operation.testBody ?? (["GET", "DELETE", "HEAD"].contains(operation.method) ? nil : "{}")
-            if let body {
-                request += "Content-Type: \(operation.testContentType ?? "application/json")\r\n"
-                request += "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
-            } else {
-                request += "\r\n"
+            let answer = try await rawRequest(port: server.port, Self.request(
+                operation, body: body, contentType: body == nil ? nil : operation.testContentType ?? "application/json"))
+            #expect(operation.statuses.contains(answer.status),
+                    "\(name) answered \(answer.status), documented \(operation.statuses.sorted())")
+            guard operation.takesBody else { continue }
+            for mediaType in operation.requestMediaTypes {
+                let sample = mediaType == "application/json" ? "{}" : "a=b"
+                let taken = try await rawRequest(port: server.port, Self.request(operation, body: sample, contentType: mediaType))
+                #expect(taken.status != 415 && operation.statuses.contains(taken.status), "\(name) as \(mediaType): \(taken.status)")
             }
-            let response = try await rawRequest(port: server.port, request)
-            #expect(operation.statuses.contains(response.status),
-                    "\(operation.method) \(operation.path) answered \(response.status), documented \(operation.statuses.sorted())")
+            let other = try await rawRequest(port: server.port, Self.request(operation, body: "x", contentType: "text/plain"))
+            #expect((other.status == 415) == operation.statuses.contains(415), "\(name) as text/plain: \(other.status)")
+            let large = try await rawRequest(port: server.port, Self.request(operation, body: nil, contentType: "application/json",
+                                                                               declaredLength: 64 * 1024 + 1))
+            #expect(large.status == 413, "\(name) with a body over the limit: \(large.status)")
         }
         #expect(try await server.stop() == 0)
     }

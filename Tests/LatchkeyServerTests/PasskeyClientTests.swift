@@ -14,7 +14,7 @@ import Latchkey
         let vault = try FileVault(url: dir.appendingPathComponent("test.vault"), kdf: .testing)
         try vault.unlock(passphrase: "correct horse")
         let store = KeychainPasskeyStore(store: vault)
-        let fixture = PasskeyFixture()
+        let fixture = try PasskeyFixture()
         let authenticator = SoftwareAuthenticator(store: store, now: fixture.clock.function)
 
         let options = try await fixture.rp.registrationOptions(user: PasskeyFixture.user)

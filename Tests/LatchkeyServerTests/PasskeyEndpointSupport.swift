@@ -18,7 +18,7 @@ struct PasskeyEndpointFixture: Sendable {
         guard let base = try await ServiceFixture.make(engine) else { return nil }
         let configuration = WebAuthnConfiguration(relyingPartyID: "localhost", relyingPartyName: "Latchkey tests",
                                                   allowedOrigins: [origin], userVerification: userVerification)
-        let passkeys = PasskeyService(auth: base.service, configuration: configuration, metadata: metadata,
+        let passkeys = try PasskeyService(auth: base.service, configuration: configuration, metadata: metadata,
                                       userVerification: userVerification)
         return PasskeyEndpointFixture(base: base, passkeys: passkeys, router: Router(base.service.routes() + passkeys.routes()))
     }

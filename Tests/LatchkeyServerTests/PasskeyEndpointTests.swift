@@ -96,7 +96,7 @@ struct PasskeyEndpointTests {
     @Test func endpointsRequireUVNameBadBase64URLFieldsAndMissingUserHandles() async throws {
         let f = try #require(try await PasskeyEndpointFixture.make())
         defer { f.base.test.cleanup() }
-        let defaults = PasskeyService(auth: f.base.service, configuration: WebAuthnConfiguration(
+        let defaults = try PasskeyService(auth: f.base.service, configuration: WebAuthnConfiguration(
             relyingPartyID: "localhost", relyingPartyName: "t", allowedOrigins: [PasskeyEndpointFixture.origin]))
         #expect(defaults.relyingParty.configuration.userVerification == .required)
 
@@ -174,7 +174,7 @@ struct PasskeyEndpointTests {
         let id = try #require(created.object["id"] as? String)
         #expect(try await f.signIn(try await f.assertion(key)).status == 200)
         // A second server process on the same database accepts a challenge the first issued.
-        let sibling = PasskeyService(auth: try await f.base.sibling(), configuration: f.passkeys.relyingParty.configuration)
+        let sibling = try PasskeyService(auth: try await f.base.sibling(), configuration: f.passkeys.relyingParty.configuration)
         let assertion = try await f.assertion(key)
         let tokens = try await sibling.signIn(assertion)
         #expect(!tokens.accessToken.isEmpty)
@@ -206,5 +206,20 @@ struct SignInPageTests {
         #expect(index.status == 200 && index.bodyText.contains("<title>Latchkey"))
         let script = await router.handle(HTTPRequest(method: "GET", path: "/app.js", remoteAddress: "127.0.0.1"))
         #expect(script.status == 200 && script.bodyText.contains("/v1/passkeys/register/options"))
+    }
+}
+
+/// A transient storage failure behind a passkey endpoint is 503 with `Retry-After`, as on the auth endpoints.
+@Suite struct PasskeyEndpointStorageErrorTests {
+    @Test func transientStorageFailuresAre503WithRetryAfter() {
+        #expect(PasskeyEndpointError.storage(DatabaseError.busy) == .temporarilyUnavailable)
+        #expect(PasskeyEndpointError.storage(DatabaseError.poolExhausted(waitedMilliseconds: 5)) == .temporarilyUnavailable)
+        #expect(PasskeyEndpointError.storage(DatabaseError.connectionFailed("down")) == .temporarilyUnavailable)
+        #expect(PasskeyEndpointError.storage(DatabaseError.statementFailed("bug")) == .serverError)
+        #expect(PasskeyEndpointError.storage(PasskeyEndpointError.notFound) == .notFound)
+        let response = PasskeyService.response(.temporarilyUnavailable)
+        #expect(response.status == 503 && response.header("Retry-After") == "2")
+        #expect(response.errorCode == "temporarily_unavailable")
+        #expect(PasskeyEndpointError.temporarilyUnavailable.errorDescription?.isEmpty == false)
     }
 }

@@ -26,7 +26,7 @@ import LatchkeyWebAuthn
     @Test func theDocumentedIntegrationRuns() async throws {
         let browser = Browser()
         // PASSKEYS.md begin
-        let rp = WebAuthnRelyingParty(configuration: WebAuthnConfiguration(
+        let rp = try WebAuthnRelyingParty(configuration: WebAuthnConfiguration(
             relyingPartyID: "example.com", relyingPartyName: "Example",
             allowedOrigins: ["https://example.com"], userVerification: .required))
         var table: [Data: Data] = [:] // your database: credential id → StoredCredential as JSON

@@ -48,7 +48,7 @@ import LatchkeyWebAuthn
             aik = try pki.leaf(name: "aik", subject: "/", extensions: TPMAttestationTests.aikExtensions())
             let root = try Certificate(derRepresentation: try pki.rootDER)
             self.root = root
-            f = PasskeyFixture {
+            f = try PasskeyFixture {
                 if anchored { $0.attestationTrustAnchors = ["tpm": [root]] }
                 configure(&$0)
             }

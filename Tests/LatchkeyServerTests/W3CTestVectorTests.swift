@@ -533,7 +533,7 @@ import LatchkeyWebAuthn
             residentKey: .preferred, attestation: .direct,
             attestationTrustAnchors: ["packed": [root], "apple": [root], "fido-u2f": [root]])
         let store = InMemoryChallengeStore()
-        return (WebAuthnRelyingParty(configuration: configuration, challenges: store), store)
+        return (try WebAuthnRelyingParty(configuration: configuration, challenges: store), store)
     }
 
     static func issue(_ challenge: Data, _ ceremony: IssuedChallenge.Ceremony, in store: InMemoryChallengeStore) async throws {
@@ -623,7 +623,7 @@ import LatchkeyWebAuthn
         var strict = rp.configuration
         strict.requireTopOrigin = true
         let strictStore = InMemoryChallengeStore()
-        let strictRP = WebAuthnRelyingParty(configuration: strict, challenges: strictStore)
+        let strictRP = try WebAuthnRelyingParty(configuration: strict, challenges: strictStore)
         try await Self.issue(v.registrationChallenge, .registration, in: strictStore)
         await #expect(throws: WebAuthnError.topOriginMissing) { try await strictRP.verifyRegistration(Self.registration(v)) }
     }

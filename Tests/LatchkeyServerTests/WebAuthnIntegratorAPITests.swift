@@ -11,7 +11,7 @@ import LatchkeyWebAuthn
 
     @Test func crossOriginWithoutTopOriginFollowsTheSpecUnlessRequired() async throws {
         // Allowed cross-origin and no topOrigin sent: accepted (topOrigin is checked only when present).
-        let f = PasskeyFixture { $0.allowCrossOrigin = true; $0.allowedTopOrigins = ["https://embedder.example"] }
+        let f = try PasskeyFixture { $0.allowCrossOrigin = true; $0.allowedTopOrigins = ["https://embedder.example"] }
         f.authenticator.behaviour.crossOrigin = true
         try await f.register()
         _ = try await f.verify(try await f.assertionResponse())
@@ -22,7 +22,7 @@ import LatchkeyWebAuthn
         }
 
         // requireTopOrigin: the same response is refused, with its own error; with the topOrigin it passes.
-        let strict = PasskeyFixture {
+        let strict = try PasskeyFixture {
             $0.allowCrossOrigin = true; $0.allowedTopOrigins = ["https://embedder.example"]; $0.requireTopOrigin = true
         }
         strict.authenticator.behaviour.crossOrigin = true
@@ -35,7 +35,7 @@ import LatchkeyWebAuthn
         await #expect(throws: WebAuthnError.topOriginMissing) { try await strict.verify(try await strict.assertionResponse()) }
 
         // Cross-origin not allowed at all: refused whether or not a topOrigin is sent.
-        let sameOrigin = PasskeyFixture()
+        let sameOrigin = try PasskeyFixture()
         sameOrigin.authenticator.behaviour.crossOrigin = true
         await #expect(throws: WebAuthnError.crossOriginNotAllowed) {
             try await sameOrigin.rp.verifyRegistration(try await sameOrigin.registrationResponse())
@@ -108,7 +108,7 @@ import LatchkeyWebAuthn
 
     @Test(arguments: CBORStrictness.allCases)
     func cborStrictnessLevels(_ level: CBORStrictness) async throws {
-        let f = PasskeyFixture { $0.cborStrictness = level }
+        let f = try PasskeyFixture { $0.cborStrictness = level }
         #expect(WebAuthnConfiguration(relyingPartyID: "a", relyingPartyName: "a", allowedOrigins: []).cborStrictness == .compatible)
         for variant in Variant.allCases {
             var response = try await f.registrationResponse()
@@ -150,7 +150,7 @@ import LatchkeyWebAuthn
     // MARK: Caller-kept challenges
 
     @Test func verifiesAgainstAnExpectedChallengeWithoutTheStore() async throws {
-        let f = PasskeyFixture()
+        let f = try PasskeyFixture()
         let challenge = WebAuthnRelyingParty.makeChallenge()
         #expect(challenge.count == 32)
         let options = f.rp.registrationOptions(user: PasskeyFixture.user, challenge: challenge)
@@ -197,7 +197,7 @@ import LatchkeyWebAuthn
     // MARK: StoredCredential as JSON
 
     @Test func storedCredentialRoundTripsThroughJSON() async throws {
-        let f = PasskeyFixture()
+        let f = try PasskeyFixture()
         let registered = try await f.register()
         let used = try await f.verify(try await f.assertionResponse()).credential
         #expect(used.lastUsedAt != nil)
@@ -220,8 +220,8 @@ import LatchkeyWebAuthn
 
     // MARK: Related RP IDs and origins
 
-    static func relatedParty(clock: TestClock) -> WebAuthnRelyingParty {
-        WebAuthnRelyingParty(configuration: WebAuthnConfiguration(
+    static func relatedParty(clock: TestClock) throws -> WebAuthnRelyingParty {
+        try WebAuthnRelyingParty(configuration: WebAuthnConfiguration(
             relyingPartyID: "example.com", relyingPartyName: "Example", allowedOrigins: ["https://example.com"],
             relatedRelyingParties: [RelatedRelyingParty(id: "example.co.uk", origins: ["https://example.co.uk"])]),
             challenges: InMemoryChallengeStore(now: clock.function), now: clock.function)
@@ -229,7 +229,7 @@ import LatchkeyWebAuthn
 
     @Test func acceptsRelatedRelyingPartyIDsWithTheirOrigins() async throws {
         let clock = TestClock()
-        let rp = Self.relatedParty(clock: clock)
+        let rp = try Self.relatedParty(clock: clock)
         let authenticator = SoftwareAuthenticator(store: InMemorySoftwareCredentialStore(), now: clock.function)
         let user = PasskeyFixture.user
 
@@ -277,7 +277,7 @@ import LatchkeyWebAuthn
     // MARK: Response JSON errors
 
     @Test func base64URLErrorsAreWebAuthnErrors() async throws {
-        let f = PasskeyFixture()
+        let f = try PasskeyFixture()
         let registration = try JSONEncoder().encode(try await f.registrationResponse())
         #expect(try RegistrationResponse(json: registration).type == "public-key")
         func replacing(_ json: Data, _ path: [String], with value: Any) throws -> Data {

@@ -8,7 +8,7 @@ import LatchkeyWebAuthn
     // MARK: Options
 
     @Test func registrationOptionsFollowTheConfiguration() async throws {
-        let f = PasskeyFixture()
+        let f = try PasskeyFixture()
         let options = try await f.rp.registrationOptions(user: PasskeyFixture.user)
         #expect(options.challenge.data.count == 32)
         #expect(options.rp.id == "localhost")
@@ -26,7 +26,7 @@ import LatchkeyWebAuthn
     // MARK: Happy path
 
     @Test func registersAndAuthenticates() async throws {
-        let f = PasskeyFixture()
+        let f = try PasskeyFixture()
         let stored = try await f.register()
         #expect(stored.userHandle == PasskeyFixture.user.id.data)
         #expect(stored.attestationFormat == "none" && stored.attestationTrust == .none)
@@ -41,7 +41,7 @@ import LatchkeyWebAuthn
     // MARK: Client data checks
 
     @Test func rejectsWrongOrigin() async throws {
-        let f = PasskeyFixture()
+        let f = try PasskeyFixture()
         let options = try await f.rp.registrationOptions(user: PasskeyFixture.user)
         let response = try f.authenticator.register(options, origin: "http://evil.localhost:8080")
         await #expect(throws: WebAuthnError.originNotAllowed("http://evil.localhost:8080")) {
@@ -50,7 +50,7 @@ import LatchkeyWebAuthn
     }
 
     @Test func rejectsWrongRelyingPartyID() async throws {
-        let f = PasskeyFixture()
+        let f = try PasskeyFixture()
         var options = try await f.rp.registrationOptions(user: PasskeyFixture.user)
         options.rp.id = "example.com"
         let response = try f.authenticator.register(options, origin: PasskeyFixture.origin)
@@ -58,7 +58,7 @@ import LatchkeyWebAuthn
     }
 
     @Test func rejectsReplayedChallenge() async throws {
-        let f = PasskeyFixture()
+        let f = try PasskeyFixture()
         let response = try await f.registrationResponse()
         let stored = try await f.rp.verifyRegistration(response)
         f.credentials.withLock { $0[stored.id] = stored }
@@ -70,14 +70,14 @@ import LatchkeyWebAuthn
     }
 
     @Test func rejectsExpiredChallenge() async throws {
-        let f = PasskeyFixture()
+        let f = try PasskeyFixture()
         let response = try await f.registrationResponse()
         f.clock.advance(301)
         await #expect(throws: WebAuthnError.expiredChallenge) { try await f.rp.verifyRegistration(response) }
     }
 
     @Test func rejectsChallengeNeverIssuedOrFromTheOtherCeremony() async throws {
-        let f = PasskeyFixture()
+        let f = try PasskeyFixture()
         // An authentication challenge used for a registration.
         let auth = try await f.rp.authenticationOptions()
         var options = try await f.rp.registrationOptions(user: PasskeyFixture.user)
@@ -91,7 +91,7 @@ import LatchkeyWebAuthn
     }
 
     @Test func rejectsWrongCeremonyType() async throws {
-        let f = PasskeyFixture()
+        let f = try PasskeyFixture()
         try await f.register()
         var assertion = try await f.assertionResponse()
         let json = String(decoding: assertion.response.clientDataJSON.data, as: UTF8.self)
@@ -103,13 +103,13 @@ import LatchkeyWebAuthn
     }
 
     @Test func rejectsCrossOriginUnlessAllowed() async throws {
-        let f = PasskeyFixture()
+        let f = try PasskeyFixture()
         f.authenticator.behaviour.crossOrigin = true
         f.authenticator.behaviour.topOrigin = "https://embedder.example"
         let response = try await f.registrationResponse()
         await #expect(throws: WebAuthnError.crossOriginNotAllowed) { try await f.rp.verifyRegistration(response) }
 
-        let g = PasskeyFixture { $0.allowCrossOrigin = true; $0.allowedTopOrigins = ["https://embedder.example"] }
+        let g = try PasskeyFixture { $0.allowCrossOrigin = true; $0.allowedTopOrigins = ["https://embedder.example"] }
         g.authenticator.behaviour.crossOrigin = true
         g.authenticator.behaviour.topOrigin = "https://embedder.example"
         _ = try await g.register()
@@ -122,14 +122,14 @@ import LatchkeyWebAuthn
     // MARK: Authenticator data checks
 
     @Test func rejectsMissingUserPresence() async throws {
-        let f = PasskeyFixture()
+        let f = try PasskeyFixture()
         f.authenticator.behaviour.userPresent = false
         let response = try await f.registrationResponse()
         await #expect(throws: WebAuthnError.userPresenceMissing) { try await f.rp.verifyRegistration(response) }
     }
 
     @Test func conditionalRegistrationMayLackUserPresence() async throws {
-        let f = PasskeyFixture { $0.allowConditionalRegistration = true }
+        let f = try PasskeyFixture { $0.allowConditionalRegistration = true }
         f.authenticator.behaviour.userPresent = false
         let stored = try await f.register()
         await #expect(throws: WebAuthnError.userPresenceMissing) { try await f.verify(try await f.assertionResponse()) }
@@ -137,13 +137,13 @@ import LatchkeyWebAuthn
     }
 
     @Test func rejectsMissingUserVerificationWhenRequired() async throws {
-        let f = PasskeyFixture { $0.userVerification = .required }
+        let f = try PasskeyFixture { $0.userVerification = .required }
         f.authenticator.behaviour.userVerified = false
         let response = try await f.registrationResponse()
         await #expect(throws: WebAuthnError.userVerificationMissing) { try await f.rp.verifyRegistration(response) }
 
         // `.preferred` is the default (WebAuthn's and the browsers'): the flag is reported, not required.
-        let g = PasskeyFixture()
+        let g = try PasskeyFixture()
         #expect(g.rp.configuration.userVerification == .preferred)
         g.authenticator.behaviour.userVerified = false
         try await g.register()
@@ -152,7 +152,7 @@ import LatchkeyWebAuthn
     }
 
     @Test func rejectsBackupStateWithoutEligibilityAndEligibilityChanges() async throws {
-        let f = PasskeyFixture()
+        let f = try PasskeyFixture()
         f.authenticator.behaviour.backedUp = true
         await #expect(throws: WebAuthnError.backupStateWithoutEligibility) {
             try await f.rp.verifyRegistration(try await f.registrationResponse())
@@ -162,7 +162,7 @@ import LatchkeyWebAuthn
         f.authenticator.behaviour.backupEligible = true
         await #expect(throws: WebAuthnError.backupEligibilityChanged) { try await f.verify(try await f.assertionResponse()) }
         // BS may change while BE stays: the stored record follows it.
-        let g = PasskeyFixture()
+        let g = try PasskeyFixture()
         g.authenticator.behaviour.backupEligible = true
         try await g.register()
         g.authenticator.behaviour.backedUp = true
@@ -173,7 +173,7 @@ import LatchkeyWebAuthn
     // MARK: Signatures and counters
 
     @Test func rejectsBadSignature() async throws {
-        let f = PasskeyFixture()
+        let f = try PasskeyFixture()
         try await f.register()
         var assertion = try await f.assertionResponse()
         var sig = assertion.response.signature.data
@@ -189,7 +189,7 @@ import LatchkeyWebAuthn
     }
 
     @Test func detectsSignCountRollback() async throws {
-        let f = PasskeyFixture()
+        let f = try PasskeyFixture()
         try await f.register()
         _ = try await f.verify(try await f.assertionResponse())
         f.authenticator.behaviour.signCountIncrement = 0
@@ -199,7 +199,7 @@ import LatchkeyWebAuthn
     }
 
     @Test func authenticatorsWithoutCounterAreAccepted() async throws {
-        let f = PasskeyFixture()
+        let f = try PasskeyFixture()
         f.authenticator.behaviour.signCountIncrement = 0
         try await f.register()
         let result = try await f.verify(try await f.assertionResponse())
@@ -208,7 +208,7 @@ import LatchkeyWebAuthn
     }
 
     @Test func checksUserHandleAndCredential() async throws {
-        let f = PasskeyFixture()
+        let f = try PasskeyFixture()
         try await f.register()
         var assertion = try await f.assertionResponse()
         assertion.response.userHandle = Base64URLBytes(Data(repeating: 9, count: 16))
@@ -236,7 +236,7 @@ import LatchkeyWebAuthn
     }
 
     @Test func rejectsDuplicateRegistration() async throws {
-        let f = PasskeyFixture()
+        let f = try PasskeyFixture()
         let response = try await f.registrationResponse()
         await #expect(throws: WebAuthnError.credentialAlreadyRegistered) {
             try await f.rp.verifyRegistration(response) { _ in true }
@@ -256,7 +256,7 @@ import LatchkeyWebAuthn
     }
 
     @Test func rejectsMalformedAttestationObjects() async throws {
-        let f = PasskeyFixture()
+        let f = try PasskeyFixture()
         let valid = try await f.registrationResponse().response.attestationObject.data
         let cases: [Data] = [
             valid.prefix(valid.count - 5),                              // truncated
@@ -283,7 +283,7 @@ import LatchkeyWebAuthn
     }
 
     @Test func rejectsUnsupportedAlgorithm() async throws {
-        let f = PasskeyFixture { $0.supportedAlgorithms = [.es384] }
+        let f = try PasskeyFixture { $0.supportedAlgorithms = [.es384] }
         let options = try await f.rp.registrationOptions(user: PasskeyFixture.user)
         #expect(!options.pubKeyCredParams.contains { $0.alg == -7 })
         // The authenticator only makes ES256 keys; the RP refuses an ES256 credential it did not offer.
@@ -294,7 +294,7 @@ import LatchkeyWebAuthn
     }
 
     @Test func verifiesPackedSelfAttestation() async throws {
-        let f = PasskeyFixture()
+        let f = try PasskeyFixture()
         // The software authenticator's key is not exposed; make a credential whose key we hold.
         let key = P256.Signing.PrivateKey()
         let response = try await selfAttested(f, key: key, alg: -7)
@@ -341,7 +341,7 @@ import LatchkeyWebAuthn
         let leaf = try pki.leaf(name: "packed", subject: "/C=KR/O=Latchkey Test/OU=Authenticator Attestation/CN=Test Key",
                                 extensions: ["basicConstraints=critical,CA:FALSE",
                                              "1.3.6.1.4.1.45724.1.1.4=DER:0410" + aaguid.hexString])
-        let f = PasskeyFixture { $0.attestationTrustAnchors = ["packed": [root]] }
+        let f = try PasskeyFixture { $0.attestationTrustAnchors = ["packed": [root]] }
         func full(_ certificate: Data, signer: P256.Signing.PrivateKey) async throws -> RegistrationResponse {
             try await handMade(f) { authData, hash in
                 let sig = try signer.signature(for: authData + hash).derRepresentation
@@ -357,7 +357,7 @@ import LatchkeyWebAuthn
             try await f.rp.verifyRegistration(try await full(leaf.der, signer: P256.Signing.PrivateKey()))
         }
         // Without a matching root the chain is only "uncertain"; a strict RP refuses it.
-        let strict = PasskeyFixture { $0.requireTrustedAttestation = true }
+        let strict = try PasskeyFixture { $0.requireTrustedAttestation = true }
         await #expect(throws: WebAuthnError.attestationNotTrusted("none")) {
             try await strict.rp.verifyRegistration(try await strict.registrationResponse())
         }
@@ -387,7 +387,7 @@ import LatchkeyWebAuthn
         let pki = try TestPKI()
         defer { pki.remove() }
         let cert = try pki.leaf(name: "u2f", subject: "/CN=U2F Test", extensions: ["basicConstraints=CA:FALSE"])
-        let f = PasskeyFixture()
+        let f = try PasskeyFixture()
         func u2f(signer: P256.Signing.PrivateKey, certs: [Data]) async throws -> RegistrationResponse {
             try await handMade(f) { authData, hash in
                 let parsed = try AuthenticatorData(authData)
@@ -415,7 +415,7 @@ import LatchkeyWebAuthn
         let pki = try TestPKI()
         defer { pki.remove() }
         let root = try Certificate(derRepresentation: try pki.rootDER)
-        let f = PasskeyFixture { $0.attestationTrustAnchors = ["apple": [root]] }
+        let f = try PasskeyFixture { $0.attestationTrustAnchors = ["apple": [root]] }
         let credentialKey = P256.Signing.PrivateKey()
         func apple(nonceOverride: Data? = nil, certKey: P256.Signing.PrivateKey) async throws -> RegistrationResponse {
             var response = try await f.registrationResponse()

@@ -21,12 +21,12 @@ final class PasskeyFixture: Sendable {
     let authenticator: SoftwareAuthenticator
     let credentials = Locked<[Data: StoredCredential]>([:])
 
-    init(aaguid: Data = Data(count: 16), configure: (inout WebAuthnConfiguration) -> Void = { _ in }) {
+    init(aaguid: Data = Data(count: 16), configure: (inout WebAuthnConfiguration) -> Void = { _ in }) throws {
         var config = WebAuthnConfiguration(relyingPartyID: "localhost", relyingPartyName: "Latchkey test",
                                            allowedOrigins: [Self.origin])
         config.attestation = .direct // statements are verified; the policy tests set `.none` themselves
         configure(&config)
-        rp = WebAuthnRelyingParty(configuration: config, challenges: InMemoryChallengeStore(now: clock.function),
+        rp = try WebAuthnRelyingParty(configuration: config, challenges: InMemoryChallengeStore(now: clock.function),
                                   now: clock.function)
         authenticator = SoftwareAuthenticator(store: InMemorySoftwareCredentialStore(), aaguid: aaguid, now: clock.function)
     }

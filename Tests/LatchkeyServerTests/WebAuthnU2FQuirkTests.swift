@@ -99,7 +99,7 @@ import LatchkeyWebAuthn
         defer { pki.remove() }
         let root = try Certificate(derRepresentation: try pki.rootDER)
         let leaf = try Self.quirkLeaf(pki)
-        let f = PasskeyFixture { $0.attestationTrustAnchors = ["fido-u2f": [root]] }
+        let f = try PasskeyFixture { $0.attestationTrustAnchors = ["fido-u2f": [root]] }
 
         let stored = try await f.rp.verifyRegistration(try await Self.u2fRegistration(f, certificate: leaf.der, signer: leaf.key))
         #expect(stored.attestationFormat == "fido-u2f" && stored.attestationTrust == .trusted)
@@ -123,12 +123,12 @@ import LatchkeyWebAuthn
         let other = try TestPKI()
         defer { other.remove() }
         let otherRoot = try Certificate(derRepresentation: try other.rootDER)
-        let g = PasskeyFixture { $0.attestationTrustAnchors = ["fido-u2f": [otherRoot]] }
+        let g = try PasskeyFixture { $0.attestationTrustAnchors = ["fido-u2f": [otherRoot]] }
         let foreign = try await Self.u2fRegistration(g, certificate: leaf.der, signer: leaf.key)
         await #expect(throws: WebAuthnError.self) { try await g.rp.verifyRegistration(foreign) }
 
         // Without anchors it is "uncertain", as any fido-u2f leaf.
-        let h = PasskeyFixture()
+        let h = try PasskeyFixture()
         let uncertain = try await h.rp.verifyRegistration(try await Self.u2fRegistration(h, certificate: leaf.der, signer: leaf.key))
         #expect(uncertain.attestationTrust == .uncertain)
     }
@@ -141,7 +141,7 @@ import LatchkeyWebAuthn
         var broken = leaf.der
         broken[broken.count - 8] ^= 0x10
         #expect(try !Certificate(derRepresentationToleratingUnusedSignatureBits: broken).isSigned(by: root))
-        let f = PasskeyFixture { $0.attestationTrustAnchors = ["fido-u2f": [root]] }
+        let f = try PasskeyFixture { $0.attestationTrustAnchors = ["fido-u2f": [root]] }
         let response = try await Self.u2fRegistration(f, certificate: broken, signer: leaf.key)
         await #expect(throws: WebAuthnError.attestationNotTrusted("fido-u2f: \(CryptoError.untrustedCertificate("certificate signature failure"))")) {
             try await f.rp.verifyRegistration(response)
@@ -160,7 +160,7 @@ import LatchkeyWebAuthn
         let offset = try Self.unusedBitsOffset(in: leaf.plain)
         #expect(offset == leaf.der.count - 257 && leaf.der[offset - 4] == 0x03 && leaf.der[offset] != 0)
         #expect(!(try Certificate(derRepresentation: leaf.der)).isSigned(by: root))
-        let f = PasskeyFixture { $0.attestationTrustAnchors = ["fido-u2f": [root]] }
+        let f = try PasskeyFixture { $0.attestationTrustAnchors = ["fido-u2f": [root]] }
         let stored = try await f.rp.verifyRegistration(try await Self.u2fRegistration(f, certificate: leaf.der, signer: leaf.key))
         #expect(stored.attestationTrust == .trusted)
     }
@@ -177,7 +177,7 @@ import LatchkeyWebAuthn
             if let rewritten = try Self.quirk(leaf.der) { found = (rewritten, leaf.key) }
         }
         let leaf = try #require(found)
-        let f = PasskeyFixture { $0.attestationTrustAnchors = ["packed": [root]] }
+        let f = try PasskeyFixture { $0.attestationTrustAnchors = ["packed": [root]] }
         var response = try await f.registrationResponse()
         let original = try AttestationObject(response.response.attestationObject.data)
         let hash = SHA256.hash(data: response.response.clientDataJSON.data)

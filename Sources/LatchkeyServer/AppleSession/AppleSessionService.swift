@@ -13,6 +13,16 @@ public enum AppleSessionError: Error, Sendable, Equatable {
     case linkedElsewhere
     /// Storage failed (500).
     case serverError
+    /// The database is restarting or overloaded (503 `temporarily_unavailable`, with `Retry-After`).
+    case temporarilyUnavailable
+
+    /// The error for a storage failure: itself when it is one already, `temporarilyUnavailable` for a transient one
+    /// (`DatabaseError.isTransient`), else `serverError`.
+    static func storage(_ error: any Error) -> AppleSessionError {
+        if let error = error as? AppleSessionError { return error }
+        if let database = error as? DatabaseError, database.isTransient { return .temporarilyUnavailable }
+        return .serverError
+    }
 
     var status: Int {
         switch self {
@@ -20,6 +30,7 @@ public enum AppleSessionError: Error, Sendable, Equatable {
         case .invalidGrant, .invalidToken: 401
         case .linkedElsewhere: 409
         case .serverError: 500
+        case .temporarilyUnavailable: 503
         }
     }
 
@@ -30,6 +41,7 @@ public enum AppleSessionError: Error, Sendable, Equatable {
         case .invalidToken: "invalid_token"
         case .linkedElsewhere: "apple_id_linked"
         case .serverError: "server_error"
+        case .temporarilyUnavailable: "temporarily_unavailable"
         }
     }
 
@@ -39,6 +51,7 @@ public enum AppleSessionError: Error, Sendable, Equatable {
         case .invalidToken: "The access token is invalid or its session ended."
         case .linkedElsewhere: "This Apple ID is linked to another account."
         case .serverError: "The server failed."
+        case .temporarilyUnavailable: "The service is temporarily unavailable; retry after 2 seconds."
         }
     }
 }
@@ -56,6 +69,9 @@ extension AppleSessionError: LocalizedError {
         case .linkedElsewhere:
             return l.pick(english: "This Apple ID is linked to another account.", korean: "이 Apple ID는 다른 계정에 연결되어 있습니다.")
         case .serverError: return l.pick(english: "The server failed.", korean: "서버 오류가 발생했습니다.")
+        case .temporarilyUnavailable:
+            return l.pick(english: "The service is temporarily unavailable; retry after 2 s.",
+                          korean: "서비스를 일시적으로 사용할 수 없습니다. 2초 후에 다시 시도하세요.")
         }
     }
 }
@@ -164,10 +180,8 @@ public final class AppleSessionService: Sendable {
             let tokens = try auth.issueSession(accountID: accountID, now: now)
             try? database.appendAudit(AuditEvent(at: now, accountID: accountID, event: "apple_login", ip: ip))
             return tokens
-        } catch let error as AppleSessionError {
-            throw error
         } catch {
-            throw .serverError
+            throw .storage(error)
         }
     }
 
@@ -232,7 +246,7 @@ public final class AppleSessionService: Sendable {
                                                  detail: event.type.rawValue))
             return .applied(event.type)
         } catch {
-            throw .serverError
+            throw .storage(error)
         }
     }
 
@@ -265,6 +279,11 @@ public final class AppleSessionService: Sendable {
     }
 
     static func response(_ error: AppleSessionError) -> HTTPResponse {
-        .error(status: error.status, code: error.code, description: error.protocolDescription)
+        var response = HTTPResponse.error(status: error.status, code: error.code, description: error.protocolDescription)
+        if error == .invalidToken {
+            response.headers.append((name: "WWW-Authenticate", value: "Bearer error=\"invalid_token\""))
+        }
+        if error == .temporarilyUnavailable { response.headers.append((name: "Retry-After", value: "2")) }
+        return response
     }
 }

@@ -3,7 +3,8 @@ import Foundation
 /// An HTTP/1.1 request as the handlers see it: the body is complete and within the size limit.
 public struct HTTPRequest: Sendable {
     public var method: String
-    /// The path without the query string, e.g. `/v1/token`.
+    /// The path as sent, percent-encoding kept, without the query string, e.g. `/v1/token`. The router splits it at
+    /// `/` bytes and percent-decodes each segment afterwards (`pathParameters` holds decoded values).
     public var path: String
     /// Decoded query parameters (last value wins).
     public var query: [String: String]

@@ -26,6 +26,11 @@ struct HealthStatus: Codable, Sendable {
 
 /// Dispatches requests by method and path pattern (`/v1/passkeys/:id`). Unknown paths get 404; a known
 /// path with another method gets 405 with an `Allow` header. `HEAD` falls back to the `GET` route.
+///
+/// Paths are matched as bytes: a segment is what lies between two `/` bytes, percent-decoded after splitting
+/// (`PercentEncoding.pathSegments`), so `/` followed by a combining mark still separates segments and `%2F` does not.
+/// Literal segments match byte for byte (not by Unicode canonical equivalence); a parameter matches one non-empty
+/// segment; empty segments (`//`, a trailing `/`) match only themselves.
 public struct Router: Sendable {
     /// What the router decided for one request.
     public enum Resolution: Sendable {
@@ -43,7 +48,7 @@ public struct Router: Sendable {
     struct Entry: Sendable {
         let method: String
         let pattern: String
-        let segments: [Segment]
+        let segments: [Segment]?
         let handler: Handler
     }
 
@@ -74,27 +79,31 @@ public struct Router: Sendable {
         entries.map { ($0.method, $0.pattern) }
     }
 
-    static func compile(_ pattern: String) -> [Segment] {
-        pattern.split(separator: "/", omittingEmptySubsequences: true).map { part in
-            part.hasPrefix(":") ? .parameter(String(part.dropFirst())) : .literal(String(part))
+    /// The segments of a route pattern (`:name` is a parameter); a pattern that is not a path never matches.
+    static func compile(_ pattern: String) -> [Segment]? {
+        PercentEncoding.pathSegments(pattern)?.map { part in
+            part.utf8.first == UInt8(ascii: ":") ? .parameter(String(part.dropFirst())) : .literal(part)
         }
     }
 
-    static func match(_ segments: [Segment], _ parts: [Substring]) -> [String: String]? {
-        guard segments.count == parts.count else { return nil }
+    static func match(_ segments: [Segment]?, _ parts: [String]) -> [String: String]? {
+        guard let segments, segments.count == parts.count else { return nil }
         var parameters: [String: String] = [:]
         for (segment, part) in zip(segments, parts) {
             switch segment {
-            case .literal(let text): if text != part { return nil }
-            case .parameter(let name): parameters[name] = String(part)
+            case .literal(let text): if !text.utf8.elementsEqual(part.utf8) { return nil }
+            case .parameter(let name):
+                if part.isEmpty { return nil }
+                parameters[name] = part
             }
         }
         return parameters
     }
 
-    /// Finds the route for `request`.
+    /// Finds the route for `request`. A path that is not valid percent-encoded UTF-8 matches nothing (the server
+    /// answers it 400 before it gets here).
     public func resolve(_ request: HTTPRequest) -> Resolution {
-        let parts = request.path.split(separator: "/", omittingEmptySubsequences: true)
+        guard let parts = PercentEncoding.pathSegments(request.path) else { return .immediate(Router.notFound) }
         let method = request.method.uppercased()
         var allowed: [String] = []
         var fallback: (Entry, [String: String])?
@@ -107,15 +116,15 @@ public struct Router: Sendable {
             if !allowed.contains(entry.method) { allowed.append(entry.method) }
         }
         if let (entry, parameters) = fallback { return Router.resolution(entry, parameters, request) }
-        if allowed.isEmpty {
-            return .immediate(.error(status: 404, code: "not_found", description: "No such resource."))
-        }
+        if allowed.isEmpty { return .immediate(Router.notFound) }
         if allowed.contains("GET"), !allowed.contains("HEAD") { allowed.append("HEAD") }
         var response = HTTPResponse.error(status: 405, code: "method_not_allowed",
                                           description: "Method not allowed on this resource.")
         response.headers.append((name: "Allow", value: allowed.joined(separator: ", ")))
         return .immediate(response)
     }
+
+    static var notFound: HTTPResponse { .error(status: 404, code: "not_found", description: "No such resource.") }
 
     static func resolution(_ entry: Entry, _ parameters: [String: String], _ request: HTTPRequest) -> Resolution {
         var request = request

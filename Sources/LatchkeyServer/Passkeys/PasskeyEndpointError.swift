@@ -21,6 +21,19 @@ public enum PasskeyEndpointError: Error, Sendable, Equatable {
     case notFound
     /// Storage failed (500 `server_error`).
     case serverError
+    /// The database is restarting or overloaded (503 `temporarily_unavailable`, with `Retry-After`).
+    case temporarilyUnavailable
+
+    /// How long a client is asked to wait after `temporarilyUnavailable`, in seconds.
+    static let retryAfterSeconds = 2
+
+    /// The error for a failure inside an endpoint: itself when it is one already, `temporarilyUnavailable` for a
+    /// transient storage failure (`DatabaseError.isTransient`), else `serverError`.
+    static func storage(_ error: any Error) -> PasskeyEndpointError {
+        if let error = error as? PasskeyEndpointError { return error }
+        if let database = error as? DatabaseError, database.isTransient { return .temporarilyUnavailable }
+        return .serverError
+    }
 
     var status: Int {
         switch self {
@@ -30,6 +43,7 @@ public enum PasskeyEndpointError: Error, Sendable, Equatable {
         case .invalidToken, .invalidGrant: 401
         case .notFound: 404
         case .serverError: 500
+        case .temporarilyUnavailable: 503
         }
     }
 
@@ -44,6 +58,7 @@ public enum PasskeyEndpointError: Error, Sendable, Equatable {
         case .invalidGrant: "invalid_grant"
         case .notFound: "not_found"
         case .serverError: "server_error"
+        case .temporarilyUnavailable: "temporarily_unavailable"
         }
     }
 
@@ -57,6 +72,7 @@ public enum PasskeyEndpointError: Error, Sendable, Equatable {
         case .invalidToken: "The access token is invalid or its session ended."
         case .notFound: "No such passkey."
         case .serverError: "The server failed."
+        case .temporarilyUnavailable: "The service is temporarily unavailable; retry after \(Self.retryAfterSeconds) seconds."
         }
     }
 }
@@ -79,6 +95,9 @@ extension PasskeyEndpointError: LocalizedError {
             MessageLanguage.current.pick(english: "The authenticator is refused: \(why)", korean: "인증기가 거부되었습니다: \(why)")
         case .notFound: MessageLanguage.current.pick(english: "No such passkey.", korean: "해당 패스키가 없습니다.")
         case .serverError: MessageLanguage.current.pick(english: "The server failed.", korean: "서버 오류가 발생했습니다.")
+        case .temporarilyUnavailable:
+            MessageLanguage.current.pick(english: "The service is temporarily unavailable; retry after \(Self.retryAfterSeconds) s.",
+                                         korean: "서비스를 일시적으로 사용할 수 없습니다. \(Self.retryAfterSeconds)초 후에 다시 시도하세요.")
         }
     }
 }

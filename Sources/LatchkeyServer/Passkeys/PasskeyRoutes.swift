@@ -6,6 +6,14 @@ struct PasskeyOptionsEnvelope<T: Encodable & Sendable>: Encodable, Sendable { va
 
 struct RegistrationOptionsRequest: Decodable, Sendable { var username: String? }
 
+/// `POST /v1/passkeys/authenticate/options` takes no field; a body, when sent, must still be a JSON object (the
+/// synthesized decoder of a struct without members would accept any JSON value).
+struct AuthenticationOptionsRequest: Decodable, Sendable {
+    init(from decoder: any Decoder) throws {
+        _ = try decoder.container(keyedBy: OAuthJSONParameters.Key.self)
+    }
+}
+
 /// `POST /v1/passkeys/register/verify` answer: the passkey, plus tokens when an account was created.
 struct PasskeyRegistrationBody: Encodable, Sendable {
     var id: String
@@ -64,7 +72,7 @@ extension PasskeyService {
         [
             Route("POST", "/v1/passkeys/register/options") { [self] in await handleRegistrationOptions($0) },
             Route("POST", "/v1/passkeys/register/verify") { [self] in await handleRegistrationVerify($0) },
-            Route("POST", "/v1/passkeys/authenticate/options") { [self] _ in await handleAuthenticationOptions() },
+            Route("POST", "/v1/passkeys/authenticate/options") { [self] in await handleAuthenticationOptions($0) },
             Route("POST", "/v1/passkeys/authenticate/verify") { [self] in await handleAuthenticationVerify($0) },
             Route("GET", "/v1/passkeys") { [self] in handleList($0) },
             Route("PATCH", "/v1/passkeys/:id") { [self] in handleRename($0) },
@@ -79,6 +87,8 @@ extension PasskeyService {
         } else {
             do { body = try request.decodeJSON(RegistrationOptionsRequest.self) } catch { return error.response }
         }
+        // A user name, when given, follows the rules even where it is not used (with a Bearer token).
+        if let username = body.username, !Username.isValid(username) { return Self.response(.invalidUsername) }
         do {
             let options = try await registrationOptions(username: body.username, authorization: request.header("authorization"))
             return Self.noStore(.json(PasskeyOptionsEnvelope(publicKey: options)))
@@ -102,7 +112,10 @@ extension PasskeyService {
         }
     }
 
-    func handleAuthenticationOptions() async -> HTTPResponse {
+    func handleAuthenticationOptions(_ request: HTTPRequest) async -> HTTPResponse {
+        if !request.body.isEmpty {
+            do { _ = try request.decodeJSON(AuthenticationOptionsRequest.self) } catch { return error.response }
+        }
         do { return Self.noStore(.json(PasskeyOptionsEnvelope(publicKey: try await authenticationOptions()))) } catch {
             return Self.response(error)
         }
@@ -165,6 +178,9 @@ extension PasskeyService {
         var response = HTTPResponse.error(status: error.status, code: error.code, description: error.protocolDescription)
         if error == .invalidToken {
             response.headers.append((name: "WWW-Authenticate", value: "Bearer error=\"invalid_token\""))
+        }
+        if error == .temporarilyUnavailable {
+            response.headers.append((name: "Retry-After", value: String(PasskeyEndpointError.retryAfterSeconds)))
         }
         return response
     }

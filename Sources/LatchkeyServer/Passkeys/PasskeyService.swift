@@ -20,17 +20,18 @@ public final class PasskeyService: Sendable {
     /// `userVerification` replaces the configuration's: a passkey is the only factor of these accounts
     /// (passwordless sign-up and sign-in), so the endpoints require user verification unless told otherwise
     /// (`latchkey serve --user-verification preferred`), whatever `WebAuthnConfiguration`'s own default is.
+    /// A configuration the relying party refuses (`WebAuthnConfiguration.validate()`) is refused here.
     public init(auth: AuthService, configuration: WebAuthnConfiguration, metadata: MetadataService? = nil,
-                userVerification: UserVerificationRequirement = .required) {
+                userVerification: UserVerificationRequirement = .required) throws(WebAuthnConfigurationError) {
         self.auth = auth
         self.metadata = metadata
         var configuration = configuration
         configuration.userVerification = userVerification
         if configuration.attestationRootProvider == nil { configuration.attestationRootProvider = metadata }
         let clock = auth.clock
-        relyingParty = WebAuthnRelyingParty(configuration: configuration,
-                                            challenges: DatabaseChallengeStore(database: auth.database, now: { clock.now() }),
-                                            now: { clock.now() })
+        relyingParty = try WebAuthnRelyingParty(configuration: configuration,
+                                                challenges: DatabaseChallengeStore(database: auth.database, now: { clock.now() }),
+                                                now: { clock.now() })
     }
 
     // MARK: Registration
@@ -58,10 +59,8 @@ public final class PasskeyService: Sendable {
                 user = UserEntity(id: handle, name: username, displayName: username)
             }
             return try await relyingParty.registrationOptions(user: user, excludeCredentials: exclude)
-        } catch let error as PasskeyEndpointError {
-            throw error
         } catch {
-            throw .serverError
+            throw .storage(error)
         }
     }
 
@@ -117,10 +116,8 @@ public final class PasskeyService: Sendable {
                                                  detail: passkeyID))
             let tokens = try auth.issueSession(accountID: account.id, now: now)
             return Registration(passkeyID: passkeyID, createdAt: credential.createdAt, tokens: tokens)
-        } catch let error as PasskeyEndpointError {
-            throw error
         } catch {
-            throw .serverError
+            throw .storage(error)
         }
     }
 
@@ -128,7 +125,7 @@ public final class PasskeyService: Sendable {
 
     /// Request options for a discoverable sign-in (no allowCredentials).
     public func authenticationOptions() async throws(PasskeyEndpointError) -> PublicKeyCredentialRequestOptions {
-        do { return try await relyingParty.authenticationOptions() } catch { throw .serverError }
+        do { return try await relyingParty.authenticationOptions() } catch { throw .storage(error) }
     }
 
     /// Verifies an assertion and starts a session. Every WebAuthn failure is `invalidGrant` and audited
@@ -161,10 +158,8 @@ public final class PasskeyService: Sendable {
             try? db.appendAudit(AuditEvent(at: now, accountID: owner.accountID, event: "passkey_login", ip: ip,
                                            detail: response.id))
             return tokens
-        } catch let error as PasskeyEndpointError {
-            throw error
         } catch {
-            throw .serverError
+            throw .storage(error)
         }
     }
 
@@ -175,10 +170,8 @@ public final class PasskeyService: Sendable {
         do {
             let account = try bearerAccount(authorization)
             return try database.passkeys(accountID: account.id)
-        } catch let error as PasskeyEndpointError {
-            throw error
         } catch {
-            throw .serverError
+            throw .storage(error)
         }
     }
 
@@ -197,10 +190,8 @@ public final class PasskeyService: Sendable {
             try? database.appendAudit(AuditEvent(at: auth.clock.seconds, accountID: account.id, event: "passkey_renamed",
                                                  ip: ip, detail: id))
             return stored
-        } catch let error as PasskeyEndpointError {
-            throw error
         } catch {
-            throw .serverError
+            throw .storage(error)
         }
     }
 
@@ -218,25 +209,25 @@ public final class PasskeyService: Sendable {
             guard try database.deletePasskey(id: id, accountID: account.id) else { throw PasskeyEndpointError.notFound }
             try? database.appendAudit(AuditEvent(at: auth.clock.seconds, accountID: account.id, event: "passkey_deleted",
                                                  ip: ip, detail: id))
-        } catch let error as PasskeyEndpointError {
-            throw error
         } catch {
-            throw .serverError
+            throw .storage(error)
         }
     }
 
     func bearerAccount(_ authorization: String?) throws(PasskeyEndpointError) -> AccountRecord {
         let claims: AccessTokenClaims
         do { claims = try auth.authenticate(authorization) } catch {
-            throw error == .serverError ? .serverError : .invalidToken
+            switch error {
+            case .serverError: throw .serverError
+            case .temporarilyUnavailable: throw .temporarilyUnavailable
+            default: throw .invalidToken
+            }
         }
         do {
             guard let account = try database.account(id: claims.sub) else { throw PasskeyEndpointError.invalidToken }
             return account
-        } catch let error as PasskeyEndpointError {
-            throw error
         } catch {
-            throw .serverError
+            throw .storage(error)
         }
     }
 }

@@ -146,9 +146,9 @@ private func passkeyRecord(_ row: SQLRow) throws -> PasskeyRecord {
     }
     let transports = try row.text(7)
     let credential = StoredCredential(
-        id: try bytes(2), userHandle: try bytes(3), publicKey: try bytes(4), algorithm: Int(try row.integer(5)),
+        id: try bytes(2), userHandle: try bytes(3), publicKey: try bytes(4), keyAlgorithm: Int(try row.integer(5)),
         signCount: UInt32(clamping: try row.integer(6)),
-        transports: transports.isEmpty ? [] : transports.split(separator: ",").map(String.init),
+        transports: transports.utf8.split(separator: UInt8(ascii: ",")).map { String(Substring($0)) },
         backupEligible: try row.integer(8) != 0, backupState: try row.integer(9) != 0,
         userVerifiedAtRegistration: try row.integer(10) != 0, aaguid: try bytes(11),
         attestationFormat: try row.text(12), attestationTrust: AttestationTrust(rawValue: try row.text(13)) ?? .none,

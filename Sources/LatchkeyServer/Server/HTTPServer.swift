@@ -123,6 +123,8 @@ public final class HTTPServer: Sendable {
                 OpaquePointer(coreReference),
                 MHD_OPTION.NOTIFY_CONNECTION.rawValue, unsafeBitCast(mhdConnectionNotified, to: OpaquePointer.self),
                 OpaquePointer(coreReference),
+                MHD_OPTION.URI_LOG_CALLBACK.rawValue, unsafeBitCast(mhdTargetReceived, to: OpaquePointer.self),
+                OpaquePointer(coreReference),
             ]
             if configuration.perIPConnectionLimit > 0 {
                 options += [MHD_OPTION.PER_IP_CONNECTION_LIMIT.rawValue, UInt32(configuration.perIPConnectionLimit)]

@@ -7,21 +7,34 @@ import Glibc
 // The C callbacks given to libmicrohttpd. They live outside main.swift on purpose: top-level code there is
 // main-actor code, and libmicrohttpd calls these from its own threads.
 
+/// libmicrohttpd's URI callback (`MHD_OPTION_URI_LOG_CALLBACK`): called once per request with the request target
+/// as it was sent, before libmicrohttpd percent-decodes its copy (which would turn `%2F` into a separator before the
+/// path is split). The request's state starts here, keeping the raw path; it becomes the connection's slot.
+let mhdTargetReceived: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?)
+    -> UnsafeMutableRawPointer? = { _, uri, connection in
+    guard let connection else { return nil }
+    let context = RequestContext(connection: connection, path: uri.map(RequestContext.path(ofTarget:)) ?? "/")
+    return Unmanaged.passRetained(context).toOpaque()
+}
+
 /// libmicrohttpd's access handler: called after the headers, once per body chunk, and when the request is complete
 /// (and again after a suspended connection is resumed).
 let mhdAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, version, uploadData, uploadDataSize, slot in
     guard let cls, let connection, let uploadDataSize, let slot else { return .NO }
     let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
-    guard let raw = slot.pointee else {
-        let context = core.begin(connection: connection,
-                                 method: method.map { String(cString: $0) } ?? "",
-                                 path: url.map { String(validatingCString: $0) } ?? "/",
-                                 version: version.map { String(cString: $0) } ?? "")
+    let context: RequestContext
+    if let raw = slot.pointee {
+        context = Unmanaged<RequestContext>.fromOpaque(raw).takeUnretainedValue()
+    } else {
+        // No target callback ran (it always does): the decoded URL is the best there is.
+        context = RequestContext(connection: connection, path: url.map(RequestContext.path(ofTarget:)) ?? "/")
         slot.pointee = Unmanaged.passRetained(context).toOpaque()
+    }
+    if !context.begun {
+        core.begin(context, method: method.map { String(cString: $0) } ?? "", version: version.map { String(cString: $0) } ?? "")
         if let early = context.earlyResponse { return core.queue(early, for: context) }
         return .YES
     }
-    let context = Unmanaged<RequestContext>.fromOpaque(raw).takeUnretainedValue()
     let size = uploadDataSize.pointee
     if size > 0 {
         uploadDataSize.pointee = 0
@@ -30,12 +43,13 @@ let mhdAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method
     return core.finish(context)
 }
 
-/// libmicrohttpd's completion callback: releases the request state (also after timeouts and client aborts).
+/// libmicrohttpd's completion callback: releases the request state (also after timeouts, client aborts and requests
+/// libmicrohttpd refused itself after the target callback).
 let mhdRequestCompleted: MHD_RequestCompletedCallback = { cls, _, slot, _ in
     guard let cls, let slot, let raw = slot.pointee else { return }
     slot.pointee = nil
-    Unmanaged<RequestContext>.fromOpaque(raw).release()
-    Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().requestEnded()
+    let context = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()
+    if context.begun { Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().requestEnded() }
 }
 
 /// libmicrohttpd's connection callback: counts open connections and marks the ones opened over

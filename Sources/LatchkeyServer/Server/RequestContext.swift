@@ -22,6 +22,10 @@ final class RequestContext: @unchecked Sendable {
     let connection: OpaquePointer
     let started: UInt64
     var request: HTTPRequest
+    /// `ServerCore.begin` has read the headers (the first call of the access handler).
+    var begun = false
+    /// The request target was not UTF-8 (answered 400).
+    let targetIsUTF8: Bool
     var earlyResponse: HTTPResponse?
     var received = 0
     var tooLarge = false
@@ -30,10 +34,19 @@ final class RequestContext: @unchecked Sendable {
     var closesConnection = false
     let outcome = Locked<Outcome>(.inline)
 
-    init(connection: OpaquePointer, request: HTTPRequest) {
+    /// The state of a request whose target's path (as sent, without the query) is `path`; nil when it is not UTF-8.
+    init(connection: OpaquePointer, path: String?) {
         self.connection = connection
         self.started = DispatchTime.now().uptimeNanoseconds
-        self.request = request
+        targetIsUTF8 = path != nil
+        request = HTTPRequest(method: "", path: path ?? "/")
+    }
+
+    /// The path of a request target (everything before `?`, percent-encoding kept); nil when it is not UTF-8.
+    static func path(ofTarget target: UnsafePointer<CChar>) -> String? {
+        let bytes = UnsafeRawBufferPointer(start: target, count: strlen(target))
+        let end = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.endIndex
+        return String(validating: bytes[..<end], as: UTF8.self)
     }
 
     /// Records the handler's answer and resumes the connection if it was suspended. An answer recorded

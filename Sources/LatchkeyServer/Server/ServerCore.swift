@@ -41,10 +41,11 @@ final class ServerCore: @unchecked Sendable {
 
     // MARK: the request's life
 
-    /// First call: reads headers and query, checks the framing and the declared size. `path` is nil when the
-    /// request target is not UTF-8 (answered 400).
-    func begin(connection: OpaquePointer, method: String, path: String?, version: String) -> RequestContext {
+    /// First call: reads headers and query, checks the framing, the target and the declared size.
+    func begin(_ context: RequestContext, method: String, version: String) {
         inFlight.withLock { $0 += 1 }
+        context.begun = true
+        let connection = context.connection
         let headers = ValueCollector(lowercaseKeys: true)
         let query = ValueCollector(lowercaseKeys: false)
         withExtendedLifetime(headers) {
@@ -56,15 +57,14 @@ final class ServerCore: @unchecked Sendable {
                                           Unmanaged.passUnretained(query).toOpaque())
         }
         let peer = ConnectionInfo.remoteAddress(connection)
-        var request = HTTPRequest(method: method, path: path ?? "/", query: query.values, headers: [:],
+        var request = HTTPRequest(method: method, path: context.request.path, query: query.values, headers: [:],
                                   remoteAddress: clientAddress(peer: peer, forwardedFor: headers.values["x-forwarded-for"]))
         request.headers = headers.values
-        let context = RequestContext(connection: connection, request: request)
+        context.request = request
         context.closesConnection = latchkey_connection_socket_context(connection) != nil
         context.earlyResponse = framingProblem(headers)
-            ?? requestLineProblem(pathIsUTF8: path != nil, version: version, headers: headers, query: query)
+            ?? requestLineProblem(target: context, version: version, headers: headers, query: query)
             ?? overLimitProblem(context)
-        return context
     }
 
     /// 503 for a request on a connection opened over the connection limit; `/healthz` is still answered, so
@@ -80,10 +80,14 @@ final class ServerCore: @unchecked Sendable {
     /// The client's address: the peer, or — for a trusted proxy — the rightmost well-formed address of its
     /// `X-Forwarded-For` (the one that proxy itself saw; entries further left are the client's own claims).
     func clientAddress(peer: String, forwardedFor: String?) -> String {
+        // Split at the `,` byte and checked byte by byte (ASCII hex digits, `.`, `:`), never by grapheme cluster.
         guard trustedProxies.contains(peer), let forwardedFor,
-              let last = forwardedFor.split(separator: ",").last?.trimmingCharacters(in: .whitespaces),
-              !last.isEmpty, last.count <= 45,
-              last.allSatisfy({ $0.isHexDigit || $0 == "." || $0 == ":" }) else { return peer }
+              let lastEntry = forwardedFor.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).last
+        else { return peer }
+        let last = trimmingOptionalWhitespace(Substring(lastEntry))
+        guard !last.isEmpty, last.utf8.count <= 45, last.utf8.allSatisfy({ byte in
+            HexDigit.value(byte) != nil || byte == UInt8(ascii: ".") || byte == UInt8(ascii: ":")
+        }) else { return peer }
         return last
     }
 
@@ -102,13 +106,19 @@ final class ServerCore: @unchecked Sendable {
         return nil
     }
 
-    /// 400 for a request target that is not UTF-8, for a NUL byte in a header or a (decoded) query parameter,
-    /// and for an HTTP/1.1 request without `Host` (RFC 9112 §3.2); 501 for a transfer coding other than plain
-    /// `chunked` (RFC 9112 §6.1: the body could not be read).
-    func requestLineProblem(pathIsUTF8: Bool, version: String, headers: ValueCollector,
+    /// 400 for a request target that is not UTF-8 or whose path is not valid percent-encoding of UTF-8 without NUL,
+    /// for a NUL byte in a header or a (decoded) query parameter, and for an HTTP/1.1 request without `Host`
+    /// (RFC 9112 §3.2); 501 for a transfer coding other than plain `chunked` (RFC 9112 §6.1: the body could not be read).
+    func requestLineProblem(target context: RequestContext, version: String, headers: ValueCollector,
                             query: ValueCollector) -> HTTPResponse? {
-        guard pathIsUTF8 else {
+        guard context.targetIsUTF8 else {
             return .error(status: 400, code: "invalid_request", description: "The request target is not UTF-8.")
+        }
+        // Only an escape can make a path undecodable (a raw path is UTF-8 without NUL): the common path skips the split.
+        let path = context.request.path
+        if path.utf8.contains(UInt8(ascii: "%")), path.utf8.first == UInt8(ascii: "/"), PercentEncoding.pathSegments(path) == nil {
+            return .error(status: 400, code: "invalid_request",
+                          description: "The request path is not valid percent-encoded UTF-8.")
         }
         if headers.containsNUL {
             return .error(status: 400, code: "invalid_request", description: "A header contains a NUL byte.")
@@ -163,7 +173,9 @@ final class ServerCore: @unchecked Sendable {
         case .handler(let found):
             handler = found; request = context.request
         case nil:
-            return queue(.error(status: 503, code: "temporarily_unavailable"), for: context)
+            var response = HTTPResponse.error(status: 503, code: "temporarily_unavailable")
+            response.headers.append((name: "Retry-After", value: "1"))
+            return queue(response, for: context)
         }
         let key = ObjectIdentifier(context)
         suspended.withLock { $0[key] = context }
@@ -241,7 +253,9 @@ final class ServerCore: @unchecked Sendable {
             return Array(pending.values)
         }
         for context in contexts {
-            context.answer(.error(status: 503, code: "temporarily_unavailable", description: "The server is shutting down."))
+            var response = HTTPResponse.error(status: 503, code: "temporarily_unavailable", description: "The server is shutting down.")
+            response.headers.append((name: "Retry-After", value: "1"))
+            context.answer(response)
         }
     }
 }

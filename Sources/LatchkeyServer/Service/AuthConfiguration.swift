@@ -44,7 +44,7 @@ public struct AuthConfiguration: Sendable {
                 accountThrottle: LoginThrottlePolicy = .perAccount, ipThrottle: LoginThrottlePolicy = .perIP) {
         self.issuer = issuer; self.audience = audience; self.defaultClientID = defaultClientID
         self.defaultScope = defaultScope; self.accessTokenLifetime = accessTokenLifetime
-        self.allowedScopes = Set(defaultScope.split(separator: " ").map(String.init))
+        self.allowedScopes = Set(AuthService.scopeItems(defaultScope))
         self.refreshTokenLifetime = refreshTokenLifetime; self.sessionLifetime = sessionLifetime
         self.refreshGraceSeconds = max(0, refreshGraceSeconds); self.clockSkew = clockSkew
         self.signingKeyRotationInterval = signingKeyRotationInterval; self.passwordPolicy = passwordPolicy

@@ -1,5 +1,28 @@
 import Foundation
 
+/// The parameters an OAuth endpoint reads from a JSON body: the named members, each a string; other members are
+/// ignored (as unknown form parameters are), whatever their type.
+struct OAuthJSONParameters: Decodable, Sendable {
+    var values: [String: String] = [:]
+
+    /// The parameters of `POST /v1/token` and `POST /v1/revoke`.
+    static let names: Set<String> = ["grant_type", "refresh_token", "client_id", "scope", "token", "token_type_hint"]
+
+    struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        for key in container.allKeys where Self.names.contains(key.stringValue) {
+            values[key.stringValue] = try container.decode(String.self, forKey: key)
+        }
+    }
+}
+
 /// Request bodies of the auth endpoints (JSON; the OAuth endpoints also take form encoding).
 struct PasswordCredentials: Decodable, Sendable {
     var username: String
@@ -51,7 +74,9 @@ extension AuthService {
         let credentials: PasswordCredentials
         if request.mediaType == "application/x-www-form-urlencoded" {
             let form: [String: String]
-            do { form = try request.decodeForm() } catch { return error.response }
+            do { form = try request.decodeForm(keeping: ["username", "password", "client_id", "scope"]) } catch {
+                return error.response
+            }
             guard let username = form["username"], let password = form["password"] else {
                 return Self.oauthError(.invalidRequest("username and password are required."))
             }
@@ -135,14 +160,17 @@ extension AuthService {
 
     // MARK: Helpers
 
-    /// Form (RFC 6749) or JSON parameters; other content types are 415.
+    /// Form (RFC 6749) or JSON parameters of the token and revocation endpoints (`OAuthJSONParameters.names`; others
+    /// are ignored); other content types are 415.
     static func parameters(_ request: HTTPRequest) -> Result<[String: String], HTTPResponseBox> {
         if request.mediaType == "application/json" {
-            let object: [String: String]
-            do { object = try request.decodeJSON([String: String].self) } catch { return .failure(HTTPResponseBox(error.response)) }
-            return .success(object)
+            do { return .success(try request.decodeJSON(OAuthJSONParameters.self).values) } catch {
+                return .failure(HTTPResponseBox(error.response))
+            }
         }
-        do { return .success(try request.decodeForm()) } catch { return .failure(HTTPResponseBox(error.response)) }
+        do { return .success(try request.decodeForm(keeping: OAuthJSONParameters.names)) } catch {
+            return .failure(HTTPResponseBox(error.response))
+        }
     }
 
     /// 200 with the tokens (RFC 6749 §5.1: `no-store`, and `Pragma: no-cache` for HTTP/1.0 caches).

@@ -78,10 +78,13 @@ public final class AuthService: Sendable {
     /// Throttled or locked-out names and addresses get `slowDown(retryAfter:)` without a verification.
     public func loginWithPassword(username: String, password: String, clientID: String? = nil, scope: String? = nil,
                                   ip: String) async throws(OAuthError) -> TokenResponse {
-        guard !username.isEmpty, username.utf8.count <= Username.maximumBytes else {
+        // Bounds on what is looked up and hashed, in Unicode code points (JSON Schema's `maxLength`, as the API
+        // document states them): no stored name or password is longer, in bytes even, so nothing that could sign in
+        // is refused here; longer inputs within the bytes are simply not found.
+        guard !username.isEmpty, username.unicodeScalars.count <= Username.maximumBytes else {
             throw .invalidRequest("username is missing or too long.")
         }
-        guard !password.isEmpty, password.utf8.count <= configuration.passwordPolicy.maximumBytes else {
+        guard !password.isEmpty, password.unicodeScalars.count <= configuration.passwordPolicy.maximumBytes else {
             throw .invalidRequest("password is missing or too long.")
         }
         let now = clock.seconds
@@ -251,10 +254,13 @@ public final class AuthService: Sendable {
 
     // MARK: Internals
 
+    /// The token of an `Authorization: Bearer <token>` value (RFC 6750 §2.1: the scheme, case-insensitive, then
+    /// spaces). Split at the first space byte, never by grapheme cluster.
     static func bearerToken(_ header: String) -> String? {
-        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        let utf8 = header.utf8
+        guard let space = utf8.firstIndex(of: UInt8(ascii: " ")),
+              asciiCaseInsensitiveEquals(String(Substring(utf8[..<space])), "bearer") else { return nil }
+        let token = trimmingOptionalWhitespace(Substring(utf8[space...]))
         return token.isEmpty ? nil : token
     }
 
@@ -275,14 +281,20 @@ public final class AuthService: Sendable {
     /// / everything allowed when none is asked for.
     private func grant(_ requested: String?, allowed: String?, fallback: String? = nil) throws(OAuthError) -> String {
         guard let requested, !requested.isEmpty else { return fallback ?? allowed ?? configuration.defaultScope }
-        let items = requested.split(separator: " ").map(String.init)
+        let items = Self.scopeItems(requested)
         guard items.allSatisfy({ item in item.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7f && $0 != 0x22 && $0 != 0x5c } })
         else { throw .invalidScope }
         if let allowed {
-            let allowedSet = Set(allowed.split(separator: " ").map(String.init))
+            let allowedSet = Set(Self.scopeItems(allowed))
             guard items.allSatisfy(allowedSet.contains) else { throw .invalidScope }
         }
         return items.joined(separator: " ")
+    }
+
+    /// The items of a scope string (RFC 6749 §3.3: separated by spaces), split at space bytes: a space followed by a
+    /// combining mark still separates two items.
+    static func scopeItems(_ scope: String) -> [String] {
+        scope.utf8.split(separator: UInt8(ascii: " ")).map { String(Substring($0)) }
     }
 
     /// Starts a session for an account that proved itself another way (passkey, Sign in with Apple):

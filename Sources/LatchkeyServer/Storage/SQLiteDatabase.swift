@@ -77,6 +77,12 @@ public final class SQLiteDatabase: Database {
     /// Checkpoints run by the checkpoint thread so far.
     var checkpointCount: Int { checkpointer.checkpointCount }
 
+    /// Backstop checkpoints run by commits so far (the log had reached `WALCheckpointer.backstopMultiple` thresholds).
+    var backstopCount: Int { checkpointer.backstopCount }
+
+    /// The checkpointer, for tests that hold its thread still.
+    var walCheckpointer: WALCheckpointer { checkpointer }
+
     @discardableResult
     public func transaction<T: Sendable>(durability: TransactionDurability,
                                          _ body: (any SQLConnection) throws -> T) throws -> T {
@@ -175,8 +181,10 @@ final class SQLiteConnection: SQLConnection {
             sqlite3_wal_hook(handle, nil, nil)
             return
         }
-        sqlite3_wal_hook(handle, { context, _, _, pages in
-            if let context { Unmanaged<WALCheckpointer>.fromOpaque(context).takeUnretainedValue().committed(logPages: pages) }
+        sqlite3_wal_hook(handle, { context, database, _, pages in
+            if let context {
+                Unmanaged<WALCheckpointer>.fromOpaque(context).takeUnretainedValue().committed(logPages: pages, on: database)
+            }
             return SQLITE_OK
         }, Unmanaged.passUnretained(checkpointer).toOpaque())
     }

@@ -11,10 +11,25 @@ import LatchkeySupport
 /// signals (`sqlite3_wal_hook`); this thread copies the pages and syncs without the lock (a passive checkpoint
 /// never blocks a writer), then takes the writer lock only to copy the few frames written meanwhile, so the
 /// next commit can start the log from its beginning and the file stays bounded.
+///
+/// **Backstop.** A thread starved of CPU (a loaded machine, a busy server) can fall behind the commits, and then
+/// nothing else would bound the log. So once the log reaches `backstopMultiple` times the threshold, the commit
+/// that finds it so runs a passive checkpoint itself, on its own connection with the writers held off (it holds
+/// the database's writer lock), before its caller goes on: the log is then fully copied and the next commit
+/// restarts it. That commit pays what SQLite's automatic checkpoint would have; the thread, when it keeps up,
+/// never lets the log get there. A checkpoint the thread is running is waited for (`checkpointLock`), not raced.
 final class WALCheckpointer: Sendable {
     /// Log size, in pages, at which a checkpoint is started.
     let thresholdPages: Int32
+    /// Log size, in pages, at which the committing connection checkpoints itself (`backstopMultiple` × threshold).
+    let backstopPages: Int32
+    /// How many thresholds the log may reach before a commit checkpoints it (4: at the default threshold, 64 MiB).
+    static let backstopMultiple: Int32 = 4
     private let state = Locked(State())
+    /// Held while a checkpoint copies (the thread's or a commit's): two checkpoints of one file never overlap, so the
+    /// backstop waits for the thread's copy to end instead of finding the checkpoint lock taken (SQLITE_BUSY).
+    /// Lock order: the database's writer lock, then this one.
+    private let checkpointLock = Locked(())
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
     /// Held only until `stop`, so the thread, which may outlive `stop` briefly, keeps no database connection open.
@@ -23,7 +38,10 @@ final class WALCheckpointer: Sendable {
     private struct State {
         var requested = false
         var stopping = false
+        /// The thread does no checkpoint while held (tests: a starved thread, made deterministic).
+        var held = false
         var checkpoints = 0
+        var backstops = 0
     }
 
     /// Opens the checkpoint's own connection to `path` and starts its thread.
@@ -32,6 +50,8 @@ final class WALCheckpointer: Sendable {
     init(path: String, thresholdPages: Int32,
          withWriterLock: @escaping @Sendable (() -> Void) -> Void) throws {
         self.thresholdPages = thresholdPages
+        backstopPages = thresholdPages.multipliedReportingOverflow(by: Self.backstopMultiple).overflow
+            ? .max : thresholdPages * Self.backstopMultiple
         writerLock = Locked(withWriterLock)
         let connection = try CheckpointConnection(path: path)
         let thread = Thread { [self] in self.run(connection) }
@@ -39,14 +59,29 @@ final class WALCheckpointer: Sendable {
         thread.start()
     }
 
-    /// Number of checkpoints run so far (for tests).
+    /// Number of checkpoints the thread ran so far (for tests).
     var checkpointCount: Int { state.withLock { $0.checkpoints } }
 
-    /// Called after each commit with the log's size in pages.
-    func committed(logPages: Int32) {
+    /// Number of backstop checkpoints commits ran so far (for tests).
+    var backstopCount: Int { state.withLock { $0.backstops } }
+
+    /// Keeps the thread from checkpointing until `resume()` (for tests: the thread as if never scheduled).
+    func hold() { state.withLock { $0.held = true } }
+
+    /// Lets a held thread checkpoint again.
+    func resume() { state.withLock { $0.held = false } }
+
+    /// Called after each commit, on the committing connection `database` (with the writers held off), with the
+    /// log's size in pages: wakes the thread past the threshold, and checkpoints right here past the backstop.
+    func committed(logPages: Int32, on database: OpaquePointer?) {
         guard logPages >= thresholdPages else { return }
+        if logPages >= backstopPages, let database {
+            checkpointLock.withLock { _ in _ = sqlite3_wal_checkpoint_v2(database, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil) }
+            state.withLock { $0.backstops += 1 }
+            return
+        }
         let signal = state.withLock { state -> Bool in
-            guard !state.requested, !state.stopping else { return false }
+            guard !state.requested, !state.stopping, !state.held else { return false }
             state.requested = true
             return true
         }
@@ -73,16 +108,19 @@ final class WALCheckpointer: Sendable {
         }
         while true {
             wake.wait()
-            let stopping = state.withLock { state -> Bool in
+            let (stopping, held) = state.withLock { state -> (Bool, Bool) in
                 state.requested = false
-                return state.stopping
+                return (state.stopping, state.held)
             }
             if stopping { return }
+            if held { continue }
             // The bulk: copy and sync while writers go on appending.
-            let (log, copied) = connection.checkpoint()
+            let (log, copied) = checkpointLock.withLock { _ in connection.checkpoint() }
             // The remainder, a few frames, with writers held off: afterwards every frame is in the database,
             // so the next writer restarts the log instead of growing it.
-            if log > copied, let withWriterLock = writerLock.withLock({ $0 }) { withWriterLock { _ = connection.checkpoint() } }
+            if log > copied, let withWriterLock = writerLock.withLock({ $0 }) {
+                withWriterLock { checkpointLock.withLock { _ in _ = connection.checkpoint() } }
+            }
             state.withLock { $0.checkpoints += 1 }
         }
     }

@@ -60,14 +60,15 @@ enum AccessTokenCodec {
 
     static func split(_ token: String) -> Parts? {
         guard token.utf8.count <= maximumLength else { return nil }
-        let pieces = token.split(separator: ".", omittingEmptySubsequences: false)
+        // Split at the `.` bytes (a `.` followed by a combining mark is still a separator).
+        let pieces = token.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard pieces.count == 3,
-              let headerData = Data(base64URLEncoded: pieces[0]),
-              let payload = Data(base64URLEncoded: pieces[1]),
-              let signature = Data(base64URLEncoded: pieces[2]),
+              let headerData = Data(base64URLEncoded: Substring(pieces[0])),
+              let payload = Data(base64URLEncoded: Substring(pieces[1])),
+              let signature = Data(base64URLEncoded: Substring(pieces[2])),
               let header = try? JSONDecoder().decode(AccessTokenHeader.self, from: headerData)
         else { return nil }
-        let end = token.index(token.startIndex, offsetBy: pieces[0].count + 1 + pieces[1].count)
-        return Parts(header: header, signingInput: token[token.startIndex..<end], payload: payload, signature: signature)
+        let signingInput = Substring(token.utf8[token.utf8.startIndex..<pieces[1].endIndex])
+        return Parts(header: header, signingInput: signingInput, payload: payload, signature: signature)
     }
 }

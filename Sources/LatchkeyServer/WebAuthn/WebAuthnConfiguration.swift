@@ -34,7 +34,9 @@ public struct WebAuthnConfiguration: Sendable {
     public var challengeLifetime: TimeInterval
     /// Root certificates per attestation format (`packed`, `fido-u2f`, `apple`, `tpm`, `android-key`,
     /// `android-safetynet`). Empty: chains are
-    /// checked for internal consistency but not to a root, and the result says `.uncertain`.
+    /// checked for internal consistency but not to a root, and the result says `.uncertain`. Roots need attestation
+    /// to be asked for (`attestation` other than `.none`) or `requireTrustedAttestation`: the relying party refuses a
+    /// configuration where they could never be used (`WebAuthnConfigurationError.trustAnchorsWithoutAttestation`).
     public var attestationTrustAnchors: [String: [Certificate]]
     /// Refuse registrations whose attestation is not verified to a trust anchor.
     public var requireTrustedAttestation: Bool
@@ -46,7 +48,16 @@ public struct WebAuthnConfiguration: Sendable {
     public var cborStrictness: CBORStrictness
     /// Per-authenticator attestation roots and status (e.g. `MetadataService` from a FIDO MDS3 BLOB): its roots
     /// for the registration's AAGUID join `attestationTrustAnchors`, and a revoked or compromised model is refused.
+    /// With `attestation` `.none` its roots go unused (its status check and names still apply): the relying party
+    /// says so once, as a warning through `LatchkeyLog` (`configurationWarnings`).
     public var attestationRootProvider: (any AttestationRootProvider)? = nil
+    /// Accept credential keys of RS1 (COSE -65535: RSASSA-PKCS1-v1_5 over SHA-1), which some older Windows Hello TPMs
+    /// make. Off by default, as java-webauthn-server has it: SHA-1 signatures are forgeable with chosen prefixes.
+    /// When on, the registration options offer RS1 last in `pubKeyCredParams`, and such keys register and sign in;
+    /// turned off again, passkeys with RS1 keys stop signing in (`WebAuthnError.unsupportedAlgorithm(-65535)`).
+    /// (An RS1 *attestation statement* — a TPM's AIK signing its `certInfo` — is a separate matter and always
+    /// verified; see `AttestationVerifier`.)
+    public var allowRS1CredentialKeys = false
     /// android-key TEE requirement and the SafetyNet timestamp window.
     public var attestationOptions = AttestationOptions()
 
@@ -77,6 +88,25 @@ public struct WebAuthnConfiguration: Sendable {
         self.requireTrustedAttestation = requireTrustedAttestation
         self.allowConditionalRegistration = allowConditionalRegistration
         self.cborStrictness = cborStrictness
+    }
+
+    /// Refuses a configuration that cannot do what it says: trust anchors that would never be consulted.
+    public func validate() throws(WebAuthnConfigurationError) {
+        let formats = attestationTrustAnchors.filter { !$0.value.isEmpty }.keys.sorted()
+        if attestation == .none, !requireTrustedAttestation, !formats.isEmpty {
+            throw .trustAnchorsWithoutAttestation(formats: formats)
+        }
+    }
+
+    /// What is valid but probably not what was meant (English; the relying party logs each once when it is made).
+    /// An attestation root provider with conveyance `none` stays valid — its status check refuses revoked models and
+    /// its names label passkeys whatever the conveyance — but its roots are never used.
+    public var configurationWarnings: [String] {
+        guard attestationRootProvider != nil, attestation == .none, !requireTrustedAttestation else { return [] }
+        return ["attestationRootProvider (latchkey serve --metadata) is set but attestation (--attestation) is none: "
+                + "its attestation roots are not used (no statement is verified; passkeys register with trust none); "
+                + "its status check and authenticator names still apply. Ask for attestation (.direct, --attestation "
+                + "direct) to use its roots."]
     }
 
     /// The RP IDs whose rpIdHash a response from `origin` may carry (empty: the origin is not allowed).

@@ -14,8 +14,13 @@ public struct WebAuthnRelyingParty: Sendable {
     let challenges: any ChallengeStore
     let now: @Sendable () -> Date
 
+    /// A relying party for `configuration`, refused when the configuration cannot do what it says
+    /// (`WebAuthnConfiguration.validate()`); its `configurationWarnings` are logged once here (`LatchkeyLog`, category
+    /// `webauthn`, level warning).
     public init(configuration: WebAuthnConfiguration, challenges: any ChallengeStore = InMemoryChallengeStore(),
-                now: @escaping @Sendable () -> Date = Date.init) {
+                now: @escaping @Sendable () -> Date = Date.init) throws(WebAuthnConfigurationError) {
+        try configuration.validate()
+        for warning in configuration.configurationWarnings { LatchkeyLog.log(.warning, category: "webauthn", warning) }
         self.configuration = configuration
         self.challenges = challenges
         self.now = now
@@ -48,15 +53,26 @@ public struct WebAuthnRelyingParty: Sendable {
         PublicKeyCredentialCreationOptions(
             rp: RelyingPartyEntity(id: relyingPartyID ?? configuration.relyingPartyID, name: configuration.relyingPartyName),
             user: user, challenge: challenge,
-            pubKeyCredParams: configuration.supportedAlgorithms.compactMap {
-                COSEAlgorithmIdentifier(rawValue: $0.rawValue).map(PublicKeyCredentialParameters.init(alg:))
-            },
+            pubKeyCredParams: credentialParameters,
             timeout: configuration.timeoutMilliseconds,
             excludeCredentials: excludeCredentials.map { PublicKeyCredentialDescriptor(id: $0.id, transports: $0.transports) },
             authenticatorSelection: AuthenticatorSelectionCriteria(residentKey: configuration.residentKey,
                                                                    userVerification: configuration.userVerification),
             attestation: configuration.attestation,
             extensions: ["credProps": true])
+    }
+
+    /// `pubKeyCredParams`: the supported algorithms in order, then RS1 when `allowRS1CredentialKeys` (least preferred).
+    var credentialParameters: [PublicKeyCredentialParameters] {
+        var parameters = configuration.supportedAlgorithms.compactMap {
+            COSEAlgorithmIdentifier(rawValue: $0.rawValue).map(PublicKeyCredentialParameters.init(alg:))
+        }
+        if configuration.allowRS1CredentialKeys {
+            var rs1 = PublicKeyCredentialParameters(alg: .rs256)
+            rs1.alg = CredentialPublicKey.rs1Algorithm
+            parameters.append(rs1)
+        }
+        return parameters
     }
 
     /// Options for `navigator.credentials.get()`. With no credentials listed the browser offers
@@ -128,14 +144,9 @@ public struct WebAuthnRelyingParty: Sendable {
         guard let attested = authData.attestedCredential else { throw WebAuthnError.attestedCredentialDataMissing }
         guard attested.credentialID == response.rawId.data else { throw WebAuthnError.credentialIDMismatch }
 
-        let key: COSEKey
-        do { key = try COSEKey(cbor: attested.publicKey) } catch CryptoError.unsupportedAlgorithm {
-            throw WebAuthnError.unsupportedAlgorithm(attested.publicKey[int: 3]?.intValue ?? 0)
-        } catch {
-            throw WebAuthnError.invalidPublicKey("\(error)")
-        }
-        guard configuration.supportedAlgorithms.contains(key.algorithm) else {
-            throw WebAuthnError.unsupportedAlgorithm(key.algorithm.rawValue)
+        let key = try usableKey(CredentialPublicKey(cbor: attested.publicKey))
+        if case .cose(let cose) = key, !configuration.supportedAlgorithms.contains(cose.algorithm) {
+            throw WebAuthnError.unsupportedAlgorithm(cose.algorithm.rawValue)
         }
 
         let clientDataHash = Data(SHA256.hash(data: clientDataJSON))
@@ -154,11 +165,28 @@ public struct WebAuthnRelyingParty: Sendable {
 
         return StoredCredential(
             id: attested.credentialID, userHandle: checked.userHandle ?? Data(), publicKey: attested.publicKeyCOSE,
-            algorithm: key.algorithm.rawValue, signCount: authData.signCount,
-            transports: response.response.transports ?? [], backupEligible: authData.backupEligible,
+            keyAlgorithm: key.algorithm, signCount: authData.signCount,
+            transports: Self.storableTransports(response.response.transports ?? []), backupEligible: authData.backupEligible,
             backupState: authData.backedUp, userVerifiedAtRegistration: authData.userVerified,
             aaguid: attested.aaguid, attestationFormat: attestation.format, attestationTrust: trust, createdAt: now(),
             relyingPartyID: rpID)
+    }
+
+    /// The transports worth keeping from a registration response: `AuthenticatorTransport` values are short lowercase
+    /// ASCII tokens (`usb`, `nfc`, `ble`, `smart-card`, `hybrid`, `internal`), and clients ignore the ones they do not
+    /// know. Anything else (empty, over 32 bytes, other bytes: a `,` would split it in a comma-joined column) is
+    /// dropped, duplicates too, and at most 8 are kept.
+    static func storableTransports(_ transports: [String]) -> [String] {
+        var kept: [String] = []
+        for transport in transports where kept.count < 8 && !kept.contains(transport) {
+            let utf8 = transport.utf8
+            guard (1...32).contains(utf8.count), utf8.allSatisfy({ byte in
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                    || byte == UInt8(ascii: "-")
+            }) else { continue }
+            kept.append(transport)
+        }
+        return kept
     }
 
     // MARK: Authentication (§7.2)
@@ -221,8 +249,7 @@ public struct WebAuthnRelyingParty: Sendable {
         guard authData.attestedCredential == nil else { throw WebAuthnError.unexpectedAttestedCredentialData }
         guard authData.backupEligible == stored.backupEligible else { throw WebAuthnError.backupEligibilityChanged }
 
-        let key: COSEKey
-        do { key = try COSEKey(encoded: stored.publicKey) } catch { throw WebAuthnError.invalidPublicKey("\(error)") }
+        let key = try usableKey(CredentialPublicKey(encoded: stored.publicKey))
         let signed = authData.raw + SHA256.hash(data: clientDataJSON)
         guard key.isValidSignature(response.response.signature.data, for: signed) else {
             throw WebAuthnError.signatureInvalid
@@ -241,6 +268,14 @@ public struct WebAuthnRelyingParty: Sendable {
     }
 
     // MARK: Shared checks
+
+    /// `key`, unless it is RS1 and `allowRS1CredentialKeys` is off (`unsupportedAlgorithm(-65535)`).
+    func usableKey(_ key: CredentialPublicKey) throws(WebAuthnError) -> CredentialPublicKey {
+        if case .rs1 = key, !configuration.allowRS1CredentialKeys {
+            throw .unsupportedAlgorithm(CredentialPublicKey.rs1Algorithm)
+        }
+        return key
+    }
 
     /// What the client data checks established: the registering user's handle (registration) and the RP IDs
     /// whose hash the authenticator data may carry for this origin.

@@ -18,7 +18,7 @@ struct AttestationVerifier {
     /// Apple's anonymous attestation nonce extension.
     static let appleNonceExtensionOID = "1.2.840.113635.100.8.2"
 
-    func verify(_ object: AttestationObject, credentialKey: COSEKey, clientDataHash: Data) throws -> AttestationTrust {
+    func verify(_ object: AttestationObject, credentialKey: CredentialPublicKey, clientDataHash: Data) throws -> AttestationTrust {
         let statement = object.statement
         let authData = object.authenticatorData
         if object.format == "none" {
@@ -33,16 +33,16 @@ struct AttestationVerifier {
             return try verifyPacked(statement, authData: authData, credentialKey: credentialKey,
                                     clientDataHash: clientDataHash)
         case "fido-u2f":
-            return try verifyFIDOU2F(statement, authData: authData, credentialKey: credentialKey,
+            return try verifyFIDOU2F(statement, authData: authData, credentialKey: credentialKey.keyMaterial,
                                      clientDataHash: clientDataHash)
         case "apple":
-            return try verifyApple(statement, authData: authData, credentialKey: credentialKey,
+            return try verifyApple(statement, authData: authData, credentialKey: credentialKey.keyMaterial,
                                    clientDataHash: clientDataHash)
         case "tpm":
-            return try verifyTPM(statement, authData: authData, credentialKey: credentialKey,
+            return try verifyTPM(statement, authData: authData, credentialKey: credentialKey.keyMaterial,
                                  clientDataHash: clientDataHash)
         case "android-key":
-            return try verifyAndroidKey(statement, authData: authData, credentialKey: credentialKey,
+            return try verifyAndroidKey(statement, authData: authData, credentialKey: credentialKey.keyMaterial,
                                         clientDataHash: clientDataHash)
         case "android-safetynet":
             return try verifyAndroidSafetyNet(statement, authData: authData, clientDataHash: clientDataHash)
@@ -55,15 +55,14 @@ struct AttestationVerifier {
     }
 
     // §8.2
-    func verifyPacked(_ statement: CBOR, authData: AuthenticatorData, credentialKey: COSEKey,
+    func verifyPacked(_ statement: CBOR, authData: AuthenticatorData, credentialKey: CredentialPublicKey,
                       clientDataHash: Data) throws -> AttestationTrust {
         guard let algValue = statement[text: "alg"]?.intValue else { throw WebAuthnError.attestationInvalid("packed: alg missing") }
-        guard let alg = COSEAlgorithm(rawValue: algValue) else { throw WebAuthnError.unsupportedAlgorithm(algValue) }
         guard let sig = statement[text: "sig"]?.bytesValue else { throw WebAuthnError.attestationInvalid("packed: sig missing") }
         let signed = authData.raw + clientDataHash
         guard let x5c = statement[text: "x5c"] else {
-            // Self attestation: the credential key signs, with its own algorithm.
-            guard alg == credentialKey.algorithm else {
+            // Self attestation: the credential key signs, with its own algorithm (RS1 too, when its keys are allowed).
+            guard algValue == credentialKey.algorithm else {
                 throw WebAuthnError.attestationInvalid("packed self: alg differs from the credential's")
             }
             guard credentialKey.isValidSignature(sig, for: signed) else {
@@ -71,6 +70,7 @@ struct AttestationVerifier {
             }
             return .selfAttested
         }
+        guard let alg = COSEAlgorithm(rawValue: algValue) else { throw WebAuthnError.unsupportedAlgorithm(algValue) }
         let chain = try certificates(x5c, format: "packed")
         let leaf = chain[0]
         guard Self.verify(signature: sig, of: signed, spki: try leaf.subjectPublicKeyInfo, algorithm: alg) else {
