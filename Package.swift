@@ -123,6 +123,11 @@ targets += [
                                             "LatchkeyCrypto", "LocalAuthentication"],
             swiftSettings: strict),
     .testTarget(name: "CompatibilityTests", dependencies: ["Security", "LocalAuthentication"]),
+    // The Keychain Services conformance table (docs/conformance/*.tsv, read by path) run against every Linux store.
+    .testTarget(name: "KeychainConformanceTests",
+                dependencies: ["Security", "LocalAuthentication", "LatchkeyKeychainCore", "LatchkeyKeychainLinux",
+                               "LatchkeyAuthCore", "LatchkeySupport"],
+                swiftSettings: strict),
 ]
 #endif
 

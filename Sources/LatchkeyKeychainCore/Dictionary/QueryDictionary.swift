@@ -148,9 +148,10 @@ public enum QueryDictionary {
             case QueryKeys.returnRef: resultQuery.returnReference = try bool(raw, key)
             case QueryKeys.returnPersistentRef: resultQuery.returnPersistentReference = try bool(raw, key)
             case QueryKeys.useAuthenticationContext: context = try self.context(raw)
-            case QueryKeys.useAuthenticationUI, QueryKeys.useNoAuthenticationUI, QueryKeys.useOperationPrompt,
-                 QueryKeys.creationDate, QueryKeys.modificationDate:
-                continue // dates: Apple sets both to the time of the add whatever is given
+            case QueryKeys.useAuthenticationUI, QueryKeys.useNoAuthenticationUI, QueryKeys.useOperationPrompt:
+                continue
+            case QueryKeys.creationDate, QueryKeys.modificationDate:
+                _ = try date(raw, key) // a date, which Apple replaces by the time of the add
             default:
                 if QueryKeys.ignored.contains(key) { continue }
                 throw .malformed(key)

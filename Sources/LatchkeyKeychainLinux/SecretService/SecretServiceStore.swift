@@ -17,12 +17,23 @@ import LatchkeySupport
 /// Item layout: see `SecretServiceItemMapping`.
 public final class SecretServiceStore: ItemStore {
     private let client: SecretServiceClient
-    private let kdf = Locked(ApplicationPasswordKDF.default)
+    private let settings = Locked(Settings())
+
+    private struct Settings {
+        var kdf = ApplicationPasswordKDF.default
+        var defaultAccessGroup: String?
+    }
 
     /// The Argon2id costs of application-password items added or changed from now on (`.default`).
     public var applicationPasswordKDF: ApplicationPasswordKDF {
-        get { kdf.withLock { $0 } }
-        set { kdf.withLock { $0 = newValue } }
+        get { settings.withLock { $0.kdf } }
+        set { settings.withLock { $0.kdf = newValue } }
+    }
+
+    /// The access group given to items added without one (`nil`: none), as the other stores'.
+    public var defaultAccessGroup: String? {
+        get { settings.withLock { $0.defaultAccessGroup } }
+        set { settings.withLock { $0.defaultAccessGroup = newValue } }
     }
 
     /// Connects to the running Secret Service; errSecNotAvailable when there is none.
@@ -40,7 +51,7 @@ public final class SecretServiceStore: ItemStore {
 
     public func add(_ item: Item, authenticationContext: (any AuthenticationContext)?) throws(KeychainStoreError) {
         var item = item
-        try StoreRules.prepareForAdd(&item, defaultAccessGroup: nil, now: Date())
+        try StoreRules.prepareForAdd(&item, defaultAccessGroup: defaultAccessGroup, now: Date())
         if item.attributes.accessControl?.requiresAuthentication == true {
             throw KeychainStoreError(.unimplemented, .unsupportedAccessControl)
         }
