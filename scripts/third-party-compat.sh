@@ -6,7 +6,10 @@
 #
 # Known libraries, found in DIR by directory name, else by the library product their Package.swift declares:
 #   keychain-swift (evgenyneu, KeychainSwift), SimpleKeychain (auth0), SwiftKeychainWrapper (jrendel),
-#   KeychainAccess (kishikawakatsumi; tests from Lib/KeychainAccessTests, which its Package.swift does not declare).
+#   KeychainAccess (kishikawakatsumi; tests from Lib/KeychainAccessTests, which its Package.swift does not declare),
+#   Locksmith (matthewpalmer; sources in Source/, a manifest without targets).
+# More libraries with the same fields as LIBRARIES below: LATCHKEY_COMPAT_EXTRA="entry;entry" (e.g. a library whose
+# manifest declares no test target).
 # A library that is not in DIR is skipped with a line saying so. Any other Swift package in DIR (another
 # wrapper) is run too: its targets come from its own manifest (`swift package dump-package`, offline); one
 # that depends on other packages is skipped with their names, since nothing can be fetched here.
@@ -65,7 +68,13 @@ LIBRARIES=(
     # run inside the TestHost app (com.kishikawakatsumi.KeychainAccess.TestHost, team 27AEDK3C9F) and compare
     # the service and access group with that app's identity.
     "KeychainAccess|KeychainAccess|Lib/KeychainAccess|Lib/KeychainAccessTests|KeychainAccessTests|SharedCredentialTests.swift|com.kishikawakatsumi.KeychainAccess.TestHost|27AEDK3C9F.com.kishikawakatsumi.KeychainAccess.TestHost"
+    # Its manifest (tools version 3) declares no target; SwiftPM 3 found the sources in Source/.
+    "Locksmith|Locksmith|Source|Tests/LocksmithTests|LocksmithTests|||"
 )
+if [ -n "${LATCHKEY_COMPAT_EXTRA:-}" ]; then
+    IFS=';' read -ra EXTRA <<<"$LATCHKEY_COMPAT_EXTRA"
+    LIBRARIES+=("${EXTRA[@]}")
+fi
 
 SECURITY_NAMES='\b(kSec[A-Z]|errSec[A-Z]|Sec(Item|Key|AccessControl|Certificate|Trust|Policy|Identity|Random|CopyErrorMessageString)|OSStatus\b|noErr\b|CF(String|Dictionary|TypeRef|Data|Boolean|Error|Array|Number|Release|Retain|Get)|kCF[A-Z])'
 # An import line, with attributes such as @preconcurrency or @testable.

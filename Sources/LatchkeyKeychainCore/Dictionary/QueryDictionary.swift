@@ -24,7 +24,9 @@ public enum QueryDictionary {
         case search
         /// `SecItemUpdate`: return keys are errSecParam.
         case update
-        /// `SecItemDelete`: match keys (`kSecMatch…`, a match limit included) are errSecParam.
+        /// `SecItemDelete`: match keys are errSecParam (SecItemServer.c), except a match limit and the insensitive-matching
+        /// flags, which the macOS file keychain's delete takes (SecItem.cpp SecItemDelete_osx runs the query as a
+        /// search) and code built for Linux sends from its `!os(iOS)` branches; every match is deleted.
         case delete
     }
 
@@ -37,7 +39,7 @@ public enum QueryDictionary {
     ///   attributes (errSecParam);
     /// - `kSecMatch…` keys Latchkey does not model are accepted and change nothing, as on the data-protection
     ///   keychain (matching stays exact); `kSecMatchPolicy` / `kSecMatchIssuers` on a class without certificates are
-    ///   errSecUnimplemented; `kSecUseItemList` is errSecParam.
+    ///   errSecUnimplemented; `kSecUseItemList` is errSecParam; a delete takes only the match keys of `Operation.delete`.
     public static func query(_ dict: [String: Any]) throws(KeychainStoreError) -> ItemQuery {
         try query(dict, for: .search)
     }
@@ -62,7 +64,6 @@ public enum QueryDictionary {
             case QueryKeys.creationDate: q.creationDate = try date(value, key)
             case QueryKeys.modificationDate: q.modificationDate = try date(value, key)
             case QueryKeys.matchLimit:
-                if operation == .delete { throw .malformed(key) }
                 if let s = DictionaryValues.string(value) {
                     switch s {
                     case QueryKeys.matchLimitOne: q.matchLimit = .one
@@ -100,7 +101,7 @@ public enum QueryDictionary {
             default:
                 if QueryKeys.ignored.contains(key) { continue }
                 if key.hasPrefix("m_") {
-                    if operation == .delete { throw .malformed(key) }
+                    if operation == .delete && !QueryKeys.deleteMatchKeys.contains(key) { throw .malformed(key) }
                     if QueryKeys.certificateMatchKeys.contains(key) && cls != .certificate && cls != .identity {
                         throw KeychainStoreError(.unimplemented, .malformedQuery(key: key))
                     }
