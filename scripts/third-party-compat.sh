@@ -31,7 +31,8 @@
 # stderr: progress and the edits made. Logs are kept in the temporary directory when something fails.
 # Exit status: 0 when every library found compiled and passed, 1 otherwise, 2 on bad usage / nothing found.
 # Environment: LATCHKEY_COMPAT_KEEP=1 keeps the temporary directory; LATCHKEY_COMPAT_TIMEOUT (seconds per
-# test run, default 900).
+# test run, default 900); LATCHKEY_COMPAT_SCRATCH (a build directory kept between runs); LATCHKEY_COMPAT_EXTRA
+# (more libraries, see above).
 set -uo pipefail
 
 DIR=${1:-}
@@ -236,7 +237,8 @@ count_tests() {
 }
 
 FOUND=0
-SCRATCH="$WORK/build"
+# LATCHKEY_COMPAT_SCRATCH=DIR keeps the build products between runs (Latchkey is then built once).
+SCRATCH="${LATCHKEY_COMPAT_SCRATCH:-$WORK/build}"
 USED=()
 
 # Builds the wrapper package $1 of library $2 and runs its tests with a fresh HOME; prints the result line.

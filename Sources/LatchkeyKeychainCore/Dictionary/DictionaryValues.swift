@@ -21,10 +21,7 @@ package enum DictionaryValues {
     /// An integer (a boolean is not one).
     package static func int(_ v: Any) -> Int64? {
         if isBoolean(v) { return nil }
-        if let n = v as? NSNumber {
-            if let exact = Int64(exactly: n.doubleValue), Double(n.int64Value) == n.doubleValue { return exact }
-            return nil
-        }
+        if let n = v as? NSNumber { return Double(n.int64Value) == n.doubleValue ? n.int64Value : nil }
         if let i = v as? Int { return Int64(i) }
         if let i = v as? Int64 { return i }
         if let i = v as? Int32 { return Int64(i) }

@@ -134,10 +134,15 @@ public enum AttributeKey: String, Sendable, Hashable, CaseIterable, Codable, Com
         case .blob:
             let bytes: Data
             switch value {
-            case .string, .bool: return value
+            case .bool: return value
+            case let .string(s):
+                guard kind(for: itemClass) == .data else { return value }
+                bytes = Data(s.utf8)
             case let .data(d): bytes = d
             case let .int(i): bytes = Self.int32Bytes(i)
             }
+            // Bytes-kept blobs (generic, application tag) as bytes; the others as text when the bytes are UTF-8.
+            if kind(for: itemClass) == .data { return .data(bytes) }
             return String(validating: bytes, as: UTF8.self).map(AttributeValue.string) ?? .data(bytes)
         case .number:
             let number: Int64?
