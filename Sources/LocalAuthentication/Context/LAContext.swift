@@ -122,8 +122,8 @@ open class LAContext: NSObject, @unchecked Sendable { // the wrapped context is 
 }
 
 /// Carries the reply closure to the evaluating task (Apple calls it on a private queue too).
-private final class ReplyBox: @unchecked Sendable { // the closure is called once, from one task
-    let reply: (Bool, (any Error)?) -> Void
-    init(_ reply: @escaping (Bool, (any Error)?) -> Void) { self.reply = reply }
+package final class ReplyBox: @unchecked Sendable { // the closure is called once, from one task
+    package let reply: (Bool, (any Error)?) -> Void
+    package init(_ reply: @escaping (Bool, (any Error)?) -> Void) { self.reply = reply }
 }
 #endif

@@ -20,7 +20,7 @@ extension LAContext {
     /// without prompting. `reply` runs on another thread.
     public func evaluateAccessControl(_ accessControl: SecAccessControl, operation: LAAccessControlOperation,
                                       localizedReason: String, reply: @escaping (Bool, (any Error)?) -> Void) {
-        let box = AccessControlReply(reply)
+        let box = ReplyBox(reply)
         let context = latchkeyAuthenticationContext
         let requirement = accessControl.latchkeyAccessControl.requirement
         Task.detached {
@@ -44,11 +44,5 @@ extension LAContext {
             throw LAError(error)
         }
     }
-}
-
-/// Carries the reply closure to the evaluating task (Apple calls it on a private queue too).
-private final class AccessControlReply: @unchecked Sendable { // the closure is called once, from one task
-    let reply: (Bool, (any Error)?) -> Void
-    init(_ reply: @escaping (Bool, (any Error)?) -> Void) { self.reply = reply }
 }
 #endif
