@@ -98,8 +98,12 @@ var targets: [Target] = [
             dependencies: ["LatchkeyAuthCore"]
                 + backend(linux: ["LatchkeyAuthLinux"], apple: ["LocalAuthentication", "Security"]),
             swiftSettings: client),
+    // The core's one use of cryptography, application-password items, derives their key with Argon2id on Linux
+    // (LatchkeyOpenSSL) and PBKDF2 where Apple's frameworks are used (CommonCrypto).
     .target(name: "LatchkeyKeychainCore",
-            dependencies: ["LatchkeySupport", "LatchkeyAuthCore"] + linuxOnly("CryptoKit"), swiftSettings: strict),
+            dependencies: ["LatchkeySupport", "LatchkeyAuthCore"] + linuxOnly("CryptoKit")
+                + backend(linux: ["LatchkeyOpenSSL"], apple: ["CommonCrypto"]),
+            swiftSettings: client),
     .target(name: "LatchkeyKeychain",
             dependencies: ["LatchkeyKeychainCore", "LatchkeyAuth"]
                 + backend(linux: ["LatchkeyKeychainLinux"], apple: ["Security", "LocalAuthentication"]),
@@ -186,6 +190,11 @@ if !appleFrameworksMode {
                         swiftSettings: strict),
             .testTarget(name: "CompatibilityTests",
                         dependencies: ["Security", "LocalAuthentication", "LatchkeyKeychain", "LatchkeyAuth"]),
+            // The Keychain Services conformance table (docs/conformance/*.tsv, read by path) run against every Linux store.
+            .testTarget(name: "KeychainConformanceTests",
+                        dependencies: ["Security", "LocalAuthentication", "LatchkeyKeychainCore", "LatchkeyKeychainLinux",
+                                       "LatchkeyAuthCore", "LatchkeySupport"],
+                        swiftSettings: strict),
         ]
     }
     if Context.environment["LATCHKEY_FUZZ"] == "1" {

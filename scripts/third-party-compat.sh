@@ -6,7 +6,10 @@
 #
 # Known libraries, found in DIR by directory name, else by the library product their Package.swift declares:
 #   keychain-swift (evgenyneu, KeychainSwift), SimpleKeychain (auth0), SwiftKeychainWrapper (jrendel),
-#   KeychainAccess (kishikawakatsumi; tests from Lib/KeychainAccessTests, which its Package.swift does not declare).
+#   KeychainAccess (kishikawakatsumi; tests from Lib/KeychainAccessTests, which its Package.swift does not declare),
+#   Locksmith (matthewpalmer; sources in Source/, a manifest without targets).
+# More libraries with the same fields as LIBRARIES below: LATCHKEY_COMPAT_EXTRA="entry;entry" (e.g. a library whose
+# manifest declares no test target).
 # A library that is not in DIR is skipped with a line saying so. Any other Swift package in DIR (another
 # wrapper) is run too: its targets come from its own manifest (`swift package dump-package`, offline); one
 # that depends on other packages is skipped with their names, since nothing can be fetched here.
@@ -28,7 +31,8 @@
 # stderr: progress and the edits made. Logs are kept in the temporary directory when something fails.
 # Exit status: 0 when every library found compiled and passed, 1 otherwise, 2 on bad usage / nothing found.
 # Environment: LATCHKEY_COMPAT_KEEP=1 keeps the temporary directory; LATCHKEY_COMPAT_TIMEOUT (seconds per
-# test run, default 900).
+# test run, default 900); LATCHKEY_COMPAT_SCRATCH (a build directory kept between runs); LATCHKEY_COMPAT_EXTRA
+# (more libraries, see above).
 set -uo pipefail
 
 DIR=${1:-}
@@ -65,7 +69,13 @@ LIBRARIES=(
     # run inside the TestHost app (com.kishikawakatsumi.KeychainAccess.TestHost, team 27AEDK3C9F) and compare
     # the service and access group with that app's identity.
     "KeychainAccess|KeychainAccess|Lib/KeychainAccess|Lib/KeychainAccessTests|KeychainAccessTests|SharedCredentialTests.swift|com.kishikawakatsumi.KeychainAccess.TestHost|27AEDK3C9F.com.kishikawakatsumi.KeychainAccess.TestHost"
+    # Its manifest (tools version 3) declares no target; SwiftPM 3 found the sources in Source/.
+    "Locksmith|Locksmith|Source|Tests/LocksmithTests|LocksmithTests|||"
 )
+if [ -n "${LATCHKEY_COMPAT_EXTRA:-}" ]; then
+    IFS=';' read -ra EXTRA <<<"$LATCHKEY_COMPAT_EXTRA"
+    LIBRARIES+=("${EXTRA[@]}")
+fi
 
 SECURITY_NAMES='\b(kSec[A-Z]|errSec[A-Z]|Sec(Item|Key|AccessControl|Certificate|Trust|Policy|Identity|Random|CopyErrorMessageString)|OSStatus\b|noErr\b|CF(String|Dictionary|TypeRef|Data|Boolean|Error|Array|Number|Release|Retain|Get)|kCF[A-Z])'
 # An import line, with attributes such as @preconcurrency or @testable.
@@ -227,7 +237,8 @@ count_tests() {
 }
 
 FOUND=0
-SCRATCH="$WORK/build"
+# LATCHKEY_COMPAT_SCRATCH=DIR keeps the build products between runs (Latchkey is then built once).
+SCRATCH="${LATCHKEY_COMPAT_SCRATCH:-$WORK/build}"
 USED=()
 
 # Builds the wrapper package $1 of library $2 and runs its tests with a fresh HOME; prints the result line.

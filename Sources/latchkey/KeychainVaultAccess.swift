@@ -127,7 +127,8 @@ struct KeychainVaultAccess {
     func status() throws -> String {
         if backend == .secretService {
             return "store: secret-service (the login keyring's default collection)\n"
-                + "login keyring: \(OSKeyProviders.secretService() != nil ? "running" : "not running")"
+                + "login keyring: \(OSKeyProviders.secretService() != nil ? "running" : "not running")\n"
+                + Self.identityLines().joined(separator: "\n")
         }
         let resolved = try resolve()
         let exists = FileManager.default.fileExists(atPath: vaultURL.path)
@@ -142,7 +143,16 @@ struct KeychainVaultAccess {
         }
         lines.append("login keyring: \(OSKeyProviders.secretService() != nil ? "running" : "not running")")
         lines.append("chosen because: \(passphraseFD != nil ? "--passphrase-fd was given" : resolved.reason)")
+        lines += Self.identityLines()
         return lines.joined(separator: "\n")
+    }
+
+    /// The application identifier in force for `SecItem…` (the default access group) and where it came from, and
+    /// what `Bundle.main.bundleIdentifier` answers.
+    static func identityLines() -> [String] {
+        let identity = ApplicationIdentity.current()
+        return ["application identifier: \(identity)",
+                "bundle identifier (Bundle.main): \(identity.bundleIdentifier ?? "none (no Info.plist beside \(Bundle.main.bundlePath))")"]
     }
 
     /// Runs `body`, returning its error instead of throwing it.

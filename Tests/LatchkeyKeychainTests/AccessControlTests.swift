@@ -19,7 +19,14 @@ import Testing
         #expect(try AccessControl(accessibility: .whenUnlocked, flags: []).alternatives().isEmpty)
         #expect(!AccessControl(accessibility: .whenUnlocked, flags: [.privateKeyUsage]).requiresAuthentication)
         #expect(status { _ = try AccessControl(accessibility: .whenUnlocked, flags: [.biometryAny, .or, .and, .devicePasscode]).alternatives() } == .param)
-        #expect(status { _ = try AccessControl(accessibility: .whenUnlocked, flags: [.companion]).alternatives() } == .unimplemented)
+        // Apple's creation rules (SecAccessControl.m); a companion constraint is valid but never proven on Linux.
+        #expect(status { _ = try AccessControl(accessibility: .whenUnlocked, flags: [.biometryAny, .biometryCurrentSet]).alternatives() } == .param)
+        #expect(status { _ = try AccessControl(accessibility: .whenUnlocked, flags: [.userPresence, .devicePasscode]).alternatives() } == .param)
+        #expect(status { _ = try AccessControl(accessibility: .whenUnlocked, flags: [.userPresence, .or]).alternatives() } == .param)
+        #expect(try AccessControl(accessibility: .whenUnlocked, flags: [.userPresence, .applicationPassword, .privateKeyUsage]).alternatives() == [[.userPresence]])
+        #expect(try AccessControl(accessibility: .whenUnlocked, flags: [.companion]).alternatives().isEmpty)
+        #expect(try AccessControl(accessibility: .whenUnlocked, flags: [.companion, .or, .devicePasscode]).alternatives() == [[.devicePasscode]])
+        #expect(try AccessControl(accessibility: .whenUnlocked, flags: [.companion, .and, .devicePasscode]).alternatives().isEmpty)
     }
 
     @Test func authenticationErrorsMapToApplesStatuses() {

@@ -54,7 +54,6 @@ import Testing
             ["class": "nope"],
             ["class": 42],
             ["class": "genp", "svce": 12.5],
-            ["class": "genp", "srvr": "server on genp"],
             ["class": "genp", "unknownKey": "x"],
             ["class": "genp", "m_Limit": "m_LimitSome"],
             ["class": "genp", "m_Limit": 0],
@@ -63,7 +62,8 @@ import Testing
             ["class": "genp", "sync": "maybe"],
             ["class": "genp", "u_AuthCtx": "not a context"],
             ["class": "genp", "u_AuthUI": "u_AuthUIX"],
-            ["class": "inet", "port": "eighty"],
+            ["class": "inet", "port": Data([80])],
+            ["class": "genp", "acct": true],
             ["class": "genp", "v_PersistentRef": 5],
         ]
         for d in bad {
@@ -71,7 +71,9 @@ import Testing
         }
         #expect(statusOf { _ = try QueryDictionary.addRequest(["class": "genp", "v_Data": 5]) } == .param)
         #expect(statusOf { _ = try QueryDictionary.addRequest(["class": "genp", "accc": "string"]) } == .param)
-        #expect(statusOf { _ = try QueryDictionary.addRequest(["class": "keys", "svce": "x"]) } == .param)
+        // An attribute the class does not have is errSecNoSuchAttr, as Apple's SecDbAttrWithKey answers.
+        #expect(statusOf { _ = try QueryDictionary.addRequest(["class": "keys", "svce": "x"]) } == .noSuchAttr)
+        #expect(statusOf { _ = try QueryDictionary.query(["class": "genp", "srvr": "server on genp"]) } == .noSuchAttr)
         #expect(statusOf { _ = try QueryDictionary.changes(["class": "inet"], for: .genericPassword) } == .param)
         #expect(statusOf { _ = try QueryDictionary.changes(["v_Data": "str"], for: .genericPassword) } == .param)
         #expect(statusOf { _ = try QueryDictionary.changes(["bogus": 1], for: .genericPassword) } == .param)

@@ -199,7 +199,7 @@ import Testing
         a.server = "not for genp"
         #expect(status { try s.add(Item(attributes: a)) } == .param)
         var b = ItemAttributes(itemClass: .genericPassword)
-        b.values[.service] = .int(3)
+        b.values[.service] = .bool(true) // a blob takes strings, bytes and numbers, not flags
         #expect(status { try s.add(Item(attributes: b)) } == .param)
         #expect(status { _ = try s.copyMatching(ItemQuery(itemClass: .genericPassword, filters: [.port: .int(1)])) } == .param)
         #expect(status { _ = try s.copyMatching(ItemQuery(itemClass: .genericPassword, matchLimit: .upTo(0))) } == .param)
@@ -207,9 +207,12 @@ import Testing
         var both = genp("s", "a", "v", accessibility: .afterFirstUnlock)
         both.attributes.accessControl = AccessControl(accessibility: .whenUnlocked, flags: [])
         #expect(status { try s.add(both) } == .param)
-        var unsupported = genp("s", "a", "v")
-        unsupported.attributes.accessControl = AccessControl(accessibility: .whenUnlocked, flags: [.applicationPassword])
-        #expect(status { try s.add(unsupported) } == .unimplemented)
+        var refused = genp("s", "a", "v")
+        refused.attributes.accessControl = AccessControl(accessibility: .whenUnlocked, flags: [.userPresence, .or, .biometryAny])
+        #expect(status { try s.add(refused) } == .param, "Apple refuses userPresence with other constraints")
+        var sealed = genp("s", "a", "v")
+        sealed.attributes.accessControl = AccessControl(accessibility: .whenUnlocked, flags: [.applicationPassword])
+        #expect(status { try s.add(sealed) } == .interactionNotAllowed, "sealing needs the application password")
     }
 
     @Test(arguments: StoreKind.allCases) func blobAttributesKeepTheirType(kind: StoreKind) throws {
@@ -278,8 +281,12 @@ import Testing
         anyItem.attributes.accessControl = AccessControl(accessibility: .whenUnlocked, flags: [.biometryAny])
         try s.add(anyItem, authenticationContext: ctx)
         var orItem = genp("bank", "or", "pin-or")
-        orItem.attributes.accessControl = AccessControl(accessibility: .whenUnlocked, flags: [.biometryAny, .or, .userPresence])
-        try s.add(orItem, authenticationContext: ctx)
+        orItem.attributes.accessControl = AccessControl(accessibility: .whenUnlocked, flags: [.biometryAny, .or, .devicePasscode])
+        let both = FakeContext()
+        try both.evaluateNow(.deviceOwnerAuthenticationWithBiometrics)
+        both.outcome = .passcode
+        try both.evaluateNow(.deviceOwnerAuthentication)
+        try s.add(orItem, authenticationContext: both) // sealing needs every alternative's domain
 
         let fresh = FakeContext()
         // No context, or an unevaluated one: errSecInteractionNotAllowed. Attributes alone need no proof.
@@ -301,7 +308,7 @@ import Testing
         fresh.outcome = .match
         #expect(try await s.authenticatedCopyMatching(q).first?.data == Data("pin-1234".utf8))
         #expect(try read(s, "bank", "me", context: fresh) == "pin-1234")
-        // Passcode satisfies userPresence alternatives but not biometry-only items.
+        // The passcode satisfies a passcode alternative but not biometry-only items.
         let pass = FakeContext(); pass.outcome = .passcode
         try pass.evaluateNow(.deviceOwnerAuthentication)
         #expect(try read(s, "bank", "or", context: pass) == "pin-or")

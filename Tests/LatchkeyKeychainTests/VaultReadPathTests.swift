@@ -30,7 +30,7 @@ import Testing
     @Test func placedFiltersAreValidatedLikeOthers() {
         #expect(status { try ItemQuery.genericPassword(service: "svc", account: "me").validate() } == .success)
         var wrongKind = ItemQuery.genericPassword(service: "svc")
-        wrongKind.filters[.account] = .int(1)
+        wrongKind.filters[.account] = .bool(true)
         #expect(status { try wrongKind.validate() } == .param)
         var accountAsBytes = ItemQuery.genericPassword(service: "svc")
         accountAsBytes.filters[.account] = .data(Data("me".utf8))

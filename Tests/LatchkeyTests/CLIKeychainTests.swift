@@ -33,10 +33,14 @@ struct LatchkeyCLI {
     /// `LATCHKEY_KEYCHAIN` for every command (nil: automatic).
     let keychain: String?
 
-    init(loginKeyring: Bool = true, keychain: String? = nil) {
+    /// The executable run (nil: `binary`).
+    let executable: URL?
+
+    init(loginKeyring: Bool = true, keychain: String? = nil, binary: URL? = nil) {
         home = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-cli-\(UUID().uuidString)")
         self.loginKeyring = loginKeyring
         self.keychain = keychain
+        executable = binary
         try? FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
     }
 
@@ -45,8 +49,8 @@ struct LatchkeyCLI {
     func cleanUp() { try? FileManager.default.removeItem(at: home) }
 
     @discardableResult
-    func run(_ arguments: [String], input: String = "") throws -> Result {
-        let binary = try #require(Self.binary, "build the latchkey product first (swift build --build-tests)")
+    func run(_ arguments: [String], input: String = "", environment extra: [String: String?] = [:]) throws -> Result {
+        let binary = try #require(executable ?? Self.binary, "build the latchkey product first (swift build --build-tests)")
         let process = Process()
         process.executableURL = binary
         process.arguments = ["keychain"] + arguments
@@ -63,6 +67,7 @@ struct LatchkeyCLI {
             environment["DBUS_SESSION_BUS_ADDRESS"] = nil
             environment["XDG_RUNTIME_DIR"] = nil
         }
+        for (name, value) in extra { environment[name] = value }
         process.environment = environment
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
         process.standardInput = stdin
@@ -318,6 +323,41 @@ struct CLIKeychainLockedKeyringTests {
         #expect(text.contains("add-locked=77"))
         #expect(text.contains("find-locked=77"))
         #expect(text.contains("vault-locked=77"), "a vault whose login keyring is locked does not open")
+    }
+}
+
+/// `latchkey keychain status` names the application identifier in force: a copy of the binary beside an Info.plist
+/// (as a Linux program gives itself a bundle identifier), then LATCHKEY_APPLICATION_IDENTIFIER over it.
+@Suite struct CLIApplicationIdentityTests {
+    @Test func statusShowsTheIdentifierInForceAndWhereItComesFrom() throws {
+        let original = try #require(LatchkeyCLI.binary, "build the latchkey product first (swift build --build-tests)")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-identity-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let copy = dir.appendingPathComponent("latchkey")
+        try FileManager.default.copyItem(at: original, to: copy)
+        let cli = LatchkeyCLI(loginKeyring: false, keychain: "file", binary: copy)
+        defer { cli.cleanUp() }
+
+        var status = try cli.run(["status"], environment: ["LATCHKEY_APPLICATION_IDENTIFIER": nil])
+        #expect(status.status == 0, "\(status.stderr)")
+        #expect(status.stdout.contains("application identifier: latchkey (from the process name"), "\(status.stdout)")
+        #expect(status.stdout.contains("bundle identifier (Bundle.main): none"), "\(status.stdout)")
+
+        let plist = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict><key>CFBundleIdentifier</key><string>com.example.notes</string></dict></plist>
+            """
+        try Data(plist.utf8).write(to: dir.appendingPathComponent("Info.plist"))
+        status = try cli.run(["status"], environment: ["LATCHKEY_APPLICATION_IDENTIFIER": nil])
+        #expect(status.stdout.contains("application identifier: com.example.notes (from CFBundleIdentifier of \(dir.path)/Info.plist)"),
+                "\(status.stdout)")
+        #expect(status.stdout.contains("bundle identifier (Bundle.main): com.example.notes"), "\(status.stdout)")
+
+        status = try cli.run(["status"], environment: ["LATCHKEY_APPLICATION_IDENTIFIER": "TEAM1.com.example.notes"])
+        #expect(status.stdout.contains("application identifier: TEAM1.com.example.notes (from LATCHKEY_APPLICATION_IDENTIFIER)"),
+                "\(status.stdout)")
+        #expect(status.stdout.contains("bundle identifier (Bundle.main): com.example.notes"), "\(status.stdout)")
     }
 }
 #endif

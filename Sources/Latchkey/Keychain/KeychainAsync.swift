@@ -76,14 +76,14 @@ extension Keychain {
         do {
             return try await KeychainExecutor.run(body)
         } catch {
-            guard case .authenticationRequired(let flags) = error.reason, error.status == .interactionNotAllowed,
-                  authenticationUI == .allow, let context = authenticationContext,
-                  !context.interactionNotAllowed else { throw KeychainError(error) }
-            let policy = AccessControl(accessibility: .whenUnlocked, flags: flags).policy
+            guard authenticationUI == .allow, AccessGate.shouldEvaluate(error, context: authenticationContext, ui: .allow) else {
+                throw KeychainError(error)
+            }
+            // What the access control needs, prompted as its flags say (and its application password, if any).
             do {
-                try await context.evaluate(policy, reason: authenticationPrompt ?? "")
+                try await AccessGate.evaluate(authenticationContext, for: error, prompt: authenticationPrompt)
             } catch {
-                throw KeychainError(AccessGate.map(error, flags: flags))
+                throw KeychainError(error)
             }
             do {
                 return try await KeychainExecutor.run(body)

@@ -14,6 +14,8 @@ import LatchkeySupport
 /// - Device-owner policy: biometry first when usable; after a non-match or the fallback button the
 ///   passcode is asked for; when biometry is locked out or not enrolled the passcode is asked at once.
 ///   A passcode success resets the failure counter (lifts the lockout).
+/// - Access-control requirements (`evaluate(_: AccessRequirement, reason:)`) follow their domains: a passcode-only
+///   requirement asks only for the passcode; one needing biometry and the passcode asks for both.
 /// - `invalidate()`: an evaluation in flight fails with `.appCancel`, later ones with `.invalidContext`.
 /// - `releaseSecret(for:)` returns a domain's secret only after this context's successful evaluation
 ///   covering it; without one it rethrows the last failure (`.authenticationFailed`, `.userCancel`...)
@@ -34,6 +36,7 @@ public final class DeviceOwnerContext: AuthenticationContext {
     private let clock: AuthenticationClock
     private let passcodeProvider: (any PasscodeProvider)?
     private let state = Locked(State())
+    private let credentials = CredentialStore()
 
     /// A context over `device`; `passcodeProvider` is the passcode sheet (without one, a passcode
     /// prompt fails with `.notInteractive`).
@@ -80,24 +83,42 @@ public final class DeviceOwnerContext: AuthenticationContext {
         try EvaluationRules.check(policy, device.status())
     }
 
-    /// Evaluates `policy`, prompting through the device and the passcode provider.
+    /// Evaluates `policy`, prompting through the device and the passcode provider. A biometric device unlock
+    /// within `reuseDuration` counts (LAContext's reuse window).
     public func evaluate(_ policy: Policy, reason: String) async throws(AuthenticationError) {
-        do {
-            let method = try await run(policy, reason: reason)
-            let status = try? device.status()
-            state.withLock {
-                $0.granted.formUnion(LocalAuthenticationRules.domains(coveredBy: method))
-                if method == .biometry { $0.grantedDomainState = status?.domainState }
-                $0.lastFailure = nil
-            }
-        } catch {
-            state.withLock { if $0.granted.isEmpty { $0.lastFailure = error } }
-            throw error
+        try await prove(AccessRequirement(policy: policy), reason: reason, prompt: policy, allowingReuse: true)
+    }
+
+    /// Evaluates what an access control needs: the prompts follow its domains (see `AccessRequirement`), the
+    /// reuse window does not apply (Apple: it covers device unlock, not keychain items), and the application
+    /// password is asked for through the passcode provider when the requirement has one and none is set.
+    public func evaluate(_ requirement: AccessRequirement, reason: String) async throws(AuthenticationError) {
+        if !requirement.alternatives.isEmpty && !isProven(requirement) {
+            try await prove(requirement, reason: reason, prompt: requirement.policy, allowingReuse: false)
+        }
+        if requirement.applicationPassword && !credentials.contains(.applicationPassword) {
+            try await askApplicationPassword(reason: reason, policy: requirement.policy)
         }
     }
 
-    /// Invalidates the context: an evaluation in flight ends with `.appCancel`, later calls with `.invalidContext`.
+    /// Keeps `credential` (a `Passcode`, zeroed when released) until `invalidate()`.
+    public func setCredential(_ credential: Passcode?, type: CredentialType) -> Bool {
+        credentials.set(credential, for: type)
+        return true
+    }
+
+    public func isCredentialSet(_ type: CredentialType) -> Bool { credentials.contains(type) }
+
+    /// The credential set on this context or entered at its application-password prompt.
+    public func credential(_ type: CredentialType) throws(AuthenticationError) -> Passcode {
+        if state.withLock({ $0.invalidated }) { throw .invalidContext }
+        return try credentials.get(type)
+    }
+
+    /// Invalidates the context: an evaluation in flight ends with `.appCancel`, later calls with `.invalidContext`;
+    /// credentials are dropped.
     public func invalidate() {
+        credentials.removeAll()
         state.withLock {
             $0.invalidated = true
             $0.granted = []
@@ -120,35 +141,102 @@ public final class DeviceOwnerContext: AuthenticationContext {
 
     // MARK: - Evaluation
 
-    private func run(_ policy: Policy, reason: String) async throws(AuthenticationError) -> AuthenticationMethod {
+    /// Whether an earlier evaluation of this context already proved some alternative of `requirement`.
+    private func isProven(_ requirement: AccessRequirement) -> Bool {
+        let snapshot = state.withLock { $0 }
+        guard !snapshot.invalidated else { return false }
+        let currentState = snapshot.granted.contains(.biometryCurrentSet) ? (try? device.status())?.domainState : nil
+        return requirement.alternatives.contains { alternative in
+            alternative.allSatisfy { domain in
+                snapshot.granted.contains(domain)
+                    && (domain != .biometryCurrentSet || (currentState != nil && currentState == snapshot.grantedDomainState))
+            }
+        }
+    }
+
+    /// Runs the prompts `requirement` needs and records what they proved.
+    private func prove(_ requirement: AccessRequirement, reason: String, prompt policy: Policy,
+                       allowingReuse: Bool) async throws(AuthenticationError) {
+        do {
+            let methods = try await run(requirement, reason: reason, policy: policy, allowingReuse: allowingReuse)
+            let status = try? device.status()
+            state.withLock {
+                for method in methods { $0.granted.formUnion(LocalAuthenticationRules.domains(coveredBy: method)) }
+                if methods.contains(.biometry) { $0.grantedDomainState = status?.domainState }
+                $0.lastFailure = nil
+            }
+        } catch {
+            state.withLock { if $0.granted.isEmpty { $0.lastFailure = error } }
+            throw error
+        }
+    }
+
+    /// The prompts, as LocalAuthentication runs them:
+    /// - a biometric match proves a biometric alternative; while an alternative can be proven by the passcode
+    ///   alone, a non-match or the fallback button leads to the passcode (device-owner behaviour), otherwise it
+    ///   counts as a failed match (biometrics-only behaviour: lockout after 5, `.userFallback`);
+    /// - an alternative needing both asks for the passcode after the match;
+    /// - a requirement the passcode alone proves, and no biometric alternative, asks only for the passcode.
+    private func run(_ requirement: AccessRequirement, reason: String, policy: Policy,
+                     allowingReuse: Bool) async throws(AuthenticationError) -> Set<AuthenticationMethod> {
         let settings = state.withLock { $0 }
         if settings.invalidated { throw .invalidContext }
         let status = try device.status()
-        try EvaluationRules.check(policy, status)
+        let byBiometry = requirement.biometryAlone
+        let byPasscode = requirement.passcodeAlone
+        // Availability as `canEvaluatePolicy`: a requirement the passcode can prove needs a passcode; one that
+        // needs biometry needs usable biometry.
+        try EvaluationRules.check(byPasscode ? .deviceOwnerAuthentication : .deviceOwnerAuthenticationWithBiometrics, status)
 
-        if status.isBiometryUsable,
+        if allowingReuse, byBiometry, status.isBiometryUsable,
            EvaluationRules.reuseAccepted(unlock: status.lastBiometricUnlock, now: clock.now,
                                          reuseDuration: settings.reuseDuration) {
-            return .biometry
+            return [.biometry]
         }
         if settings.interactionNotAllowed { throw .notInteractive }
 
         let prompt = AuthenticationPrompt(kind: .biometry, policy: policy, reason: reason,
                                           fallbackTitle: settings.fallbackTitle, cancelTitle: settings.cancelTitle)
-        switch policy {
-        case .deviceOwnerAuthenticationWithBiometrics:
+        let scans = byBiometry || (requirement.needsBoth && !byPasscode)
+        if scans && status.isBiometryUsable {
+            if byPasscode {
+                if try await biometricFirst(prompt) { return [.biometry] }
+                try await passcode(prompt)
+                return [.passcode]
+            }
             try await biometricOnly(prompt)
-            return .biometry
-        case .deviceOwnerAuthentication:
-            if status.isBiometryUsable, try await biometricFirst(prompt) { return .biometry }
-            let passcodePrompt = prompt.asPasscode()
-            await passcodeProvider?.promptDidAppear(passcodePrompt)
-            try throwIfCanceled()
-            try await device.verifyPasscode(passcodePrompt, provider: passcodeProvider)
-            try throwIfCanceled()
-            try device.recordSuccess(.passcode)
-            return .passcode
+            if byBiometry { return [.biometry] }
+            try await passcode(prompt)
+            return [.biometry, .passcode]
         }
+        // Here biometry is not scanned: the passcode alone proves the requirement (EvaluationRules refused the
+        // others), whether or not biometry is usable.
+        try await passcode(prompt)
+        return [.passcode]
+    }
+
+    /// Asks for and checks the passcode; records the success (which lifts a biometric lockout).
+    private func passcode(_ prompt: AuthenticationPrompt) async throws(AuthenticationError) {
+        let passcodePrompt = prompt.asPasscode()
+        await passcodeProvider?.promptDidAppear(passcodePrompt)
+        try throwIfCanceled()
+        try await device.verifyPasscode(passcodePrompt, provider: passcodeProvider)
+        try throwIfCanceled()
+        try device.recordSuccess(.passcode)
+    }
+
+    /// Asks the passcode provider for the application password and keeps it as this context's credential.
+    private func askApplicationPassword(reason: String, policy: Policy) async throws(AuthenticationError) {
+        let settings = state.withLock { $0 }
+        if settings.invalidated { throw .invalidContext }
+        guard !settings.interactionNotAllowed, let passcodeProvider else { throw .notInteractive }
+        let prompt = AuthenticationPrompt(kind: .applicationPassword, policy: policy, reason: reason,
+                                          fallbackTitle: settings.fallbackTitle, cancelTitle: settings.cancelTitle)
+        await passcodeProvider.promptDidAppear(prompt)
+        try throwIfCanceled()
+        guard let password = await passcodeProvider.passcode(for: prompt) else { throw .userCancel }
+        try throwIfCanceled()
+        credentials.set(password, for: .applicationPassword)
     }
 
     private func biometricOnly(_ prompt: AuthenticationPrompt) async throws(AuthenticationError) {

@@ -1,7 +1,8 @@
 import Foundation
 import LatchkeySupport
 
-/// A context on a device that cannot authenticate: every evaluation fails with one reason.
+/// A context on a device that cannot authenticate: every evaluation fails with one reason. Credentials
+/// (`setCredential`) are kept, so an item protected only by an application password still opens.
 public final class UnavailableAuthenticationContext: AuthenticationContext {
     private struct Titles {
         var fallback: String?
@@ -13,6 +14,7 @@ public final class UnavailableAuthenticationContext: AuthenticationContext {
 
     private let reason: AuthenticationError
     private let titles = Locked(Titles())
+    private let credentials = CredentialStore()
 
     /// A context whose `canEvaluate`/`evaluate` throw `reason`.
     public init(reason: AuthenticationError) { self.reason = reason }
@@ -46,8 +48,27 @@ public final class UnavailableAuthenticationContext: AuthenticationContext {
     public func canEvaluate(_ policy: Policy) throws(AuthenticationError) { throw currentReason }
     /// Throws the reason (or `.invalidContext`).
     public func evaluate(_ policy: Policy, reason: String) async throws(AuthenticationError) { throw currentReason }
-    /// Marks the context invalid.
-    public func invalidate() { titles.withLock { $0.invalidated = true } }
+    /// Throws the reason when the requirement needs device authentication; `.notInteractive` when it needs an
+    /// application password that was not set (nobody can be asked).
+    public func evaluate(_ requirement: AccessRequirement, reason: String) async throws(AuthenticationError) {
+        if !requirement.alternatives.isEmpty { throw currentReason }
+        if requirement.applicationPassword && !credentials.contains(.applicationPassword) { throw .notInteractive }
+    }
+    /// Keeps the credential until `invalidate()`.
+    public func setCredential(_ credential: Passcode?, type: CredentialType) -> Bool {
+        credentials.set(credential, for: type)
+        return true
+    }
+    public func isCredentialSet(_ type: CredentialType) -> Bool { credentials.contains(type) }
+    public func credential(_ type: CredentialType) throws(AuthenticationError) -> Passcode {
+        if titles.withLock({ $0.invalidated }) { throw .invalidContext }
+        return try credentials.get(type)
+    }
+    /// Marks the context invalid and drops its credentials.
+    public func invalidate() {
+        credentials.removeAll()
+        titles.withLock { $0.invalidated = true }
+    }
     /// Throws the reason (or `.invalidContext`).
     public func releaseSecret(for domain: ProtectionDomain) throws(AuthenticationError) -> Data { throw currentReason }
 

@@ -30,4 +30,35 @@ public protocol AuthenticationContext: AnyObject, Sendable {
     /// covers that domain (biometric success covers biometry*/userPresence; passcode success covers
     /// devicePasscode/userPresence). Throws `.notInteractive` / `.authenticationFailed` otherwise.
     func releaseSecret(for domain: ProtectionDomain) throws(AuthenticationError) -> Data
+
+    /// Proves what an access control needs (`LAContext.evaluateAccessControl`): the prompts follow the
+    /// requirement's domains (a passcode-only item never takes a biometric match), and the application
+    /// password is asked for when the requirement has one and none was set. Returns at once when this context
+    /// already proved an alternative.
+    func evaluate(_ requirement: AccessRequirement, reason: String) async throws(AuthenticationError)
+
+    /// `LAContext.setCredential(_:type:)`: gives the context a credential (nil removes it). False when the
+    /// context keeps no credentials.
+    func setCredential(_ credential: Passcode?, type: CredentialType) -> Bool
+    /// `LAContext.isCredentialSet(_:)`.
+    func isCredentialSet(_ type: CredentialType) -> Bool
+    /// The credential of `type` set on this context (or entered at its prompt); `.notInteractive` when none.
+    func credential(_ type: CredentialType) throws(AuthenticationError) -> Passcode
+}
+
+extension AuthenticationContext {
+    /// For contexts that evaluate only policies: the requirement's nearest policy (`AccessRequirement.policy`).
+    /// The application password cannot be asked for: without one set, `.notInteractive`.
+    public func evaluate(_ requirement: AccessRequirement, reason: String) async throws(AuthenticationError) {
+        if requirement.applicationPassword && !isCredentialSet(.applicationPassword) { throw .notInteractive }
+        guard !requirement.alternatives.isEmpty else { return }
+        try await evaluate(requirement.policy, reason: reason)
+    }
+
+    /// Keeps nothing: false.
+    public func setCredential(_ credential: Passcode?, type: CredentialType) -> Bool { false }
+    /// False: nothing is kept.
+    public func isCredentialSet(_ type: CredentialType) -> Bool { false }
+    /// `.notInteractive`: nothing is kept.
+    public func credential(_ type: CredentialType) throws(AuthenticationError) -> Passcode { throw .notInteractive }
 }

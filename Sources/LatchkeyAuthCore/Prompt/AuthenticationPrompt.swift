@@ -6,6 +6,8 @@ public struct AuthenticationPrompt: Sendable, Equatable {
         case biometry
         /// The passcode (on Linux: the password PAM asks for).
         case passcode
+        /// The application password of an `.applicationPassword` keychain item (not the device passcode).
+        case applicationPassword
     }
 
     /// Biometric sheet or passcode entry.

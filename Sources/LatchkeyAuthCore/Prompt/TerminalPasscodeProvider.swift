@@ -21,7 +21,11 @@ public struct TerminalPasscodeProvider: PasscodeProvider {
     /// Prints the reason and PAM's message (or "Passcode: "), then reads one line.
     public func passcode(for prompt: AuthenticationPrompt) async -> Passcode? {
         var text = prompt.reason.isEmpty ? "" : prompt.reason + "\n"
-        text += prompt.message ?? (prompt.kind == .passcode ? "Passcode: " : "Answer: ")
+        switch prompt.kind {
+        case .passcode: text += prompt.message ?? "Passcode: "
+        case .applicationPassword: text += prompt.message ?? "Application password: "
+        case .biometry: text += prompt.message ?? "Answer: "
+        }
         writeAll(text)
         let terminal = isatty(input) == 1
         var saved = termios()

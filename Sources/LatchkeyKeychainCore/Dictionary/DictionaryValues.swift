@@ -4,6 +4,14 @@ import LatchkeySupport
 /// Reads `Any` values the way Core Foundation would accept them (NSNumber for booleans and numbers,
 /// NSString/NSData/NSDate bridged), never trapping on a wrong type.
 package enum DictionaryValues {
+    /// True for a boolean: a Swift `Bool`, or an `NSNumber` made from one (`kCFBooleanTrue`/`False`; Linux keeps
+    /// booleans as `NSNumber`s of type "c", and an `NSNumber` otherwise casts to `Bool` whatever its value).
+    package static func isBoolean(_ v: Any) -> Bool {
+        if type(of: v) == Bool.self { return true }
+        guard let n = v as? NSNumber else { return false }
+        return String(cString: n.objCType) == "c"
+    }
+
     package static func bool(_ v: Any) -> Bool? {
         if let b = v as? Bool { return b }
         if let n = v as? NSNumber { return n.boolValue }
@@ -11,15 +19,16 @@ package enum DictionaryValues {
         return nil
     }
 
+    /// An integer (a boolean is not one).
     package static func int(_ v: Any) -> Int64? {
-        if v is Bool { return nil }
+        if isBoolean(v) { return nil }
+        if let n = v as? NSNumber { return Double(n.int64Value) == n.doubleValue ? n.int64Value : nil }
         if let i = v as? Int { return Int64(i) }
         if let i = v as? Int64 { return i }
         if let i = v as? Int32 { return Int64(i) }
         if let i = v as? UInt32 { return Int64(i) }
         if let i = v as? UInt { return i <= UInt(Int64.max) ? Int64(i) : nil }
         if let d = v as? Double { return d.rounded() == d && abs(d) < 9e18 ? Int64(d) : nil }
-        if let n = v as? NSNumber, Double(n.int64Value) == n.doubleValue { return n.int64Value }
         return nil
     }
 
@@ -42,30 +51,34 @@ package enum DictionaryValues {
         return nil
     }
 
-    /// Converts to the kind an attribute needs; numeric strings are accepted for integers, and integers for
-    /// the string-typed key type and key class ("73", "1"), as Core Foundation code passes both. Bytes given
-    /// for a string blob attribute (`AttributeKey.isBlob`) stay bytes; for the access group (a string
-    /// attribute in Apple's schema) UTF-8 bytes become the string.
-    package static func attribute(_ v: Any, kind: AttributeValue.Kind, key: AttributeKey) -> AttributeValue? {
-        switch kind {
+    /// The value an attribute of `itemClass` keeps for `v`, by Apple's conversion for the attribute's kind
+    /// (`AttributeKey.SchemaKind`, after `SecDbItem.c`), or nil where Apple answers errSecParam:
+    /// - blob: a string, bytes or a number, kept as given (a boolean or a date is refused);
+    /// - number: a number, a boolean (0 or 1), or a string — a decimal 32-bit integer becomes that number, any other
+    ///   string is kept; numbers are kept in the attribute's canonical kind (`AttributeKey.comparable`);
+    /// - string: a string, or UTF-8 bytes as the string;
+    /// - data: bytes, a string's UTF-8, or a number as its 32-bit little-endian integer.
+    package static func attribute(_ v: Any, key: AttributeKey, itemClass: ItemClass) -> AttributeValue? {
+        switch key.schemaKind {
+        case .blob:
+            if let s = string(v) { return .string(s) }
+            if let d = data(v) { return .data(d) }
+            if let i = int(v) { return .int(i) }
+            return nil
+        case .number:
+            if isBoolean(v), let b = bool(v) { return key.comparable(.bool(b), for: itemClass) }
+            if let i = int(v) { return key.comparable(.int(i), for: itemClass) }
+            if let s = string(v) { return key.comparable(.string(s), for: itemClass) }
+            return nil
         case .string:
             if let s = string(v) { return .string(s) }
-            if key == .type || key == .keyClass, let i = int(v) { return .string(String(i)) }
-            if let d = data(v) {
-                if key.isBlob { return .data(d) } // kept as bytes, returned as `Data` (Apple's blob attributes)
-                if key == .accessGroup, let s = String(validatingUTF8Bytes: d) { return .string(s) }
-            }
+            if let d = data(v), let s = String(validatingUTF8Bytes: d) { return .string(s) }
             return nil
         case .data:
             if let d = data(v) { return .data(d) }
             if let s = string(v) { return .data(Data(s.utf8)) }
+            if let i = int(v) { return .data(AttributeKey.int32Bytes(i)) }
             return nil
-        case .int:
-            if let i = int(v) { return .int(i) }
-            if let s = string(v), let i = Int64(s) { return .int(i) }
-            return nil
-        case .bool:
-            return bool(v).map(AttributeValue.bool)
         }
     }
 }

@@ -33,6 +33,8 @@ extension QueryDictionary {
         case .any: d[QueryKeys.synchronizable] = QueryKeys.synchronizableAny
         }
         if let level = q.accessibility { d[QueryKeys.accessible] = level.rawValue }
+        if let date = q.creationDate { d[QueryKeys.creationDate] = date }
+        if let date = q.modificationDate { d[QueryKeys.modificationDate] = date }
         if let ref = q.persistentReference { d[QueryKeys.valuePersistentRef] = ref }
         if let ctx = q.authenticationContext { d[QueryKeys.useAuthenticationContext] = ctx }
         if q.authenticationUI != .allow { d[QueryKeys.useAuthenticationUI] = q.authenticationUI.rawValue }
@@ -72,10 +74,9 @@ extension QueryDictionary {
     public static func attributes(from d: [String: Any], itemClass fallback: ItemClass) -> ItemAttributes {
         let cls = d[QueryKeys.itemClass].flatMap(DictionaryValues.string).flatMap(ItemClass.init(rawValue:)) ?? fallback
         var a = ItemAttributes(itemClass: cls)
-        let allowed = AttributeKey.applicable(to: cls)
         for (key, raw) in d {
-            if let attr = AttributeKey(rawValue: key), allowed.contains(attr),
-               let v = DictionaryValues.attribute(raw, kind: attr.kind(for: cls), key: attr) {
+            if let attr = AttributeKey(rawValue: key), AttributeKey.isApplicable(attr, to: cls),
+               let v = DictionaryValues.attribute(raw, key: attr, itemClass: cls) {
                 a.values[attr] = v
             }
         }

@@ -18,27 +18,51 @@ public enum QueryDictionary {
         public var resultQuery: ItemQuery
     }
 
+    /// Which call a query dictionary is for: Apple refuses some keys in some of them (SecItemServer.c).
+    public enum Operation: Sendable {
+        /// `SecItemCopyMatching`.
+        case search
+        /// `SecItemUpdate`: return keys are errSecParam.
+        case update
+        /// `SecItemDelete`: match keys are errSecParam (SecItemServer.c), except a match limit and the insensitive-matching
+        /// flags, which the macOS file keychain's delete takes (SecItem.cpp SecItemDelete_osx runs the query as a
+        /// search) and code built for Linux sends from its `!os(iOS)` branches; every match is deleted.
+        case delete
+    }
+
     // MARK: Parsing
 
-    /// Parses a `SecItemCopyMatching` / `SecItemUpdate` / `SecItemDelete` query.
+    /// Parses a `SecItemCopyMatching` / `SecItemUpdate` / `SecItemDelete` query, with Apple's rules:
+    /// - an attribute the class does not have is errSecNoSuchAttr; a value of a type its kind refuses is errSecParam
+    ///   (`DictionaryValues.attribute`);
+    /// - `kSecValuePersistentRef` names one item whatever its synchronizable flag, and cannot be combined with
+    ///   attributes (errSecParam);
+    /// - `kSecMatch…` keys Latchkey does not model are accepted and change nothing, as on the data-protection
+    ///   keychain (matching stays exact); `kSecMatchPolicy` / `kSecMatchIssuers` on a class without certificates are
+    ///   errSecUnimplemented; `kSecUseItemList` is errSecParam; a delete takes only the match keys of `Operation.delete`.
     public static func query(_ dict: [String: Any]) throws(KeychainStoreError) -> ItemQuery {
+        try query(dict, for: .search)
+    }
+
+    /// `query(_:)` for `operation`'s dictionary.
+    public static func query(_ dict: [String: Any], for operation: Operation) throws(KeychainStoreError) -> ItemQuery {
         let cls = try itemClass(dict)
         var q = ItemQuery(itemClass: cls)
-        let allowed = AttributeKey.applicable(to: cls)
+        var explicitSync = false
         for (key, value) in dict where key != QueryKeys.itemClass {
             if let attr = AttributeKey(rawValue: key) {
-                guard allowed.contains(attr), let v = DictionaryValues.attribute(value, kind: attr.kind(for: cls), key: attr) else {
-                    throw .malformed(key)
-                }
-                q.storedFilters[attr] = v
+                q.storedFilters[attr] = try attribute(attr, value, cls)
                 continue
             }
             switch key {
             case QueryKeys.synchronizable:
-                if let s = DictionaryValues.string(value), s == QueryKeys.synchronizableAny { q.synchronizable = .any }
-                else if let b = DictionaryValues.bool(value) { q.synchronizable = b ? .yes : .no }
-                else { throw .malformed(key) }
+                if let s = DictionaryValues.string(value), s == QueryKeys.synchronizableAny { q.synchronizable = .any; continue }
+                guard let b = DictionaryValues.bool(value) else { throw .malformed(key) }
+                q.synchronizable = b ? .yes : .no
+                explicitSync = true
             case QueryKeys.accessible: q.accessibility = try accessibility(value)
+            case QueryKeys.creationDate: q.creationDate = try date(value, key)
+            case QueryKeys.modificationDate: q.modificationDate = try date(value, key)
             case QueryKeys.matchLimit:
                 if let s = DictionaryValues.string(value) {
                     switch s {
@@ -49,10 +73,15 @@ public enum QueryDictionary {
                 } else if let n = DictionaryValues.int(value), n >= 1 {
                     q.matchLimit = n == 1 ? .one : .upTo(Int(clamping: n))
                 } else { throw .malformed(key) }
-            case QueryKeys.returnData: q.returnData = try bool(value, key)
-            case QueryKeys.returnAttributes: q.returnAttributes = try bool(value, key)
-            case QueryKeys.returnRef: q.returnReference = try bool(value, key)
-            case QueryKeys.returnPersistentRef: q.returnPersistentReference = try bool(value, key)
+            case QueryKeys.returnData, QueryKeys.returnAttributes, QueryKeys.returnRef, QueryKeys.returnPersistentRef:
+                let wanted = try bool(value, key)
+                if wanted && operation == .update { throw .malformed(key) }
+                switch key {
+                case QueryKeys.returnData: q.returnData = wanted
+                case QueryKeys.returnAttributes: q.returnAttributes = wanted
+                case QueryKeys.returnRef: q.returnReference = wanted
+                default: q.returnPersistentReference = wanted
+                }
             case QueryKeys.valuePersistentRef:
                 guard let d = DictionaryValues.data(value) else { throw .malformed(key) }
                 q.persistentReference = d
@@ -65,30 +94,44 @@ public enum QueryDictionary {
             case QueryKeys.useOperationPrompt:
                 guard let s = DictionaryValues.string(value) else { throw .malformed(key) }
                 q.operationPrompt = s
-            case QueryKeys.valueData, QueryKeys.creationDate, QueryKeys.modificationDate, QueryKeys.accessControl:
+            case QueryKeys.useItemList:
+                if operation != .delete { throw .malformed(key) }
+            case QueryKeys.valueData, QueryKeys.accessControl:
                 continue // not search criteria in Keychain Services; accepted and ignored
             default:
                 if QueryKeys.ignored.contains(key) { continue }
+                if key.hasPrefix("m_") {
+                    if operation == .delete && !QueryKeys.deleteMatchKeys.contains(key) { throw .malformed(key) }
+                    if QueryKeys.certificateMatchKeys.contains(key) && cls != .certificate && cls != .identity {
+                        throw KeychainStoreError(.unimplemented, .malformedQuery(key: key))
+                    }
+                    continue // recorded by Apple, used by no data-protection keychain search
+                }
                 throw .malformed(key)
             }
+        }
+        if q.persistentReference != nil {
+            // Apple: "both persistent ref and other attributes can't be searched at the same time".
+            if !q.storedFilters.isEmpty || q.accessibility != nil || explicitSync || q.creationDate != nil
+                || q.modificationDate != nil {
+                throw .malformed(QueryKeys.valuePersistentRef)
+            }
+            q.synchronizable = .any
         }
         return q
     }
 
-    /// Parses a `SecItemAdd` dictionary.
+    /// Parses a `SecItemAdd` dictionary (attribute rules as `query(_:for:)`; `kSecAttrSynchronizableAny` adds an
+    /// item that is not synchronizable, as Apple skips it).
     public static func addRequest(_ dict: [String: Any]) throws(KeychainStoreError) -> AddRequest {
         let cls = try itemClass(dict)
         var attributes = ItemAttributes(itemClass: cls)
         var value = Data()
         var resultQuery = ItemQuery(itemClass: cls)
         var context: (any AuthenticationContext)?
-        let allowed = AttributeKey.applicable(to: cls)
         for (key, raw) in dict where key != QueryKeys.itemClass {
             if let attr = AttributeKey(rawValue: key) {
-                guard allowed.contains(attr), let v = DictionaryValues.attribute(raw, kind: attr.kind(for: cls), key: attr) else {
-                    throw .malformed(key)
-                }
-                attributes.values[attr] = v
+                attributes.values[attr] = try attribute(attr, raw, cls)
                 continue
             }
             switch key {
@@ -96,6 +139,7 @@ public enum QueryDictionary {
                 guard let d = DictionaryValues.data(raw) else { throw .malformed(key) }
                 value = d
             case QueryKeys.synchronizable:
+                if let s = DictionaryValues.string(raw), s == QueryKeys.synchronizableAny { continue }
                 guard let b = DictionaryValues.bool(raw) else { throw .malformed(key) }
                 attributes.synchronizable = b
             case QueryKeys.accessible: attributes.accessibility = try accessibility(raw)
@@ -105,9 +149,10 @@ public enum QueryDictionary {
             case QueryKeys.returnRef: resultQuery.returnReference = try bool(raw, key)
             case QueryKeys.returnPersistentRef: resultQuery.returnPersistentReference = try bool(raw, key)
             case QueryKeys.useAuthenticationContext: context = try self.context(raw)
-            case QueryKeys.useAuthenticationUI, QueryKeys.useNoAuthenticationUI, QueryKeys.useOperationPrompt,
-                 QueryKeys.creationDate, QueryKeys.modificationDate:
+            case QueryKeys.useAuthenticationUI, QueryKeys.useNoAuthenticationUI, QueryKeys.useOperationPrompt:
                 continue
+            case QueryKeys.creationDate, QueryKeys.modificationDate:
+                _ = try date(raw, key) // a date, which Apple replaces by the time of the add
             default:
                 if QueryKeys.ignored.contains(key) { continue }
                 throw .malformed(key)
@@ -125,16 +170,13 @@ public enum QueryDictionary {
         return AddRequest(item: Item(attributes: attributes, value: value), authenticationContext: context, resultQuery: resultQuery)
     }
 
-    /// Parses the attributes-to-update dictionary of `SecItemUpdate` for items of `itemClass`.
+    /// Parses the attributes-to-update dictionary of `SecItemUpdate` for items of `itemClass` (attribute rules as
+    /// `query(_:for:)`).
     public static func changes(_ dict: [String: Any], for itemClass: ItemClass) throws(KeychainStoreError) -> AttributeChanges {
         var changes = AttributeChanges()
-        let allowed = AttributeKey.applicable(to: itemClass)
         for (key, raw) in dict {
             if let attr = AttributeKey(rawValue: key) {
-                guard allowed.contains(attr), let v = DictionaryValues.attribute(raw, kind: attr.kind(for: itemClass), key: attr) else {
-                    throw .malformed(key)
-                }
-                changes.values[attr] = v
+                changes.values[attr] = try attribute(attr, raw, itemClass)
                 continue
             }
             switch key {
@@ -159,24 +201,40 @@ public enum QueryDictionary {
 
     // MARK: Results
 
-    /// An attributes dictionary as `SecItemCopyMatching` returns it ("class", every attribute, "sync",
-    /// "pdmn", "cdat", "mdat", and "accc" as an `AccessControl` value the facade may wrap).
+    /// An attributes dictionary as `SecItemCopyMatching` returns it: every attribute as Apple returns its kind
+    /// (`AttributeKey.SchemaKind`: blobs as given, numbers as numbers — a string stays a string only when it is not
+    /// a decimal integer — strings and bytes as such), the primary-key attributes the item lacks as Apple's defaults
+    /// (empty bytes for blobs and data, 0 for numbers; `SecItemDb.c` `query_pre_add`), "sync" as the number 0 or 1,
+    /// "pdmn", "cdat", "mdat", "accc" as an `AccessControl` value the facade may wrap, and "class" (which Apple adds
+    /// only to `kSecReturnRef` results).
     public static func dictionary(_ a: ItemAttributes) -> [String: Any] {
         var d: [String: Any] = [QueryKeys.itemClass: a.itemClass.rawValue]
-        for (key, value) in a.values {
-            switch value {
-            case let .string(s): d[key.rawValue] = s
-            case let .data(x): d[key.rawValue] = x
-            case let .int(i): d[key.rawValue] = Int(clamping: i)
-            case let .bool(b): d[key.rawValue] = b
-            }
+        for (key, value) in a.values { d[key.rawValue] = resultValue(value, key, a.itemClass) }
+        for key in AttributeKey.primaryKey(of: a.itemClass) where a.values[key] == nil && key != .accessGroup {
+            d[key.rawValue] = key.schemaKind == .number ? NSNumber(value: 0) as Any : Data() as Any
         }
-        d[QueryKeys.synchronizable] = a.synchronizable
+        d[QueryKeys.synchronizable] = NSNumber(value: a.synchronizable ? 1 : 0)
         d[QueryKeys.accessible] = a.effectiveAccessibility.rawValue
         if let ac = a.accessControl { d[QueryKeys.accessControl] = ac }
         if let c = a.creationDate { d[QueryKeys.creationDate] = c }
         if let m = a.modificationDate { d[QueryKeys.modificationDate] = m }
         return d
+    }
+
+    /// One attribute value as Apple returns it (`String`, `Data`, or a number as an `NSNumber`, which reads as `Int`
+    /// and, for 0 and 1, as `Bool`, as Core Foundation numbers do).
+    package static func resultValue(_ value: AttributeValue, _ key: AttributeKey, _ itemClass: ItemClass) -> Any {
+        var value = value
+        if key.schemaKind == .number {
+            value = key.comparable(value, for: itemClass)
+            if case let .string(s) = value, let n = AttributeKey.canonicalInteger(s) { value = .int(n) }
+        }
+        switch value {
+        case let .string(s): return s
+        case let .data(x): return x
+        case let .int(i): return NSNumber(value: Int(clamping: i))
+        case let .bool(b): return NSNumber(value: b ? 1 : 0)
+        }
     }
 
     /// The `result` object `SecItemCopyMatching` (or `SecItemAdd`) hands back for these results:
@@ -218,6 +276,21 @@ public enum QueryDictionary {
             throw KeychainStoreError(.param, .missingClass)
         }
         return cls
+    }
+
+    /// The value attribute `attr` keeps for `raw` in an item of `cls`: errSecNoSuchAttr when the class has no such
+    /// attribute (Apple's `SecDbAttrWithKey`), errSecParam when the kind refuses the value's type.
+    package static func attribute(_ attr: AttributeKey, _ raw: Any, _ cls: ItemClass) throws(KeychainStoreError) -> AttributeValue {
+        guard AttributeKey.isApplicable(attr, to: cls) else {
+            throw KeychainStoreError(.noSuchAttr, .malformedQuery(key: attr.rawValue))
+        }
+        guard let v = DictionaryValues.attribute(raw, key: attr, itemClass: cls) else { throw .malformed(attr.rawValue) }
+        return v
+    }
+
+    package static func date(_ v: Any, _ key: String) throws(KeychainStoreError) -> Date {
+        guard let d = DictionaryValues.date(v) else { throw .malformed(key) }
+        return d
     }
 
     package static func bool(_ v: Any, _ key: String) throws(KeychainStoreError) -> Bool {

@@ -23,6 +23,15 @@ public enum QueryKeys {
     public static let useOperationPrompt = "u_OpPrompt"
     public static let useNoAuthenticationUI = "u_NoAuthUI"
     public static let useDataProtectionKeychain = "nleg"
-    /// Accepted and ignored: they select Apple-only behaviour with no meaning in Latchkey's stores.
-    public static let ignored: Set<String> = ["nleg", "u_CallerName", "musr", "vwht", "u_Tomb", "tomb", "persistref", "sha1"]
+    public static let useItemList = "u_ItemList"
+    /// `kSecMatchPolicy` and `kSecMatchIssuers`: certificate searches (errSecUnimplemented for other classes).
+    public static let certificateMatchKeys: Set<String> = ["m_Policy", "m_Issuers"]
+    /// The match keys `SecItemDelete` takes (a match limit and the insensitive-matching flags, as the macOS file
+    /// keychain's delete does).
+    public static let deleteMatchKeys: Set<String> = ["m_Limit", "m_CaseInsensitive", "m_DiacriticInsensitive", "m_WidthInsensitive"]
+    /// Accepted and ignored: they select Apple-only behaviour with no meaning in Latchkey's stores
+    /// (`kSecUseDataProtectionKeychain`, `kSecUseCallerName`, `kSecAttrSyncViewHint`, `kSecUseKeychain` (macOS file
+    /// keychains), and attributes Apple's schema has but Latchkey does not model).
+    public static let ignored: Set<String> = ["nleg", "u_CallerName", "musr", "vwht", "u_Tomb", "tomb", "persistref", "sha1",
+                                              "u_Keychain"]
 }

@@ -5,7 +5,8 @@ import LatchkeyAuthCore
 /// An item store in memory, for tests and previews. Same semantics and status codes as `FileVault`,
 /// including the lock simulation (`lock()` / `unlock()`) and access control: a gated item remembers the
 /// domain secrets it was added with and opens only when the query's context releases the same secrets
-/// (so `biometryCurrentSet` items die when enrolment changes). Not encrypted.
+/// (so `biometryCurrentSet` items die when enrolment changes). Not encrypted, except the values of
+/// `.applicationPassword` items, which are sealed under their application password as in every store.
 public final class MemoryStore: ItemStore {
     package struct Stored {
         package var attributes: ItemAttributes
@@ -22,6 +23,13 @@ public final class MemoryStore: ItemStore {
     private let state: Locked<State>
     /// The access group given to items added without one (`nil`: none).
     public let defaultAccessGroup: String?
+    private let kdf = Locked(ApplicationPasswordKDF.default)
+
+    /// The Argon2id costs of application-password items added or changed from now on (`.default`).
+    public var applicationPasswordKDF: ApplicationPasswordKDF {
+        get { kdf.withLock { $0 } }
+        set { kdf.withLock { $0 = newValue } }
+    }
 
     /// Creates an empty, unlocked store.
     public init(defaultAccessGroup: String? = nil, passcodeSet: Bool = true) {
@@ -45,6 +53,8 @@ public final class MemoryStore: ItemStore {
             ac.requiresAuthentication ? try AccessGate.secretsForSealing(ac, context: authenticationContext) : []
         } ?? []
         let pk = item.primaryKey
+        item.value = try AccessGate.storedValue(item.value, item.attributes.accessControl, context: authenticationContext,
+                                                kdf: applicationPasswordKDF)
         let ref = Data(UUID().uuidString.utf8)
         try state.withLock { (s: inout State) throws(KeychainStoreError) in
             try s.lock.check(item.attributes.effectiveAccessibility)
@@ -59,11 +69,16 @@ public final class MemoryStore: ItemStore {
         var results: [QueryResult] = []
         for stored in snapshot.items where matches(stored, query) {
             try snapshot.lock.check(stored.attributes.effectiveAccessibility)
-            if query.needsValue, let ac = stored.attributes.accessControl, ac.requiresAuthentication {
-                if query.authenticationUI == .skip && !Self.canOpen(stored, query.authenticationContext) { continue }
-                try Self.open(stored, query.authenticationContext)
+            var value = stored.value
+            if query.needsValue, let ac = stored.attributes.accessControl {
+                do throws(KeychainStoreError) {
+                    if ac.requiresAuthentication { try Self.open(stored, query.authenticationContext) }
+                    value = try AccessGate.value(stored: stored.value, ac, context: query.authenticationContext)
+                } catch where query.authenticationUI == .skip {
+                    continue
+                }
             }
-            results.append(StoreRules.result(attributes: stored.attributes, value: stored.value,
+            results.append(StoreRules.result(attributes: stored.attributes, value: value,
                                              reference: stored.reference, for: query))
             if let limit = query.matchLimit.count, results.count >= limit { break }
         }
@@ -90,9 +105,13 @@ public final class MemoryStore: ItemStore {
                    let ac = stored.attributes.accessControl, ac.requiresAuthentication {
                     try Self.open(stored, query.authenticationContext)
                 }
+                if changes.value != nil || changes.accessControl != nil {
+                    stored.value = try AccessGate.restoredValue(stored.value, newValue: changes.value,
+                                                                from: stored.attributes.accessControl, to: updated.accessControl,
+                                                                context: query.authenticationContext, kdf: applicationPasswordKDF)
+                }
                 updated.modificationDate = StoreRules.nextModificationDate(after: stored.attributes.modificationDate, now: now)
                 stored.attributes = updated
-                if let value = changes.value { stored.value = value }
                 if let newSecrets { stored.gateSecrets = newSecrets }
                 items[index] = stored
                 touched += 1
@@ -119,10 +138,6 @@ public final class MemoryStore: ItemStore {
     private func matches(_ stored: Stored, _ query: ItemQuery) -> Bool {
         if let ref = query.persistentReference, ref != stored.reference { return false }
         return query.matches(stored.attributes)
-    }
-
-    private static func canOpen(_ stored: Stored, _ context: (any AuthenticationContext)?) -> Bool {
-        do { try open(stored, context); return true } catch { return false }
     }
 
     private static func open(_ stored: Stored, _ context: (any AuthenticationContext)?) throws(KeychainStoreError) {

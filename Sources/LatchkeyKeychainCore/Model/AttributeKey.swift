@@ -1,4 +1,5 @@
 import LatchkeySupport
+import Foundation
 
 /// An item attribute, named by Apple's raw key string (the value of `kSecAttr…`).
 ///
@@ -44,6 +45,8 @@ public enum AttributeKey: String, Sendable, Hashable, CaseIterable, Codable, Com
     case serialNumber = "slnr"
     case subjectKeyID = "skid"
     case publicKeyHash = "pkhh"
+    /// `kSecAttrIsSensitive` (keys).
+    case isSensitive = "sens"
 
     public static func < (a: AttributeKey, b: AttributeKey) -> Bool { a.rawValue < b.rawValue }
 
@@ -53,7 +56,8 @@ public enum AttributeKey: String, Sendable, Hashable, CaseIterable, Codable, Com
         hasher.combine(withUnsafeBytes(of: self) { $0[0] })
     }
 
-    /// The kind of value this attribute holds for items of `itemClass`.
+    /// The kind of value this attribute is kept as for items of `itemClass` (its canonical form: primary keys,
+    /// lookup MACs and matching compare values in this kind, see `comparable`).
     public func kind(for itemClass: ItemClass) -> AttributeValue.Kind {
         switch self {
         case .accessGroup, .label, .itemDescription, .comment, .account, .service, .securityDomain, .server,
@@ -62,44 +66,120 @@ public enum AttributeKey: String, Sendable, Hashable, CaseIterable, Codable, Com
         case .generic, .applicationLabel, .applicationTag, .subject, .issuer, .serialNumber, .subjectKeyID, .publicKeyHash:
             return .data
         case .type:
-            return itemClass == .key ? .string : .int
+            return itemClass == .key || itemClass == .identity ? .string : .int
         case .creator, .port, .keySizeInBits, .effectiveKeySize, .certificateType, .certificateEncoding:
             return .int
         case .isInvisible, .isNegative, .isPermanent, .isExtractable, .canEncrypt, .canDecrypt, .canDerive, .canSign,
-             .canVerify, .canWrap, .canUnwrap:
+             .canVerify, .canWrap, .canUnwrap, .isSensitive:
             return .bool
         }
     }
 
-    /// True for the attributes Apple stores as blobs: a `String` or `Data` value is kept as given and read back
-    /// with the type it was added with (`kSecAttrAccount` added as `Data` is returned as `Data`), and values
-    /// are compared by their bytes (a `Data` account matches the `String` account of the same UTF-8 bytes).
-    public var isBlob: Bool {
+    /// How Apple's keychain stores this attribute (the column kinds of `SecItemSchema.c`), which decides the values
+    /// it takes and how it returns them (`SecDbItem.c`: `copyBlob`, `copyNumber`, `copyString`, `copyData`).
+    public enum SchemaKind: String, Sendable, Hashable, CaseIterable {
+        /// Kept as given — a string, bytes or a number — and returned so; matched by its bytes (a string by its
+        /// UTF-8, a number as a 32-bit integer).
+        case blob = "Blob"
+        /// A number; a boolean becomes 0 or 1, a string that reads back as the same 32-bit integer becomes that
+        /// number, any other string is kept as a string.
+        case number = "Number"
+        /// A string; UTF-8 bytes become the string.
+        case string = "String"
+        /// Bytes; a string becomes its UTF-8, a number its 32-bit integer (little-endian).
+        case data = "Data"
+    }
+
+    /// Apple's kind for this attribute.
+    public var schemaKind: SchemaKind {
         switch self {
-        case .account, .service, .label, .itemDescription, .comment, .server, .securityDomain, .path: true
-        default: false
+        case .label, .itemDescription, .comment, .account, .service, .generic, .securityDomain, .server,
+             .authenticationType, .path, .applicationTag:
+            .blob
+        case .accessGroup:
+            .string
+        case .applicationLabel, .subject, .issuer, .serialNumber, .subjectKeyID, .publicKeyHash:
+            .data
+        case .creator, .type, .isInvisible, .isNegative, .internetProtocol, .port, .certificateType, .certificateEncoding,
+             .keyClass, .isPermanent, .keySizeInBits, .effectiveKeySize, .isExtractable, .canEncrypt, .canDecrypt,
+             .canDerive, .canSign, .canVerify, .canWrap, .canUnwrap, .isSensitive:
+            .number
         }
     }
 
-    /// True when a value of `valueKind` fits this attribute for items of `itemClass`: its own kind, or bytes
-    /// for a string blob attribute.
+    /// True for the attributes Apple stores as blobs: a `String`, `Data` or number value is kept as given and read
+    /// back with the type it was added with (`kSecAttrAccount` added as `Data` is returned as `Data`), and values
+    /// are compared by their bytes (a `Data` account matches the `String` account of the same UTF-8 bytes).
+    public var isBlob: Bool { schemaKind == .blob }
+
+    /// True when a value of `valueKind` fits this attribute for items of `itemClass` (Apple's kind decides:
+    /// a blob takes strings, bytes and numbers; a number takes numbers, flags and strings; a string attribute
+    /// strings; a data attribute bytes).
     public func accepts(_ valueKind: AttributeValue.Kind, for itemClass: ItemClass) -> Bool {
-        let expected = kind(for: itemClass)
-        return valueKind == expected || (isBlob && expected == .string && valueKind == .data)
+        switch schemaKind {
+        case .blob: valueKind != .bool
+        case .number: valueKind != .data
+        case .string: valueKind == .string
+        case .data: valueKind == .data
+        }
     }
 
-    /// The form in which a value is matched, keyed and indexed: a blob given as UTF-8 bytes stands as that
-    /// string, so both spellings of the same bytes are one value (and existing string keys keep their encoding).
-    public func comparable(_ value: AttributeValue) -> AttributeValue {
-        guard isBlob, case let .data(bytes) = value, let text = String(validatingUTF8Bytes: bytes) else { return value }
-        return .string(text)
+    /// The form in which a value is matched, keyed and indexed (Apple compares blobs by their bytes and numbers as
+    /// numbers), in this attribute's canonical kind (`kind(for:)`), so existing keys keep their encoding:
+    /// - blob: the bytes (a string's UTF-8, a number's 32-bit little-endian integer), as a string when they are UTF-8;
+    /// - number: an integer (a flag as 0 or 1, a decimal string as its number), or the decimal string for the
+    ///   string-kept numbers (key type, key class, protocol); another string stays a string;
+    /// - string (access group): UTF-8 bytes as the string; data: a string as its UTF-8.
+    public func comparable(_ value: AttributeValue, for itemClass: ItemClass) -> AttributeValue {
+        switch schemaKind {
+        case .blob:
+            let bytes: Data
+            switch value {
+            case .bool: return value
+            case let .string(s):
+                guard kind(for: itemClass) == .data else { return value }
+                bytes = Data(s.utf8)
+            case let .data(d): bytes = d
+            case let .int(i): bytes = Self.int32Bytes(i)
+            }
+            // Bytes-kept blobs (generic, application tag) as bytes; the others as text when the bytes are UTF-8.
+            if kind(for: itemClass) == .data { return .data(bytes) }
+            return String(validatingUTF8Bytes: bytes).map(AttributeValue.string) ?? .data(bytes)
+        case .number:
+            let number: Int64?
+            switch value {
+            case let .int(i): number = i
+            case let .bool(b): number = b ? 1 : 0
+            case let .string(s): number = Self.canonicalInteger(s)
+            case .data: number = nil
+            }
+            guard let number else { return value }
+            return kind(for: itemClass) == .string ? .string(String(number)) : .int(number)
+        case .string:
+            if case let .data(d) = value, let text = String(validatingUTF8Bytes: d) { return .string(text) }
+            return value
+        case .data:
+            if case let .string(s) = value { return .data(Data(s.utf8)) }
+            return value
+        }
+    }
+
+    /// `s` as Apple's `copyNumber` reads a string: the 32-bit integer whose decimal form is exactly `s`, else nil.
+    public static func canonicalInteger(_ s: String) -> Int64? {
+        guard let n = Int32(s), String(n) == s else { return nil }
+        return Int64(n)
+    }
+
+    /// A number as Apple turns it into bytes (`copyData`: a 32-bit integer, little-endian as on every Apple CPU).
+    public static func int32Bytes(_ i: Int64) -> Data {
+        withUnsafeBytes(of: Int32(truncatingIfNeeded: i).littleEndian) { Data($0) }
     }
 
     private static let common: Set<AttributeKey> = [.accessGroup, .label]
     private static let password: Set<AttributeKey> = [.account, .itemDescription, .comment, .creator, .type, .isInvisible, .isNegative]
     private static let keyAttributes: Set<AttributeKey> = [.keyClass, .applicationLabel, .applicationTag, .type, .creator,
         .keySizeInBits, .effectiveKeySize, .isPermanent, .isExtractable, .canEncrypt, .canDecrypt, .canDerive, .canSign,
-        .canVerify, .canWrap, .canUnwrap]
+        .canVerify, .canWrap, .canUnwrap, .isSensitive]
     private static let certificateAttributes: Set<AttributeKey> = [.certificateType, .certificateEncoding, .subject,
         .issuer, .serialNumber, .subjectKeyID, .publicKeyHash]
 

@@ -40,7 +40,7 @@ package enum PrimaryKey {
     /// The values of the class's primary-key attributes, in `AttributeKey.primaryKey(of:)` order, in their
     /// comparable form (absent ones as their empty value).
     package static func values(_ a: ItemAttributes) -> [AttributeValue] {
-        AttributeKey.primaryKey(of: a.itemClass).map { $0.comparable(a.values[$0] ?? .empty($0.kind(for: a.itemClass))) }
+        AttributeKey.primaryKey(of: a.itemClass).map { $0.comparable(a.values[$0] ?? .empty($0.kind(for: a.itemClass)), for: a.itemClass) }
     }
 
     /// True when the item's value is part of its primary key (a certificate or identity without issuer and

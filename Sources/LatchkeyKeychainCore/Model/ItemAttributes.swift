@@ -80,8 +80,16 @@ public struct ItemAttributes: Sendable, Hashable {
     public var applicationLabel: Data? { get { values[.applicationLabel]?.dataValue } set { values[.applicationLabel] = newValue.map(AttributeValue.data) } }
     /// `kSecAttrKeyType` (keys), e.g. "73" for EC, "42" for RSA.
     public var keyType: String? {
-        get { itemClass == .key || itemClass == .identity ? values[.type]?.stringValue : nil }
+        get {
+            guard itemClass == .key || itemClass == .identity, let value = values[.type] else { return nil }
+            return AttributeKey.type.comparable(value, for: itemClass).stringValue
+        }
         set { values[.type] = newValue.map(AttributeValue.string) }
+    }
+    /// `kSecAttrKeyClass` (keys): "0" public, "1" private, "2" symmetric, however it was given.
+    public var keyClass: String? {
+        get { values[.keyClass].flatMap { AttributeKey.keyClass.comparable($0, for: itemClass).stringValue } }
+        set { values[.keyClass] = newValue.map(AttributeValue.string) }
     }
     /// `kSecAttrKeySizeInBits` (keys).
     public var keySizeInBits: Int? { get { values[.keySizeInBits]?.intValue.map { Int($0) } } set { values[.keySizeInBits] = newValue.map { .int(Int64($0)) } } }

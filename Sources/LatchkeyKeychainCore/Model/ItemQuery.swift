@@ -64,6 +64,10 @@ public struct ItemQuery: Sendable {
     public var accessibility: Accessibility?
     /// Only the item with this persistent reference (`kSecValuePersistentRef`).
     public var persistentReference: Data?
+    /// Only items created at exactly this time (`kSecAttrCreationDate` in a query).
+    public var creationDate: Date?
+    /// Only items last modified at exactly this time (`kSecAttrModificationDate` in a query).
+    public var modificationDate: Date?
     /// `kSecMatchLimit` (copyMatching only; update and delete act on every match).
     public var matchLimit: MatchLimit
     /// `kSecReturnData`.
@@ -133,16 +137,25 @@ public struct ItemQuery: Sendable {
         if case let .upTo(n) = matchLimit, n < 1 { throw .malformed("m_Limit") }
     }
 
-    /// True when `attributes` satisfy every filter of this query (class, attributes, synchronizable, accessibility).
+    /// True when a filter can only be checked on an item's opened attributes (not on a store's lookup columns):
+    /// an attribute without a place of its own, or a date.
+    package var hasUnplacedFilters: Bool {
+        !storedFilters.hasOnlyPlacedFilters || creationDate != nil || modificationDate != nil
+    }
+
+    /// True when `attributes` satisfy every filter of this query (class, attributes, synchronizable, accessibility,
+    /// dates).
     public func matches(_ attributes: ItemAttributes) -> Bool {
         guard attributes.itemClass == itemClass, synchronizable.matches(attributes.synchronizable) else { return false }
         if let accessibility, attributes.effectiveAccessibility != accessibility { return false }
+        if let creationDate, attributes.creationDate != creationDate { return false }
+        if let modificationDate, attributes.modificationDate != modificationDate { return false }
         let primary = AttributeKey.primaryKey(of: itemClass)
         var matching = true
         storedFilters.forEach { key, wanted in
             guard matching else { return }
             let have = attributes.values[key] ?? (primary.contains(key) ? .empty(key.kind(for: itemClass)) : nil)
-            if let have, key.comparable(have) == key.comparable(wanted) { return }
+            if let have, key.comparable(have, for: itemClass) == key.comparable(wanted, for: itemClass) { return }
             matching = false
         }
         return matching

@@ -1,5 +1,6 @@
 import Foundation
 import CryptoKit
+import LatchkeyAuthCore
 import LatchkeySupport
 
 /// The error every item store throws: an Apple `OSStatus` plus, when known, a more specific reason.
@@ -26,7 +27,13 @@ public struct KeychainStoreError: Error, Sendable, Hashable {
         case missingClass
         /// An access-control item needs an evaluated authentication context (the needed proofs are given).
         case authenticationRequired(AccessControlFlags)
-        /// The access-control flags cannot be honoured here (companion, applicationPassword, `.or` with `.and`).
+        /// Adding or re-sealing an access-control item needs every domain of every alternative proven (each
+        /// alternative gets a key derived from its domains' secrets), or its application password.
+        case authenticationRequiredToSeal(AccessControlFlags)
+        /// The application password given (or typed) does not open the item.
+        case wrongApplicationPassword
+        /// The access-control flags cannot be honoured here (a combination Apple refuses, or one needing a
+        /// companion device, which Linux does not have).
         case unsupportedAccessControl
         /// The store is locked and the item needs it unlocked.
         case locked
@@ -87,6 +94,21 @@ extension KeychainStoreError {
     public static func malformed(_ key: String) -> KeychainStoreError { KeychainStoreError(.param, .malformedQuery(key: key)) }
 }
 
+extension KeychainStoreError {
+    /// What an authentication context must prove before the failed operation can succeed: set for
+    /// errSecInteractionNotAllowed with reason `.authenticationRequired` (open) or `.authenticationRequiredToSeal`
+    /// (add, re-seal); nil for every other error.
+    public var accessRequirement: AccessRequirement? {
+        guard status == .interactionNotAllowed else { return nil }
+        switch reason {
+        case let .authenticationRequired(flags): return AccessControl(accessibility: .whenUnlocked, flags: flags).requirement
+        case let .authenticationRequiredToSeal(flags):
+            return AccessControl(accessibility: .whenUnlocked, flags: flags).sealingRequirement
+        default: return nil
+        }
+    }
+}
+
 extension KeychainStoreError: LocalizedError {
     public var errorDescription: String? {
         let lang = MessageLanguage.current
@@ -130,8 +152,15 @@ package enum KeychainStoreErrorText {
             return l.pick(english: "The item class (kSecClass) is missing or unknown.", korean: "항목 클래스(kSecClass)가 없거나 알 수 없습니다.")
         case .authenticationRequired:
             return l.pick(english: "The item needs a successful authentication first.", korean: "이 항목은 먼저 인증에 성공해야 합니다.")
+        case .authenticationRequiredToSeal:
+            return l.pick(english: "Protecting the item needs every authentication its access control names first.",
+                          korean: "항목을 보호하려면 먼저 접근 제어에 지정된 모든 인증에 성공해야 합니다.")
+        case .wrongApplicationPassword:
+            return l.pick(english: "The application password does not open the item.",
+                          korean: "애플리케이션 암호로 항목을 열 수 없습니다.")
         case .unsupportedAccessControl:
-            return l.pick(english: "These access-control flags are not supported.", korean: "지원되지 않는 접근 제어 플래그입니다.")
+            return l.pick(english: "These access-control flags are not supported here (an invalid combination, or a companion device, which Linux does not have).",
+                          korean: "여기서는 지원되지 않는 접근 제어 플래그입니다 (잘못된 조합이거나, Linux에는 없는 동반 기기가 필요합니다).")
         case .locked:
             return l.pick(english: "The keychain is locked.", korean: "키체인이 잠겨 있습니다.")
         case .wrongPassphrase:

@@ -28,7 +28,7 @@ package enum StoreRules {
         if changes.value != nil || changes.accessControl != nil { return true }
         let keys = AttributeKey.primaryKey(of: old.itemClass)
         return old.synchronizable != new.synchronizable || keys.contains { key in
-            old.values[key].map(key.comparable) != new.values[key].map(key.comparable)
+            old.values[key].map { key.comparable($0, for: old.itemClass) } != new.values[key].map { key.comparable($0, for: old.itemClass) }
         }
     }
 

@@ -20,6 +20,7 @@ extension FileVault {
         let secrets: [[Data]]? = try ac.flatMap { ac throws(KeychainStoreError) in
             ac.requiresAuthentication ? try AccessGate.secretsForSealing(ac, context: authenticationContext) : nil
         }
+        item.value = try AccessGate.storedValue(item.value, ac, context: authenticationContext, kdf: applicationPasswordKDF)
         try state.withLock { (s: inout State) throws(KeychainStoreError) in
             let keys = try Self.keys(s, for: item.attributes.effectiveAccessibility)
             let row = try VaultRow.make(uid: SodiumRandom.bytes(count: 16), attributes: item.attributes, value: item.value,
@@ -40,6 +41,8 @@ extension FileVault {
             let secrets: [[Data]]? = try item.attributes.accessControl.flatMap { ac throws(KeychainStoreError) in
                 ac.requiresAuthentication ? try AccessGate.secretsForSealing(ac, context: authenticationContext) : nil
             }
+            item.value = try AccessGate.storedValue(item.value, item.attributes.accessControl, context: authenticationContext,
+                                                    kdf: applicationPasswordKDF)
             prepared.append((item, secrets))
         }
         try state.withLock { (s: inout State) throws(KeychainStoreError) in
@@ -101,7 +104,7 @@ extension FileVault {
     /// True when every filter of `q` is on a lookup column of its class's primary key (SQL matches it: no
     /// attributes need opening).
     static func sqlMatchesEveryFilter(_ q: ItemQuery) -> Bool {
-        guard q.storedFilters.hasOnlyPlacedFilters else { return false }
+        guard !q.hasUnplacedFilters else { return false }
         for column in VaultRow.lookupColumns {
             let key = VaultRow.lookupKey(column: column)
             if q.storedFilters.contains(key), !AttributeKey.isPrimaryKey(key, of: q.itemClass) { return false }
@@ -123,7 +126,8 @@ extension FileVault {
         var value = Data()
         if query.needsValue {
             var itemKey: SymmetricKey?
-            if row.accessControlFlags != 0, let ac = try accessControl(of: row, attributes, keys) {
+            let ac = row.accessControlFlags == 0 ? nil : try accessControl(of: row, attributes, keys)
+            if let ac, ac.requiresAuthentication {
                 do throws(KeychainStoreError) {
                     itemKey = try openGate(row, ac, query.authenticationContext, keys)
                 } catch where query.authenticationUI == .skip {
@@ -131,6 +135,13 @@ extension FileVault {
                 }
             }
             value = try row.openValue(keys: keys, itemKey: itemKey)
+            if let ac, ac.requiresApplicationPassword {
+                do throws(KeychainStoreError) {
+                    value = try AccessGate.value(stored: value, ac, context: query.authenticationContext)
+                } catch where query.authenticationUI == .skip {
+                    return nil
+                }
+            }
         }
         if attributes == nil && !query.returnPersistentReference && !query.returnReference {
             return QueryResult(data: query.returnData ? value : nil)
@@ -193,7 +204,16 @@ extension FileVault {
                             itemKey = try Self.openGate(row, ac, query.authenticationContext, keys)
                         }
                         var value: Data
-                        if let newValue = changes.value { value = newValue } else { value = try row.openValue(keys: keys, itemKey: itemKey) }
+                        if changes.value != nil {
+                            value = Data() // replaced below: the old value is not needed
+                        } else {
+                            value = try row.openValue(keys: keys, itemKey: itemKey)
+                        }
+                        if changes.value != nil || changes.accessControl != nil {
+                            value = try AccessGate.restoredValue(value, newValue: changes.value, from: old.accessControl,
+                                                                 to: new.accessControl, context: query.authenticationContext,
+                                                                 kdf: applicationPasswordKDF)
+                        }
                         defer { value.resetBytes(in: 0..<value.count) }
                         let secrets: [[Data]]? = try new.accessControl.flatMap { ac throws(KeychainStoreError) in
                             ac.requiresAuthentication ? try AccessGate.secretsForSealing(ac, context: query.authenticationContext) : nil
@@ -316,7 +336,7 @@ extension FileVault {
             let key = VaultRow.lookupKey(column: column)
             guard let value = q.storedFilters[key], AttributeKey.isPrimaryKey(key, of: q.itemClass) else { continue }
             shape |= 2 << column
-            macs[column] = try cachedMAC(key, column, key.comparable(value), &s, keys)
+            macs[column] = try cachedMAC(key, column, key.comparable(value, for: q.itemClass), &s, keys)
         }
         switch q.synchronizable {
         case .yes: shape |= 1 << 6

@@ -47,6 +47,13 @@ public final class FileVault: ItemStore {
     public let keyProvider: (any VaultKeyProvider)?
     /// KDF parameters used when a passphrase is set.
     public let kdf: VaultKDF
+    private let kdfSetting = Locked(ApplicationPasswordKDF.default)
+
+    /// The Argon2id costs of application-password items added or changed from now on (`.default`).
+    public var applicationPasswordKDF: ApplicationPasswordKDF {
+        get { kdfSetting.withLock { $0 } }
+        set { kdfSetting.withLock { $0 = newValue } }
+    }
 
     let state: Locked<State>
 

@@ -119,7 +119,9 @@ struct VaultRow {
         row.rowid = rowid
         var aad = row.rowAAD
         row.sealedAttributes = try VaultSeal.seal(AttributeCoding.encode(attributes), key: classKey, aad: &aad, part: 0x61)
-        if let secrets = gateSecrets, !secrets.isEmpty {
+        if let secrets = gateSecrets {
+            // An access control no alternative of which can be proven here gets no wrapped key at all: its value is
+            // sealed under a key nobody keeps.
             let itemKey = SymmetricKey(size: .bits256)
             var gate = Data([UInt8(truncatingIfNeeded: secrets.count)])
             for (index, s) in secrets.enumerated() {

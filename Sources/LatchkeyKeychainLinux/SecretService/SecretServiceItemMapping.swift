@@ -38,7 +38,7 @@ enum SecretServiceItemMapping {
         ]
         let applicable = AttributeKey.applicable(to: attributes.itemClass)
         for (key, name) in indexed where applicable.contains(key) {
-            result[name] = text(key.comparable(attributes.values[key] ?? .empty(key.kind(for: attributes.itemClass))))
+            result[name] = text(key.comparable(attributes.values[key] ?? .empty(key.kind(for: attributes.itemClass)), for: attributes.itemClass))
         }
         return result
     }
@@ -47,7 +47,7 @@ enum SecretServiceItemMapping {
     static func searchAttributes(for query: ItemQuery) -> [String: String] {
         var result: [String: String] = ["class": query.itemClass.rawValue]
         for (key, value) in query.filters {
-            if let name = indexed[key] { result[name] = text(key.comparable(value)) }
+            if let name = indexed[key] { result[name] = text(key.comparable(value, for: query.itemClass)) }
         }
         switch query.synchronizable {
         case .yes: result["synchronizable"] = "1"

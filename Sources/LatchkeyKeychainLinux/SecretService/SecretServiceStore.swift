@@ -2,6 +2,7 @@
 import Foundation
 import LatchkeyKeychainCore
 import LatchkeyAuthCore
+import LatchkeySupport
 
 /// An ``ItemStore`` over the freedesktop Secret Service (GNOME Keyring, KWallet, KeePassXC) — for Linux
 /// desktops, where the login keyring is unlocked with the session.
@@ -9,12 +10,31 @@ import LatchkeyAuthCore
 /// Semantics as the other stores (primary keys, match limits, errSec codes), with the Secret Service's limits:
 /// - the keyring's lock is the only lock: while the collection is locked every operation that touches an
 ///   item answers errSecInteractionNotAllowed (no prompt is ever shown), whatever the item's accessibility;
-/// - items with an ``AccessControl`` that needs authentication are refused (errSecUnimplemented,
+/// - items with an ``AccessControl`` that needs a device authentication are refused (errSecUnimplemented,
 ///   `unsupportedAccessControl`): the daemon cannot gate a secret on a biometric proof — use `FileVault`;
+///   `.applicationPassword` items are kept, their secret sealed under the application password;
 /// - an update touching several items is not one transaction (the Secret Service has none).
 /// Item layout: see `SecretServiceItemMapping`.
 public final class SecretServiceStore: ItemStore {
     private let client: SecretServiceClient
+    private let settings = Locked(Settings())
+
+    private struct Settings {
+        var kdf = ApplicationPasswordKDF.default
+        var defaultAccessGroup: String?
+    }
+
+    /// The Argon2id costs of application-password items added or changed from now on (`.default`).
+    public var applicationPasswordKDF: ApplicationPasswordKDF {
+        get { settings.withLock { $0.kdf } }
+        set { settings.withLock { $0.kdf = newValue } }
+    }
+
+    /// The access group given to items added without one (`nil`: none), as the other stores'.
+    public var defaultAccessGroup: String? {
+        get { settings.withLock { $0.defaultAccessGroup } }
+        set { settings.withLock { $0.defaultAccessGroup = newValue } }
+    }
 
     /// Connects to the running Secret Service; errSecNotAvailable when there is none.
     /// - Parameter collection: the login keyring (`.default`) or the in-memory `.session` collection.
@@ -31,7 +51,7 @@ public final class SecretServiceStore: ItemStore {
 
     public func add(_ item: Item, authenticationContext: (any AuthenticationContext)?) throws(KeychainStoreError) {
         var item = item
-        try StoreRules.prepareForAdd(&item, defaultAccessGroup: nil, now: Date())
+        try StoreRules.prepareForAdd(&item, defaultAccessGroup: defaultAccessGroup, now: Date())
         if item.attributes.accessControl?.requiresAuthentication == true {
             throw KeychainStoreError(.unimplemented, .unsupportedAccessControl)
         }
@@ -44,6 +64,8 @@ public final class SecretServiceStore: ItemStore {
         }
         let candidates = try candidates(probe, loadValues: Self.valueInPrimaryKey(itemClass))
         if candidates.contains(where: { $0.primaryKey == key }) { throw .duplicateItem }
+        item.value = try AccessGate.storedValue(item.value, item.attributes.accessControl, context: authenticationContext,
+                                                kdf: applicationPasswordKDF)
         let reference = UUID().uuidString
         try mapped {
             _ = try client.create(schema: SecretServiceItemMapping.schema,
@@ -57,7 +79,15 @@ public final class SecretServiceStore: ItemStore {
         try query.validate()
         var results: [QueryResult] = []
         for found in try candidates(query, loadValues: query.needsValue) where query.matches(found.attributes) {
-            results.append(StoreRules.result(attributes: found.attributes, value: found.value ?? Data(),
+            var value = found.value ?? Data()
+            if query.needsValue {
+                do throws(KeychainStoreError) {
+                    value = try AccessGate.value(stored: value, found.attributes.accessControl, context: query.authenticationContext)
+                } catch where query.authenticationUI == .skip {
+                    continue
+                }
+            }
+            results.append(StoreRules.result(attributes: found.attributes, value: value,
                                              reference: Data(found.reference.utf8), for: query))
             if let limit = query.matchLimit.count, results.count >= limit { break }
         }
@@ -72,9 +102,9 @@ public final class SecretServiceStore: ItemStore {
             throw KeychainStoreError(.unimplemented, .unsupportedAccessControl)
         }
         let all = try candidates(ItemQuery(itemClass: query.itemClass, synchronizable: .any),
-                                 loadValues: Self.valueInPrimaryKey(query.itemClass))
+                                 loadValues: Self.valueInPrimaryKey(query.itemClass) || changes.accessControl != nil)
         let now = Date()
-        var planned: [(found: Found, attributes: ItemAttributes)] = []
+        var planned: [(found: Found, attributes: ItemAttributes, secret: Data?)] = []
         var keys = Set<Data>()
         for found in all {
             guard matches(found, query) else {
@@ -83,7 +113,13 @@ public final class SecretServiceStore: ItemStore {
             }
             var updated = changes.applied(to: found.attributes)
             updated.modificationDate = StoreRules.nextModificationDate(after: found.attributes.modificationDate, now: now)
-            planned.append((found, updated))
+            var secret: Data?
+            if changes.value != nil || changes.accessControl != nil {
+                secret = try AccessGate.restoredValue(found.value ?? Data(), newValue: changes.value,
+                                                      from: found.attributes.accessControl, to: updated.accessControl,
+                                                      context: query.authenticationContext, kdf: applicationPasswordKDF)
+            }
+            planned.append((found, updated, secret))
         }
         guard !planned.isEmpty else { throw .itemNotFound }
         for plan in planned {
@@ -95,7 +131,7 @@ public final class SecretServiceStore: ItemStore {
                 try client.update(plan.found.item, schema: SecretServiceItemMapping.schema,
                                   attributes: SecretServiceItemMapping.attributes(of: plan.attributes,
                                                                                    reference: plan.found.reference),
-                                  label: SecretServiceItemMapping.displayLabel(plan.attributes), secret: changes.value)
+                                  label: SecretServiceItemMapping.displayLabel(plan.attributes), secret: plan.secret)
             }
         }
     }

@@ -12,8 +12,6 @@ public typealias NSErrorPointer = UnsafeMutablePointer<NSError?>?
 open class LAContext: NSObject, @unchecked Sendable { // the wrapped context is Sendable; the rest is plain settings
     /// The Latchkey context this object wraps.
     public let latchkeyAuthenticationContext: any AuthenticationContext
-    /// Credentials given with `setCredential(_:type:)`.
-    private let credentials = LACredentialStore()
 
     /// A context of the configured backend.
     public override init() {
@@ -105,28 +103,27 @@ open class LAContext: NSObject, @unchecked Sendable { // the wrapped context is 
 
     /// Ends the context: running and later evaluations fail with `LAError.invalidContext`; set credentials are dropped.
     open func invalidate() {
-        credentials.removeAll()
         latchkeyAuthenticationContext.invalidate()
     }
 
-    /// Gives the context a credential of `type` (nil removes it); returns true.
-    /// Linux: the credential is only remembered in memory for `isCredentialSet(_:)`; Latchkey's keychain
-    /// does not derive item keys from an application password.
+    /// Gives the context a credential of `type` (nil removes it); true when the context keeps it. An
+    /// `.applicationPassword` credential is the password `.applicationPassword` keychain items are sealed under
+    /// (their key is derived from it with Argon2id): keychain calls with this context
+    /// (`kSecUseAuthenticationContext`) use it instead of asking. Kept in memory that is zeroed when released.
     @discardableResult
     open func setCredential(_ credential: Data?, type: LACredentialType) -> Bool {
-        credentials.set(credential, for: type)
-        return true
+        latchkeyAuthenticationContext.setCredential(credential.map { Passcode(bytes: $0) }, type: type.latchkeyType)
     }
 
-    /// Whether a credential of `type` was set on this context.
+    /// Whether a credential of `type` was set on this context (or the application password entered at its prompt).
     open func isCredentialSet(_ type: LACredentialType) -> Bool {
-        credentials.contains(type)
+        latchkeyAuthenticationContext.isCredentialSet(type.latchkeyType)
     }
 }
 
 /// Carries the reply closure to the evaluating task (Apple calls it on a private queue too).
-private final class ReplyBox: @unchecked Sendable { // the closure is called once, from one task
-    let reply: (Bool, (any Error)?) -> Void
-    init(_ reply: @escaping (Bool, (any Error)?) -> Void) { self.reply = reply }
+package final class ReplyBox: @unchecked Sendable { // the closure is called once, from one task
+    package let reply: (Bool, (any Error)?) -> Void
+    package init(_ reply: @escaping (Bool, (any Error)?) -> Void) { self.reply = reply }
 }
 #endif

@@ -1,5 +1,6 @@
 #if os(Linux)
 import Foundation
+import LatchkeyAuthCore
 
 /// `LACredentialType`: the kind of credential an app hands to a context with `setCredential(_:type:)`.
 public enum LACredentialType: Int, Sendable {
@@ -7,6 +8,14 @@ public enum LACredentialType: Int, Sendable {
     case applicationPassword = 0
     /// A smart-card PIN (`kLACredentialSmartCardPIN`, -3).
     case smartCardPIN = -3
+
+    /// The Latchkey credential type (same raw values).
+    var latchkeyType: CredentialType {
+        switch self {
+        case .applicationPassword: .applicationPassword
+        case .smartCardPIN: .smartCardPIN
+        }
+    }
 }
 
 /// `kLACredentialTypeApplicationPassword` (0).
@@ -17,27 +26,4 @@ public let kLACredentialSmartCardPIN: Int32 = -3
 /// `kLAErrorDomain`, the C spelling of `LAErrorDomain`.
 public let kLAErrorDomain = "com.apple.LocalAuthentication"
 
-/// Credentials set on one `LAContext` (held in memory only, never logged).
-final class LACredentialStore: @unchecked Sendable { // every access goes through `lock`
-    private let lock = NSLock()
-    private var values: [LACredentialType: Data] = [:]
-
-    func set(_ value: Data?, for type: LACredentialType) {
-        lock.lock()
-        defer { lock.unlock() }
-        values[type] = value
-    }
-
-    func contains(_ type: LACredentialType) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return values[type] != nil
-    }
-
-    func removeAll() {
-        lock.lock()
-        defer { lock.unlock() }
-        values.removeAll()
-    }
-}
 #endif

@@ -51,7 +51,8 @@ public struct LAError: Error, Hashable, Sendable, CustomNSError, LocalizedError 
         self.init(code, userInfo: error.userInfo)
     }
 
-    init(_ error: AuthenticationError) {
+    /// The `LAError` of a Latchkey authentication error (same raw values).
+    package init(_ error: AuthenticationError) {
         self.code = Code(rawValue: error.rawValue) ?? .authenticationFailed
         self.message = error.errorDescription
     }

@@ -13,22 +13,36 @@ public enum LAAccessControlOperation: Int, Sendable {
 }
 
 extension LAContext {
-    /// `evaluateAccessControl(_:operation:localizedReason:reply:)`: evaluates the policy the access control
-    /// needs (biometrics only when every alternative is biometric, else biometrics with passcode fallback),
-    /// so a following keychain call with this context opens the item without prompting.
+    /// `evaluateAccessControl(_:operation:localizedReason:reply:)`: proves what the access control needs, its
+    /// prompts following its constraints (a `.devicePasscode` control asks for the passcode, never for biometry; an
+    /// `.and` of biometry and the passcode asks for both) and asking for the application password when the control
+    /// has `.applicationPassword` and none was set — so a following keychain call with this context opens the item
+    /// without prompting. `reply` runs on another thread.
     public func evaluateAccessControl(_ accessControl: SecAccessControl, operation: LAAccessControlOperation,
                                       localizedReason: String, reply: @escaping (Bool, (any Error)?) -> Void) {
-        let policy: LAPolicy = accessControl.latchkeyAccessControl.policy == .deviceOwnerAuthenticationWithBiometrics
-            ? .deviceOwnerAuthenticationWithBiometrics : .deviceOwnerAuthentication
-        evaluatePolicy(policy, localizedReason: localizedReason, reply: reply)
+        let box = ReplyBox(reply)
+        let context = latchkeyAuthenticationContext
+        let requirement = accessControl.latchkeyAccessControl.requirement
+        Task.detached {
+            do throws(AuthenticationError) {
+                try await context.evaluate(requirement, reason: localizedReason)
+                box.reply(true, nil)
+            } catch {
+                box.reply(false, LAError(error))
+            }
+        }
     }
 
     /// The async form of `evaluateAccessControl(_:operation:localizedReason:reply:)`.
     public func evaluateAccessControl(_ accessControl: SecAccessControl, operation: LAAccessControlOperation,
                                       localizedReason: String) async throws -> Bool {
-        let policy: LAPolicy = accessControl.latchkeyAccessControl.policy == .deviceOwnerAuthenticationWithBiometrics
-            ? .deviceOwnerAuthenticationWithBiometrics : .deviceOwnerAuthentication
-        return try await evaluatePolicy(policy, localizedReason: localizedReason)
+        do throws(AuthenticationError) {
+            try await latchkeyAuthenticationContext.evaluate(accessControl.latchkeyAccessControl.requirement,
+                                                             reason: localizedReason)
+            return true
+        } catch {
+            throw LAError(error)
+        }
     }
 }
 #endif

@@ -33,7 +33,7 @@ public struct SecAccessControlCreateFlags: OptionSet, Sendable, Hashable {
     public static let touchIDCurrentSet = SecAccessControlCreateFlags(rawValue: 1 << 3)
     /// The device passcode (on Linux: the account password through PAM, or the simulator's passcode).
     public static let devicePasscode = SecAccessControlCreateFlags(rawValue: 1 << 4)
-    /// A paired companion device (not available on Linux: such items cannot be opened).
+    /// A paired companion device (Linux has none: an alternative needing one never opens the item).
     public static let companion = SecAccessControlCreateFlags(rawValue: 1 << 5)
     /// Deprecated name of `companion`.
     public static let watch = SecAccessControlCreateFlags(rawValue: 1 << 5)
@@ -43,12 +43,15 @@ public struct SecAccessControlCreateFlags: OptionSet, Sendable, Hashable {
     public static let and = SecAccessControlCreateFlags(rawValue: 1 << 15)
     /// The private key of a key item may be used (signing) after authentication.
     public static let privateKeyUsage = SecAccessControlCreateFlags(rawValue: 1 << 30)
-    /// An application-supplied password is also needed.
+    /// The item's value is also encrypted under a key derived from an application password
+    /// (`LAContext.setCredential(_:type: .applicationPassword)`, or asked for by the prompt).
     public static let applicationPassword = SecAccessControlCreateFlags(rawValue: 1 << 31)
 }
 
-/// `SecAccessControlCreateWithFlags`: `protection` is a `kSecAttrAccessible…` value. Invalid input
-/// returns nil and sets `error` to an `NSOSStatusErrorDomain` error with errSecParam.
+/// `SecAccessControlCreateWithFlags`: `protection` is a `kSecAttrAccessible…` value. Invalid input (another
+/// protection, or a combination Apple refuses: `.or` with `.and`, both biometry flags, `.userPresence` with anything
+/// but `.applicationPassword` / `.privateKeyUsage`) returns nil and sets `error` to an `NSOSStatusErrorDomain`
+/// error with errSecParam.
 @discardableResult
 public func SecAccessControlCreateWithFlags(_ allocator: CFAllocator?, _ protection: CFTypeRef,
                                             _ flags: SecAccessControlCreateFlags,
@@ -60,7 +63,7 @@ public func SecAccessControlCreateWithFlags(_ allocator: CFAllocator?, _ protect
     }
     let control = LatchkeyKeychainCore.AccessControl(accessibility: level, flags: AccessControlFlags(rawValue: flags.rawValue))
     do {
-        _ = try control.alternatives()
+        try control.validate()
     } catch let failure {
         error?.pointee = Unmanaged.passRetained(SecurityErrors.error(failure.status.rawValue))
         return nil

@@ -53,6 +53,11 @@ public let kCFBooleanTrue: CFBoolean! = NSNumber(value: true)
 /// `kCFBooleanFalse`.
 public let kCFBooleanFalse: CFBoolean! = NSNumber(value: false)
 
+/// `kCFBundleIdentifierKey` ("CFBundleIdentifier"): keychain code reads its default service with
+/// `Bundle.main.infoDictionary?[kCFBundleIdentifierKey as String]` — on Linux from an `Info.plist` beside the
+/// executable (COMPATIBILITY difference 2). An immutable `NSString`, so `nonisolated(unsafe)` is sound.
+nonisolated(unsafe) public let kCFBundleIdentifierKey: CFString! = "CFBundleIdentifier" as NSString
+
 /// `CFErrorCopyDescription`: the error's localized description.
 @discardableResult
 public func CFErrorCopyDescription(_ err: CFError!) -> CFString! {

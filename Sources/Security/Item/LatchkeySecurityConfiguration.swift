@@ -15,8 +15,10 @@ import LatchkeyKeychainLinux
 /// `LatchkeyLog` and readable as `defaultStoreDescription`. When no store can be opened, `SecItem…`
 /// answer with the reason's status (errSecNotAvailable, or errSecAuthFailed for a vault only another
 /// protection opens).
-/// Items added without `kSecAttrAccessGroup` get `LATCHKEY_APPLICATION_IDENTIFIER` as their access group
-/// (the stand-in for the bundle identifier / application-identifier entitlement); without it, the process name.
+/// Items added without `kSecAttrAccessGroup` get the application identifier as their access group (the stand-in
+/// for the application-identifier entitlement, see `ApplicationIdentity`): `LATCHKEY_APPLICATION_IDENTIFIER`, else
+/// the `CFBundleIdentifier` of an `Info.plist` beside the executable (which is also `Bundle.main.bundleIdentifier`),
+/// else the process name.
 public enum LatchkeySecurityConfiguration {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var current: (any ItemStore)?  // guarded by `lock`
@@ -60,6 +62,10 @@ public enum LatchkeySecurityConfiguration {
         return try opened?.get()
     }
 
+    /// The application identifier the default store gives items added without an access group, and where it came
+    /// from (`LATCHKEY_APPLICATION_IDENTIFIER`, the `Info.plist` beside the executable, or the process name).
+    public static var applicationIdentity: ApplicationIdentity { ApplicationIdentity.current() }
+
     /// Unlocks the default store when it is a passphrase vault (`LATCHKEY_KEYCHAIN=passphrase`, or an
     /// existing vault protected only by a passphrase). A wrong passphrase throws errSecAuthFailed.
     public static func unlock(passphrase: String) throws(KeychainStoreError) {
@@ -75,8 +81,7 @@ public enum LatchkeySecurityConfiguration {
 
     private static func openDefaultStore(environment: [String: String] = ProcessInfo.processInfo.environment)
         -> Result<(store: any ItemStore, description: KeychainStoreDescription), KeychainStoreError> {
-        let group = environment["LATCHKEY_APPLICATION_IDENTIFIER"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? ProcessInfo.processInfo.processName
+        let group = ApplicationIdentity.current(environment: environment).identifier
         do throws(KeychainStoreError) {
             let configuration = try DefaultKeychainConfiguration(environment: environment, defaultAccessGroup: group)
             return .success(try DefaultKeychain.open(configuration))

@@ -37,7 +37,7 @@ public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePo
     result?.pointee = nil
     if let status = SecItemPersistentReference.resolve(query, { SecItemCopyMatching($0, result) }) { return status }
     return SecurityBridge.status { () throws(KeychainStoreError) in
-        var q = try QueryDictionary.query(try SecurityBridge.swiftDictionary(query, forAdd: false))
+        var q = try QueryDictionary.query(try SecurityBridge.swiftDictionary(query, forAdd: false), for: .search)
         let store = LatchkeySecurityConfiguration.store
         let found: [QueryResult]
         do throws(KeychainStoreError) {
@@ -58,7 +58,7 @@ public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePo
 public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDictionary) -> OSStatus {
     if let status = SecItemPersistentReference.resolve(query, { SecItemUpdate($0, attributesToUpdate) }) { return status }
     return SecurityBridge.status { () throws(KeychainStoreError) in
-        let q = try QueryDictionary.query(try SecurityBridge.swiftDictionary(query, forAdd: false))
+        let q = try QueryDictionary.query(try SecurityBridge.swiftDictionary(query, forAdd: false), for: .update)
         let changes = try QueryDictionary.changes(try SecurityBridge.swiftDictionary(attributesToUpdate, forAdd: true),
                                                   for: q.itemClass)
         let store = LatchkeySecurityConfiguration.store
@@ -80,7 +80,7 @@ public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDiction
 public func SecItemDelete(_ query: CFDictionary) -> OSStatus {
     if let status = SecItemPersistentReference.resolve(query, { SecItemDelete($0) }) { return status }
     return SecurityBridge.status { () throws(KeychainStoreError) in
-        let q = try QueryDictionary.query(try SecurityBridge.swiftDictionary(query, forAdd: false))
+        let q = try QueryDictionary.query(try SecurityBridge.swiftDictionary(query, forAdd: false), for: .delete)
         try LatchkeySecurityConfiguration.store.delete(q)
     }
 }

@@ -12,9 +12,7 @@ import LocalAuthentication
 enum SecItemPrompt {
     /// Whether the store's error asks for an evaluation the facade may run.
     static func shouldPrompt(_ error: KeychainStoreError, context: (any AuthenticationContext)?, ui: AuthenticationUI) -> Bool {
-        guard ui == .allow, error.status == .interactionNotAllowed, case .authenticationRequired = error.reason else {
-            return false
-        }
+        guard ui == .allow, error.accessRequirement != nil else { return false }
         return context?.interactionNotAllowed != true
     }
 

@@ -5,10 +5,6 @@ import LatchkeyKeychainLinux
 
 /// Core Foundation ⇄ Swift conversions for the `SecItem…` functions (translation only).
 enum SecurityBridge {
-    /// Search keys Latchkey's stores do not model; accepted and ignored (matching is exact).
-    static let ignoredSearchKeys: Set<String> = ["m_CaseInsensitive", "m_DiacriticInsensitive", "m_WidthInsensitive",
-                                                 "u_ItemList", "u_Keychain", "m_SearchList"]
-
     static func status(_ body: () throws(KeychainStoreError) -> Void) -> OSStatus {
         do {
             try body()
@@ -23,7 +19,6 @@ enum SecurityBridge {
         var out: [String: Any] = [:]
         for (k, v) in cf {
             guard let key = (k as? String) ?? (k as? NSString).map({ String($0) }) else { throw KeychainStoreError.param }
-            if ignoredSearchKeys.contains(key) { continue }
             out[key] = v
         }
         try SecKeyBridge.translateValueRef(&out, forAdd: forAdd)

@@ -130,8 +130,10 @@ public final class SecKey: Hashable, @unchecked Sendable { // immutable
 
     /// The key a keychain item holds.
     convenience init?(storedItem item: Item) {
-        let isPrivate = item.attributes.values[.keyClass] == .string("1")
-        let exportable = item.attributes.values[.isExtractable] != .bool(false)
+        let isPrivate = item.attributes.keyClass == "1"
+        let exportable = item.attributes.values[.isExtractable].map {
+            AttributeKey.isExtractable.comparable($0, for: item.attributes.itemClass) != .int(0)
+        } ?? true
         guard let key = SecKey.fromExternal(item.value, privateKey: isPrivate, exportable: exportable,
                                             rsa: item.attributes.keyType == "42") else { return nil }
         try? self.init(key.material, exportable: exportable)
