@@ -40,11 +40,11 @@ package enum ApplicationPasswordSeal {
         }
         header.append(salt)
         let key = try deriveKey(password, salt: salt, kdf: kdf)
-        do {
-            return header + (try AES.GCM.seal(value, using: key, authenticating: header).combined)
-        } catch {
+        // A 12-byte nonce always has a combined form.
+        guard let combined = try? AES.GCM.seal(value, using: key, authenticating: header).combined else {
             throw KeychainStoreError(.internalComponent)
         }
+        return header + combined
     }
 
     /// Opens a sealed value; errSecAuthFailed (`.wrongApplicationPassword`) when `password` is not the one it was
