@@ -30,6 +30,7 @@ import Testing
             Data([0x30, 0x05, 0x02, 0x01]),           // length past the end
             Data([0x30, 0x80, 0x00, 0x00]),           // indefinite length
             Data([0x04, 0x81, 0x05, 1, 2, 3, 4, 5]),  // non-minimal long length
+            Data([0x04, 0x82, 0x00, 0x80]) + Data(count: 128), // long length with a leading zero octet
             Data([0x04, 0x85, 1, 0, 0, 0, 0]),        // five length bytes
             Data([0xbf, 0x80, 0x01, 0x00]),           // tag number with a leading 0x80
             Data([0xbf, 0x81, 0x81, 0x81, 0x81, 0x01, 0x00]), // tag number too long
@@ -42,6 +43,8 @@ import Testing
         // BER's longer definite forms are read only when asked; indefinite lengths and overruns never are.
         let longLength = try? DERReader.parse(Data([0x04, 0x81, 0x05, 1, 2, 3, 4, 5]), requireMinimalEncoding: false)
         #expect(longLength?.octetStringValue == Data([1, 2, 3, 4, 5]))
+        let zeroLed = try? DERReader.parse(Data([0x04, 0x82, 0x00, 0x80]) + Data(count: 128), requireMinimalEncoding: false)
+        #expect(zeroLed?.octetStringValue?.count == 128)
         let shortTag = try? DERReader.parse(Data([0xbf, 0x05, 0x00]), requireMinimalEncoding: false)
         #expect(shortTag?.tagNumber == 5 && shortTag?.tagClass == .contextSpecific)
         for bytes in [Data([0x30, 0x80, 0x00, 0x00]), Data([0x30, 0x05, 0x02, 0x01]), Data([0x04, 0x85, 1, 0, 0, 0, 0])] {

@@ -1,4 +1,3 @@
-import COpenSSL
 import Foundation
 
 /// Why PEM text did not give certificates.
@@ -38,7 +37,10 @@ extension Certificate {
     /// Most certificates `all(pem:)` reads from one text.
     public static let maxPEMCount = 256
 
-    /// The first `CERTIFICATE` block of PEM text (RFC 7468), read by OpenSSL's `PEM_read_bio_X509`.
+    /// The labels read as certificates: RFC 7468's, and the older one OpenSSL still reads.
+    static let pemLabels: Set<String> = ["CERTIFICATE", "X509 CERTIFICATE"]
+
+    /// The first `CERTIFICATE` block of PEM text (RFC 7468, read by `PEMArmor`).
     public convenience init(pem text: String) throws(CertificatePEMError) {
         let first = try Self.read(pem: text, limit: 1)[0]
         do { try self.init(derRepresentation: first) } catch {
@@ -60,45 +62,19 @@ extension Certificate {
     }
 
     /// The certificate as one PEM `CERTIFICATE` block (base64 in 64-character lines).
-    public var pemRepresentation: String { PEM.encode(label: "CERTIFICATE", der: derRepresentation) }
+    public var pemRepresentation: String { PEMArmor.encode(label: "CERTIFICATE", der: derRepresentation) }
 
     /// The DER of up to `limit` certificate blocks, at least one.
     private static func read(pem text: String, limit: Int) throws(CertificatePEMError) -> [Data] {
-        let bytes = Array(text.utf8)
-        guard bytes.count <= maxPEMSize else { throw .inputTooLarge(limit: maxPEMSize) }
-        guard !bytes.isEmpty else { throw .noCertificate }
-        // BIO_new_mem_buf reads the caller's memory in place: keep one copy alive for the whole loop.
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
-        defer { buffer.deallocate() }
-        buffer.copyBytes(from: bytes)
-        guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else {
-            throw .malformedCertificate(index: 1, reason: "BIO_new_mem_buf failed")
-        }
-        defer { BIO_free(bio) }
+        guard text.utf8.count <= maxPEMSize else { throw .inputTooLarge(limit: maxPEMSize) }
         var ders: [Data] = []
-        ERR_clear_error()
-        while ders.count < limit {
-            // The password callback refuses: an encrypted block is an error, never a prompt on the terminal.
-            guard let x509 = PEM_read_bio_X509(bio, nil, { _, _, _, _ in 0 }, nil) else {
-                let code = ERR_peek_last_error()
-                ERR_clear_error()
-                // "No start line" is the end of the text: no further CERTIFICATE block.
-                if ERR_GET_LIB(code) == ERR_LIB_PEM, ERR_GET_REASON(code) == PEM_R_NO_START_LINE { break }
-                throw .malformedCertificate(index: ders.count + 1, reason: Self.reason(code))
+        for (index, block) in PEMArmor.blocks(in: text, labels: pemLabels, limit: limit).enumerated() {
+            guard let der = block.der else {
+                throw .malformedCertificate(index: index + 1, reason: block.problem ?? "malformed PEM block")
             }
-            defer { X509_free(x509) }
-            var out: UnsafeMutablePointer<UInt8>?
-            let length = i2d_X509(x509, &out)
-            guard length > 0, let out else { throw .malformedCertificate(index: ders.count + 1, reason: "i2d_X509 failed") }
-            ders.append(Data(bytes: out, count: Int(length)))
-            CRYPTO_free(out, #fileID, #line)
+            ders.append(der)
         }
         guard !ders.isEmpty else { throw .noCertificate }
         return ders
-    }
-
-    private static func reason(_ code: UInt) -> String {
-        guard let text = ERR_reason_error_string(code) else { return "OpenSSL error \(code)" }
-        return String(cString: text)
     }
 }

@@ -15,57 +15,29 @@ import Foundation
 extension Certificate {
     /// Parses `der`; when, and only when, it has the quirk exactly — the outer
     /// `SEQUENCE { tbsCertificate SEQUENCE, signatureAlgorithm SEQUENCE, signatureValue BIT STRING }`
-    /// with the BIT STRING declaring 1…7 unused bits that are all zero — OpenSSL's object is parsed from
+    /// with the BIT STRING declaring 1…7 unused bits that are all zero — the platform's verifier is given
     /// the same bytes with that one count octet set to 0. Nothing else changes: the TBSCertificate bytes,
-    /// the algorithm and the signature octets are the original ones, so OpenSSL verifies the real
+    /// the algorithm and the signature octets are the original ones, so the verifier checks the real
     /// signature over the original TBS bytes with the issuer's key, and the rest of the chain check
     /// (issuer to root, validity, CA flags, extensions) runs as for any certificate. A wrong signature, a
-    /// changed TBS or another issuer is still refused. `derRepresentation` is `der` as given.
+    /// changed TBS or another issuer is still refused. `derRepresentation` is `der` as given, and every
+    /// accessor reads it.
     ///
     /// Use it only where the quirk is known to occur (fido-u2f attestation leaves); everywhere else use
     /// `init(derRepresentation:)`, under which such a certificate's signature never verifies.
     public convenience init(derRepresentationToleratingUnusedSignatureBits der: Data) throws(CryptoError) {
-        guard let offset = Self.unusedSignatureBitsOffset(in: der) else {
-            try self.init(derRepresentation: der)
+        let fields = try Self.parse(der)
+        guard fields.signatureUnusedBits != 0 else {
+            self.init(fields: fields, derRepresentation: der, verificationDER: der)
             return
         }
+        // The BIT STRING ends the certificate: its contents are the unused-bits octet and the signature.
         var repaired = der
-        repaired[repaired.startIndex + offset] = 0
-        self.init(handle: try Self.parse(repaired), derRepresentation: der)
+        repaired[repaired.endIndex - fields.signature.count - 1] = 0
+        self.init(fields: fields, derRepresentation: der, verificationDER: repaired)
     }
 
     /// Whether the certificate's DER has the early-U2F quirk: its signature BIT STRING declares 1…7
-    /// (zero) unused bits.
-    public var declaresUnusedSignatureBits: Bool { Self.unusedSignatureBitsOffset(in: derRepresentation) != nil }
-
-    /// The offset in `der` of the signature BIT STRING's unused-bits octet when it holds the quirk
-    /// (1…7, and the declared bits of the last octet are zero); nil for any other encoding.
-    static func unusedSignatureBitsOffset(in der: Data) -> Int? {
-        let bytes = [UInt8](der)
-        guard let outer = element(in: bytes, at: 0), outer.tag == 0x30, outer.end == bytes.count,
-              let tbs = element(in: bytes, at: outer.contentStart), tbs.tag == 0x30,
-              let algorithm = element(in: bytes, at: tbs.end), algorithm.tag == 0x30,
-              let signature = element(in: bytes, at: algorithm.end), signature.tag == 0x03,
-              signature.end == outer.end, signature.end - signature.contentStart >= 2 else { return nil }
-        let unused = bytes[signature.contentStart]
-        guard (1...7).contains(unused), bytes[signature.end - 1] & ((1 << unused) - 1) == 0 else { return nil }
-        return signature.contentStart
-    }
-
-    /// One DER element's tag and extent (definite lengths up to four octets); nil when it overruns `bytes`.
-    private static func element(in bytes: [UInt8], at start: Int) -> (tag: UInt8, contentStart: Int, end: Int)? {
-        guard start >= 0, start + 2 <= bytes.count else { return nil }
-        let tag = bytes[start]
-        let first = Int(bytes[start + 1])
-        var length = first
-        var contentStart = start + 2
-        if first >= 0x80 {
-            let count = first & 0x7f
-            guard (1...4).contains(count), contentStart + count <= bytes.count else { return nil }
-            length = bytes[contentStart..<(contentStart + count)].reduce(0) { $0 << 8 | Int($1) }
-            contentStart += count
-        }
-        guard length <= bytes.count - contentStart else { return nil }
-        return (tag, contentStart, contentStart + length)
-    }
+    /// (zero) unused bits. (The parse refuses any other non-zero count, and declared bits that are not zero.)
+    public var declaresUnusedSignatureBits: Bool { fields.signatureUnusedBits != 0 }
 }

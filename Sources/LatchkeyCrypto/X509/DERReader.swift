@@ -107,6 +107,8 @@ public enum DERReader {
             let count = Int(lengthByte & 0x7f)
             guard count >= 1, count <= 4 else { throw .malformedInput("DER: indefinite or oversized length") }
             guard end - offset >= count else { throw .malformedInput("DER: truncated length") }
+            // DER writes a long-form length in as few octets as it needs: no leading zero octet.
+            guard bytes[offset] != 0 || !minimal else { throw .malformedInput("DER: non-minimal length") }
             for _ in 0..<count {
                 length = length << 8 | Int(bytes[offset])
                 offset += 1
