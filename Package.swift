@@ -83,7 +83,7 @@ var targets: [Target] = [
     // seam: Security and CommonCrypto, or the Linux engine.
     .target(name: "LatchkeyCrypto",
             dependencies: ["LatchkeySupport"]
-                + backend(linux: ["CryptoKit", "LatchkeyOpenSSL", "COpenSSL"], apple: ["CryptoKit", "Security", "CommonCrypto"]),
+                + backend(linux: ["CryptoKit", "LatchkeyOpenSSL"], apple: ["CryptoKit", "Security", "CommonCrypto"]),
             swiftSettings: client),
 
     // WebAuthn data model shared by the relying party (server) and the client/software authenticator.

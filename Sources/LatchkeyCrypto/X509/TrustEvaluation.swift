@@ -44,3 +44,23 @@ public struct TrustEvaluation: Sendable {
         return result.chain
     }
 }
+
+extension TrustEvaluationError {
+    /// The failure in the words of OpenSSL's `X509_verify_cert_error_string`, which `Certificate.verifyChain` reports
+    /// on every platform (`CryptoError.untrustedCertificate`).
+    var verifyReason: String {
+        switch self {
+        case .expired: "certificate has expired"
+        case .notYetValid: "certificate is not yet valid"
+        case .hostnameMismatch: "hostname mismatch"
+        case .notTrusted: "unable to get local issuer certificate"
+        case .invalidSignature: "certificate signature failure"
+        case .invalidAuthority: "invalid CA certificate"
+        case .pathLengthExceeded: "path length constraint exceeded"
+        case .invalidPurpose: "unsupported certificate purpose"
+        case .unhandledCriticalExtension: "unhandled critical extension"
+        case let .rejected(_, reason): reason
+        case .noCertificates: "no certificates"
+        }
+    }
+}

@@ -26,6 +26,24 @@ package final class X509Certificate: @unchecked Sendable, Hashable, CustomString
         derRepresentation = der
     }
 
+    /// A certificate another parser already accepted (LatchkeyCrypto's portable `Certificate`): OpenSSL must read
+    /// exactly the extent of `der`; nothing is re-encoded, so the bytes are verified as given.
+    package init(acceptedDER der: Data) throws(CryptoError) {
+        let parsed: OpaquePointer? = der.withUnsafeBytes { raw -> OpaquePointer? in
+            guard let base = raw.bindMemory(to: UInt8.self).baseAddress else { return nil }
+            var p: UnsafePointer<UInt8>? = base
+            guard let x509 = d2i_X509(nil, &p, raw.count) else { return nil }
+            guard p == base + raw.count else { X509_free(x509); return nil }
+            return x509
+        }
+        guard let parsed else {
+            ERR_clear_error()
+            throw .malformedInput("X.509 DER: OpenSSL cannot read the certificate")
+        }
+        handle = parsed
+        derRepresentation = der
+    }
+
     /// Parses DER with OpenSSL; the result must re-encode to exactly `der`. The caller frees it.
     static func parse(_ der: Data) throws(CryptoError) -> OpaquePointer {
         guard der.count <= Self.maxSize else { throw .inputTooLarge(limit: Self.maxSize) }
@@ -123,8 +141,10 @@ package final class X509Certificate: @unchecked Sendable, Hashable, CustomString
 
     /// Whether `issuer`'s key verifies this certificate's signature.
     package func isSigned(by issuer: X509Certificate) -> Bool {
-        guard let key = X509_get0_pubkey(issuer.handle) else { return false }
-        return X509_verify(handle, key) == 1
+        guard let key = X509_get0_pubkey(issuer.handle) else { ERR_clear_error(); return false }
+        let ok = X509_verify(handle, key) == 1
+        ERR_clear_error()
+        return ok
     }
 
     /// Verifies `self` up to one of `trustAnchors` through `intermediates`, at time `date`
@@ -147,6 +167,7 @@ package final class X509Certificate: @unchecked Sendable, Hashable, CustomString
         X509_STORE_CTX_set_time(ctx, 0, time_t(date.timeIntervalSince1970))
         guard X509_verify_cert(ctx) == 1 else {
             let code = X509_STORE_CTX_get_error(ctx)
+            ERR_clear_error()
             let reason = X509_verify_cert_error_string(Int(code)).map { String(cString: $0) } ?? "code \(code)"
             throw .untrustedCertificate(reason)
         }

@@ -129,7 +129,7 @@ package struct X509TrustEvaluation: Sendable {
         }
     }
 
-    /// The certificates of an OpenSSL stack, as the caller's own objects where the DER matches.
+    /// The certificates of an OpenSSL stack, as the caller's own objects where they are the same.
     private static func certificates(in stack: OpaquePointer?, reusing known: [X509Certificate]) -> [X509Certificate]? {
         guard let stack else { return nil }
         var out: [X509Certificate] = []
@@ -141,7 +141,9 @@ package struct X509TrustEvaluation: Sendable {
         return out.isEmpty ? nil : out
     }
 
+    /// The caller's certificate whose OpenSSL object `x509` is, or whose DER it has; else (a system anchor) a new one.
     private static func certificate(_ x509: OpaquePointer, reusing known: [X509Certificate]) -> X509Certificate? {
+        if let same = known.first(where: { $0.handle == x509 }) { return same }
         var out: UnsafeMutablePointer<UInt8>?
         let length = i2d_X509(x509, &out)
         guard length > 0, let out else { ERR_clear_error(); return nil }
