@@ -34,7 +34,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "che
 
 import package_graph as pg  # noqa: E402
 
-CLIENT_PRODUCTS = ["Latchkey", "LatchkeyKeychain", "LatchkeyAuth", "LatchkeyCrypto", "LatchkeyWebAuthn"]
+CLIENT_PRODUCTS = pg.CLIENT_PRODUCTS
 
 
 def main(argv=None) -> int:

@@ -55,7 +55,7 @@ import package_graph as pg  # noqa: E402
 import swiftdecls as sd  # noqa: E402
 import swiftsource as ss  # noqa: E402
 
-CLIENT_PRODUCTS = ["Latchkey", "LatchkeyKeychain", "LatchkeyAuth", "LatchkeyCrypto", "LatchkeyWebAuthn"]
+CLIENT_PRODUCTS = pg.CLIENT_PRODUCTS
 TEXTUAL_MODULES = ["Swift", "_Concurrency", "_StringProcessing", "RegexBuilder", "Synchronization", "Observation",
                    "Distributed"]
 BINARY_MODULES = ["Foundation", "FoundationEssentials", "FoundationInternationalization", "Dispatch"]

@@ -5,7 +5,11 @@ What it checks: every .swift file of every target a Mac would compile for some A
 executables and tests, as dump-package describes them (scripts/checks/package_graph.py,
 `apple_compiled_targets`) — for the symbols in GLIBC_ONLY / GLIBC_PREFIXES below, the `CONSTANT.rawValue`
 idiom (glibc imports SOCK_STREAM, RLIMIT_CORE, ... as enums; Darwin as plain Int32), any use of the `Glibc` or
-`Musl` module, and `/proc/` paths in string literals. Skipped (they are never compiled for Apple platforms):
+`Musl` module, `/proc/` paths in string literals, and any `import`, in a target of the client products, of a module that does not exist on
+Apple platforms: a C system library of this package other than Apple's own, or a Linux-only Swift target (the Linux
+modules with Apple's names — CryptoKit, Security, ... — are the system frameworks there and are fine). The
+compiler on Linux cannot see such an import: in the apple-frameworks mode every module of the build is on its
+search path. Skipped (they are never compiled for Apple platforms):
 Linux-only targets, system libraries, and targets that depend on a Linux-only target on every Apple platform.
 
 How: a lexer (scripts/checks/swiftsource.py) drops comments and string contents, then evaluates the
@@ -164,7 +168,22 @@ def glibc_note(tokens, i):
     return None
 
 
-def scan_file(root, rel, conditions):
+def import_note(tokens, i, forbidden_modules):
+    """Why `import <module>` at tokens[i] cannot compile on an Apple platform, or None."""
+    t = tokens[i]
+    if t.kind != "ident" or t.text != "import" or i + 1 >= len(tokens):
+        return None
+    module = tokens[i + 1]
+    if module.kind in ("ident", "keyword") and module.text in ("struct", "class", "enum", "protocol", "func",
+                                                                "var", "let", "typealias"):
+        module = tokens[i + 2] if i + 2 < len(tokens) else module   # `import struct M.T`
+    name = module.text
+    if name in forbidden_modules:
+        return f"imports {name}, which does not exist on Apple platforms ({forbidden_modules[name]})", "import " + name
+    return None
+
+
+def scan_file(root, rel, conditions, forbidden_modules=None):
     path = os.path.join(root, rel)
     with open(path, encoding="utf-8") as f:
         text = f.read()
@@ -174,15 +193,16 @@ def scan_file(root, rel, conditions):
     for i, (t, platforms) in enumerate(zip(tokens, mask)):
         if not platforms or t.kind == "directive":
             continue
-        note = glibc_note(tokens, i)
+        note = glibc_note(tokens, i) or import_note(tokens, i, forbidden_modules or {})
         if not note:
             continue
         why, symbol = note
         if (rel, symbol) in ALLOWED:
             continue
         order = [p for p in ss.APPLE_PLATFORMS if p in platforms]
-        findings.append(f"{rel}:{t.line}:{t.col}: `{symbol}` is glibc-only and compiled on {', '.join(order)} "
-                        f"(outside #if os(Linux) / canImport(Glibc)): {why}")
+        kind = "cannot compile" if symbol.startswith("import ") else "is glibc-only and compiled"
+        findings.append(f"{rel}:{t.line}:{t.col}: `{symbol}` {kind} on {', '.join(order)} "
+                        f"(outside #if os(Linux) / canImport(Glibc) / !LATCHKEY_APPLE_FRAMEWORKS): {why}")
     return findings
 
 
@@ -197,6 +217,11 @@ def main(argv=None) -> int:
     linux, apple = graphs
     linux_only = pg.linux_only_targets(linux, apple)
     targets, skipped = pg.apple_compiled_targets(linux, apple, linux_only)
+    # Imports are held to Apple's SDK only in what the client products compile (the server, the tool and the
+    # benchmarks are Linux-first: on macOS they take their C libraries from Homebrew).
+    forbidden_modules = {name: why for name, why in pg.forbidden_targets(linux, linux_only).items()
+                         if name not in pg.APPLE_FRAMEWORK_NAMES}
+    client_targets = set(pg.apple_closure(apple, pg.CLIENT_PRODUCTS))
     if args.list:
         print("scanned:", ", ".join(targets))
         for name, why in sorted(skipped.items()):
@@ -208,7 +233,8 @@ def main(argv=None) -> int:
         for rel in linux.swift_files(args.root, target):
             files += 1
             try:
-                findings += scan_file(args.root, rel, conditions)
+                findings += scan_file(args.root, rel, conditions,
+                                      forbidden_modules if target in client_targets else None)
             except ss.LexError as error:
                 findings.append(f"{rel}: cannot be read by the checker: {error}")
     for f in findings:

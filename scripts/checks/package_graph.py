@@ -287,6 +287,13 @@ def _load_dump(root: str, host: str, text: str) -> dict:
 NAMED_LINUX_ONLY = ("LatchkeyAuthLinux", "LatchkeyKeychainLinux", "LatchkeyOpenSSL", "Security",
                     "LocalAuthentication", "CryptoKit", "CommonCrypto", "AuthenticationServices")
 
+# The products an app on an Apple platform adds: what the Apple-platform checks hold to Apple's frameworks.
+CLIENT_PRODUCTS = ["Latchkey", "LatchkeyKeychain", "LatchkeyAuth", "LatchkeyCrypto", "LatchkeyWebAuthn"]
+
+# The Linux modules named after Apple's frameworks: on Apple platforms `import Security` (and the rest) is the SDK's.
+APPLE_FRAMEWORK_NAMES = frozenset({"Security", "LocalAuthentication", "CryptoKit", "CommonCrypto",
+                                   "AuthenticationServices"})
+
 # System libraries Apple ships in its SDKs that a client product may link there (none is wanted today:
 # add a name here, with the reason, to allow one).
 APPLE_SHIPPED_SYSTEM_LIBRARIES: set[str] = set()

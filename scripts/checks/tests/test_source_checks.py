@@ -183,11 +183,22 @@ let late = Mutex(2)
 
 
 class Glibc(unittest.TestCase):
-    def scan(self, source):
+    def scan(self, source, forbidden_modules=None, conditions=APPLE):
         with tempfile.TemporaryDirectory() as root:
             with open(os.path.join(root, "F.swift"), "w") as f:
                 f.write(source)
-            return [line.split(": ", 1)[0] + ": " + line.split("`")[1] for line in glibc.scan_file(root, "F.swift", APPLE)]
+            return [line.split(": ", 1)[0] + ": " + line.split("`")[1]
+                    for line in glibc.scan_file(root, "F.swift", conditions, forbidden_modules)]
+
+    def test_imports_of_modules_apple_platforms_lack_are_reported_outside_their_conditions(self):
+        forbidden = {"COpenSSL": "C system library", "LatchkeyOpenSSL": "Linux-only Swift target"}
+        src = ("import Foundation\nimport COpenSSL\n@_exported import LatchkeyOpenSSL\nimport struct COpenSSL.X\n"
+               "#if !LATCHKEY_APPLE_FRAMEWORKS\nimport LatchkeyOpenSSL\n#endif\n"
+               "#if os(Linux)\nimport COpenSSL\n#endif\nimport Security\n")
+        client = {p: ss.Conditions(p, defines={"LATCHKEY_APPLE_FRAMEWORKS"}) for p in ss.APPLE_PLATFORMS}
+        self.assertEqual(self.scan(src, forbidden, client), ["F.swift:2:1: import COpenSSL",
+                                                     "F.swift:3:12: import LatchkeyOpenSSL",
+                                                     "F.swift:4:1: import COpenSSL"])
 
     def test_glibc_symbols_outside_linux_conditions_are_reported(self):
         src = ("import Glibc\n"
