@@ -61,6 +61,7 @@ enum SecurityPins {
         let _: CFAllocator = kCFAllocatorSystemDefault
         let _: CFBoolean = kCFBooleanTrue
         let _: CFBoolean = kCFBooleanFalse
+        let _: CFString = kCFBundleIdentifierKey  // CFBundle.h: `const CFStringRef kCFBundleIdentifierKey` (CFString! in Swift)
         let _: OSStatus = noErr
         let _: (CFTypeRef?) -> CFTypeID = CFGetTypeID
         let _: () -> CFTypeID = CFDataGetTypeID
