@@ -30,7 +30,7 @@ import LatchkeyKeychain
             return vault
         }
     }
-    private static let verifierPrefix = "$argon2id$v=19$m=64,t=1,p=1$"
+    private static let verifierPrefix = "$argon2id$v=19$m=8,t=1,p=1$"
     #endif
 
     @Test func createAndLogIn() throws {
