@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Issue 25: on iOS, tvOS, watchOS, visionOS and macOS the client products link only Apple's frameworks.
 
-What it checks: for each client product (Latchkey, LatchkeyKeychain, LatchkeyAuth, LatchkeyCrypto,
+What it checks: for each client product (Latchkey, LatchkeyUI, LatchkeyKeychain, LatchkeyAuth, LatchkeyCrypto,
 LatchkeyWebAuthn) and each Apple platform, the targets reachable through the dependency edges that apply to
 that platform must include no C system library (`.systemLibrary`: COpenSSL, CSodium, CSQLite, CPostgres,
 CMicroHTTPD, CPAM, CSecret, CKeyutils...) and no Linux-only Swift target. Reached targets must not link a
@@ -34,7 +34,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "che
 
 import package_graph as pg  # noqa: E402
 
-CLIENT_PRODUCTS = ["Latchkey", "LatchkeyKeychain", "LatchkeyAuth", "LatchkeyCrypto", "LatchkeyWebAuthn"]
+CLIENT_PRODUCTS = ["Latchkey", "LatchkeyUI", "LatchkeyKeychain", "LatchkeyAuth", "LatchkeyCrypto", "LatchkeyWebAuthn"]
 
 
 def main(argv=None) -> int:

@@ -39,7 +39,7 @@ import swiftsource as ss  # noqa: E402
 
 FACADES = ("Security", "LocalAuthentication", "CryptoKit", "CommonCrypto", "AuthenticationServices")
 PIN_DIR = os.path.join("Tests", "ApplePinTests")
-CLIENT_PRODUCTS = ["Latchkey", "LatchkeyKeychain", "LatchkeyAuth", "LatchkeyCrypto", "LatchkeyWebAuthn"]
+CLIENT_PRODUCTS = ["Latchkey", "LatchkeyUI", "LatchkeyKeychain", "LatchkeyAuth", "LatchkeyCrypto", "LatchkeyWebAuthn"]
 APPLE_NAME = re.compile(r"^(Sec[A-Z]\w*|kSec\w+|errSec\w+|LA[A-Z]\w*|kLA\w+|CF[A-Z]\w*|kCF\w+)$")
 WITNESSES = {"hash(into:)", "description", "debugDescription"}
 
