@@ -49,6 +49,7 @@ func backend(linux linuxNames: [String], apple appleNames: [String]) -> [Target.
 
 var products: [Product] = [
     .library(name: "Latchkey", targets: ["Latchkey"]),
+    .library(name: "LatchkeyUI", targets: ["LatchkeyUI"]),
     .library(name: "LatchkeyCrypto", targets: ["LatchkeyCrypto"]),
     .library(name: "LatchkeyKeychain", targets: ["LatchkeyKeychain"]),
     .library(name: "LatchkeyAuth", targets: ["LatchkeyAuth"]),
@@ -114,6 +115,9 @@ var targets: [Target] = [
             dependencies: ["LatchkeyCrypto", "LatchkeyKeychain", "LatchkeyAuth", "LatchkeyWebAuthn"]
                 + backend(linux: [], apple: ["Security", "LocalAuthentication"]),
             swiftSettings: client),
+    // SwiftUI views over the kit's screen models (Sources/Latchkey/Screens), layout only. Every file is under
+    // `#if canImport(SwiftUI)`: the module is empty where SwiftUI is missing (Linux).
+    .target(name: "LatchkeyUI", dependencies: ["Latchkey"], swiftSettings: client),
 
     .testTarget(name: "LatchkeyCryptoTests",
                 dependencies: ["LatchkeyCrypto"] + backend(linux: ["LatchkeyOpenSSL", "COpenSSL"], apple: []),

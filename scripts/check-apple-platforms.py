@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Issue 25: on iOS, tvOS, watchOS, visionOS and macOS the client products link only Apple's frameworks.
 
-What it checks: for each client product (Latchkey, LatchkeyKeychain, LatchkeyAuth, LatchkeyCrypto,
+What it checks: for each client product (Latchkey, LatchkeyUI, LatchkeyKeychain, LatchkeyAuth, LatchkeyCrypto,
 LatchkeyWebAuthn) and each Apple platform, the targets reachable through the dependency edges that apply to
 that platform must include no C system library (`.systemLibrary`: COpenSSL, CSodium, CSQLite, CPostgres,
 CMicroHTTPD, CPAM, CSecret, CKeyutils...) and no Linux-only Swift target. Reached targets must not link a

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Issue 25: nothing in the client products uses an API above the package's `platforms:` floor unguarded.
 
-What it checks: the Swift files of every target the client products (Latchkey, LatchkeyKeychain,
+What it checks: the Swift files of every target the client products (Latchkey, LatchkeyUI, LatchkeyKeychain,
 LatchkeyAuth, LatchkeyCrypto, LatchkeyWebAuthn) reach on some Apple platform (the graph of
 scripts/check-apple-platforms.py) must not use a declaration whose `@available` introduces it, on a platform
 the file is compiled for, above the floor dump-package reports (macOS 14, iOS 17, tvOS 17, watchOS 10,
@@ -28,7 +28,8 @@ How:
    `#if os(Linux)` or `canImport(Glibc)` is not checked; `#if os(macOS)` code is checked against macOS only.
 
 Limits: no type inference (see 2); operators, protocol conformances of the toolchain's types and
-declarations of C modules are not indexed; the synthesized Foundation interface is swift-corelibs-
+declarations of C modules are not indexed, nor are SwiftUI and AuthenticationServices (no Linux interface: LatchkeyUI's
+uses of them are unchecked); the synthesized Foundation interface is swift-corelibs-
 foundation's, whose availability follows Apple's Foundation for the API they share (not for Objective-C-only
 API, which does not exist here). A Mac build stays the final word.
 

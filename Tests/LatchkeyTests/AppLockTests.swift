@@ -6,7 +6,7 @@ import LatchkeyAuth
 
 /// One step of a scenario and the state expected after it.
 private enum Step: Sendable, CustomStringConvertible {
-    case launch, background, foreground, lock, unlock, passwordLogin, lockIfIdle, relaunch
+    case launch, background, foreground, lock, unlock, unlockWithPasscode, passwordLogin, lockIfIdle, relaunch
     case advance(TimeInterval)
 
     var description: String {
@@ -75,6 +75,21 @@ private let rows: [Row] = [
     Row(name: "lockout → wrong passcode → failed",
         setup: Setup(lockedOut: true, passcode: "0000"), steps: [(.launch, .failed(failedMessage))],
         usedPasscodeFallback: true),
+    Row(name: "Use Passcode: no match, then the passcode → unlocked",
+        setup: Setup(authenticateOnLaunch: false, outcomes: [.noMatch]),
+        steps: [(.launch, .locked), (.unlockWithPasscode, .unlocked)], usedPasscodeFallback: true),
+    Row(name: "Use Passcode: a match is enough (biometrics come first, as with deviceOwnerAuthentication)",
+        setup: Setup(authenticateOnLaunch: false, outcomes: [.match]),
+        steps: [(.launch, .locked), (.unlockWithPasscode, .unlocked)], usedPasscodeFallback: true),
+    Row(name: "Use Passcode: sheet canceled → locked, no error",
+        setup: Setup(passcode: nil, authenticateOnLaunch: false, outcomes: [.noMatch]),
+        steps: [(.launch, .locked), (.unlockWithPasscode, .locked)], usedPasscodeFallback: true),
+    Row(name: "Use Passcode: wrong passcode → failed; after a failure too",
+        setup: Setup(passcode: "0000", authenticateOnLaunch: false, outcomes: [.noMatch, .noMatch]),
+        steps: [(.launch, .locked), (.unlockWithPasscode, .failed(failedMessage)),
+                (.unlockWithPasscode, .failed(failedMessage))], usedPasscodeFallback: true),
+    Row(name: "Use Passcode needs a login first",
+        setup: Setup(tokens: false), steps: [(.launch, .needsLogin), (.unlockWithPasscode, .needsLogin)]),
     Row(name: "enrolment changed since trusted → needsLogin, tokens cleared",
         setup: Setup(sessionAge: 10, enrollmentChangedSinceTrusted: true, outcomes: [.match]),
         steps: [(.launch, .needsLogin)], tokensCleared: true),
@@ -133,14 +148,9 @@ private final class PromptObserver: PasscodeProvider {
         let clock = TestClock()
         let simulator = phone.simulator
         let observer = PromptObserver(answer: row.setup.passcode)
-        let authenticator = BiometricAuthenticator(fallbackTitle: "Enter Password") {
-            simulator.makeContext(passcodeProvider: observer)
-        }
+        let authenticator = phone.authenticator(passcodeProvider: observer)
         if row.setup.lockedOut {
-            for _ in 0..<10 where try !simulator.sensor().isLockedOut {
-                try simulator.enqueue(.noMatch)
-                _ = await authenticator.authenticate(reason: "lock out")
-            }
+            try await phone.lockOut()
             #expect(try simulator.sensor().isLockedOut)
         }
         let domainStates = MemoryDomainStateStore()
@@ -173,11 +183,18 @@ private final class PromptObserver: PasscodeProvider {
             case .foreground: await appLock.willEnterForeground()
             case .lock: appLock.lock()
             case .unlock: await appLock.unlock()
+            case .unlockWithPasscode: await appLock.unlockWithPasscode()
             case .passwordLogin: appLock.didAuthenticateWithPassword()
             case .lockIfIdle: appLock.lockIfIdle()
             case .advance(let seconds): clock.advance(seconds)
             }
             #expect(appLock.state == expected, "step \(index) \(step)")
+            // `failure` is the error behind `.failed` (to word it in another language), and only then.
+            if case .failed(let text) = appLock.state {
+                #expect(appLock.failure?.message(in: .current) == text)
+            } else {
+                #expect(appLock.failure == nil)
+            }
         }
         #expect(appLock.passwordFallbackRequested == row.passwordFallbackRequested)
         #expect(appLock.usedPasscodeFallback == row.usedPasscodeFallback)
@@ -192,5 +209,10 @@ private final class PromptObserver: PasscodeProvider {
         let appLock = AppLock(authenticator: phone.authenticator())
         #expect(appLock.biometryType == .touchID)
         #expect(appLock.state == .locked)
+        #expect(throws: Never.self) { try appLock.biometryAvailability.get() }
+        let notEnrolled = try SimulatedPhone(biometry: .faceID, enrolled: false)
+        defer { notEnrolled.cleanUp() }
+        let unenrolledLock = AppLock(authenticator: notEnrolled.authenticator())
+        #expect(throws: AuthError.notEnrolled) { try unenrolledLock.biometryAvailability.get() }
     }
 }

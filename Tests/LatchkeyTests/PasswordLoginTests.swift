@@ -36,7 +36,8 @@ import LatchkeyKeychain
     @Test func createAndLogIn() throws {
         let flow = login(MemoryStore())
         #expect(!flow.hasAccount)
-        try flow.createAccount(username: "  mina ", password: "correct horse")
+        let created = try flow.createAccount(username: "  mina ", password: "correct horse")
+        #expect(created.username == "mina" && created.method == .password && created.date == clock.now)
         #expect(flow.hasAccount)
         #expect(flow.username == "mina")
         let session = try flow.logIn(username: "mina", password: "correct horse")

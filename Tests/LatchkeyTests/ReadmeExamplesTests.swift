@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import LatchkeyCrypto
+import LatchkeySupport
+import LatchkeyWebAuthn
 import Latchkey
 
 /// The README's usage examples, compiled and run, so the documentation stays true.
@@ -55,5 +57,70 @@ import Latchkey
         } else {
             Issue.record("a non-matching scan must fail")
         }
+    }
+
+    /// The Screens example's models, wired as the README wires them (a `String` stands for `ASAuthorization`), driven
+    /// with the calls its SwiftUI makes: `.task`, the `presentation` switch, `SignInWithAppleButton`'s two closures,
+    /// `.privacyCover`'s scene phases, the lock screen's button and the password sheet's binding.
+    @MainActor @Test func screensExample() async throws {
+        let phone = try SimulatedPhone(biometry: .faceID)
+        defer { phone.cleanUp() }
+        let keychain = Keychain(service: "com.example.notes", store: MemoryStore())
+        let tokens = Locked(false)
+        var kept: [TokenGrant] = []
+        func keep(_ grant: TokenGrant) { kept.append(grant) }
+        let server = URL(string: "http://127.0.0.1:9")!   // the passkey button is not pressed here
+        let passkeyCeremony = SoftwareAuthenticator(store: InMemorySoftwareCredentialStore())
+        func appleSession(_ authorization: String, rawNonce: String) async throws -> TokenGrant {
+            TokenGrant(accessToken: "\(authorization):\(rawNonce)", expiresIn: 900, refreshToken: "r")
+        }
+
+        let authenticator = phone.authenticator()
+        let lockScreen = LockScreenModel(
+            appLock: AppLock(authenticator: authenticator, hasValidTokens: { tokens.withLock { $0 } }),
+            allowsPasswordLogin: true)
+        let passwordForm = PasswordLoginFormModel(login: PasswordLogin(keychain: keychain, hashStrength: .testing),
+                                                  authenticator: authenticator) { _ in
+            lockScreen.didLogInWithPassword()
+        }
+        let signIn = SignInScreenModel<TokenGrant, String>(
+            passkeyClient: PasskeyClient(baseURL: server, ceremony: passkeyCeremony),
+            exchangeApple: { authorization, nonce in try await appleSession(authorization, rawNonce: nonce.raw) },
+            onSignIn: { grant, _ in
+                keep(grant)
+                lockScreen.appLock.didAuthenticate()
+            })
+
+        // .task: no tokens yet → the sign-in screen.
+        await lockScreen.launch()
+        #expect(lockScreen.presentation == .login)
+        // SignInWithAppleButton: onRequest, then onCompletion.
+        let nonce = try #require(signIn.startAppleSignIn())
+        #expect(!nonce.hashed.isEmpty && signIn.isInFlight(.apple) && !signIn.isEnabled(.passkey))
+        await signIn.finishAppleSignIn(.success("apple-user"))
+        #expect(kept.map(\.accessToken) == ["apple-user:\(nonce.raw)"])
+        #expect(lockScreen.presentation == .content)
+        tokens.withLock { $0 = true }
+
+        // .privacyCover: the app switcher covers, coming back within the timeout uncovers.
+        lockScreen.scenePhaseChanged(to: .inactive)
+        lockScreen.scenePhaseChanged(to: .background)
+        #expect(lockScreen.isPrivacyCoverShown && lockScreen.presentation == .content)
+        await lockScreen.scenePhaseChanged(to: .active)?.value
+        #expect(!lockScreen.isPrivacyCoverShown && lockScreen.presentation == .content)
+
+        // Locked: the lock screen's button, then the password sheet.
+        lockScreen.appLock.lock()
+        #expect(lockScreen.presentation == .lockScreen)
+        #expect(lockScreen.primaryButton?.title == BiometryType.faceID.unlockTitle(in: lockScreen.language))
+        try phone.next(.cancel)
+        await lockScreen.performPrimaryAction()
+        #expect(lockScreen.appLock.state == .locked && lockScreen.showsPasswordLogin)
+        lockScreen.logInWithPassword()
+        #expect(lockScreen.isPasswordLoginPresented)
+        passwordForm.username = "mina"
+        (passwordForm.password, passwordForm.passwordConfirmation) = ("s3cret-pass", "s3cret-pass")
+        await passwordForm.submit()
+        #expect(lockScreen.presentation == .content && !lockScreen.isPasswordLoginPresented)
     }
 }

@@ -288,7 +288,7 @@ NAMED_LINUX_ONLY = ("LatchkeyAuthLinux", "LatchkeyKeychainLinux", "LatchkeyOpenS
                     "LocalAuthentication", "CryptoKit", "CommonCrypto", "AuthenticationServices")
 
 # The products an app on an Apple platform adds: what the Apple-platform checks hold to Apple's frameworks.
-CLIENT_PRODUCTS = ["Latchkey", "LatchkeyKeychain", "LatchkeyAuth", "LatchkeyCrypto", "LatchkeyWebAuthn"]
+CLIENT_PRODUCTS = ["Latchkey", "LatchkeyUI", "LatchkeyKeychain", "LatchkeyAuth", "LatchkeyCrypto", "LatchkeyWebAuthn"]
 
 # The Linux modules named after Apple's frameworks: on Apple platforms `import Security` (and the rest) is the SDK's.
 APPLE_FRAMEWORK_NAMES = frozenset({"Security", "LocalAuthentication", "CryptoKit", "CommonCrypto",

@@ -6,7 +6,8 @@ import Observation
 ///
 /// - `launch()`: a biometric enrolment change forces a new login (tokens cleared); a session still within
 ///   `sessionTimeout` is unlocked at once; no valid tokens → `.needsLogin`; otherwise biometrics.
-/// - Biometric lockout or nothing enrolled (or not available) → the device-passcode fallback.
+/// - Biometric lockout or nothing enrolled (or not available) → the device-passcode fallback;
+///   `unlockWithPasscode()` is the lock screen's "Use Passcode".
 /// - Cancel → `.locked`, no error. Fallback button → `.locked` with `passwordFallbackRequested` (the app shows
 ///   its own password field, then calls `didAuthenticateWithPassword()`).
 /// - `didEnterBackground()` starts the timeout (or locks at once when `lockOnBackground`);
@@ -47,10 +48,18 @@ public final class AppLock {
     public private(set) var state: AppLockState = .locked
     /// True after the user chose the fallback button: show the app's password entry.
     public private(set) var passwordFallbackRequested = false
-    /// True when the last unlock went through the passcode fallback (lockout / not enrolled).
+    /// True when the last unlock went through the passcode fallback (lockout / not enrolled) or "Use Passcode".
     public private(set) var usedPasscodeFallback = false
     /// The sensor, for the lock screen's icon.
     public var biometryType: BiometryType { authenticator.biometryType }
+    /// Whether biometrics can be used now, or why not (`.lockout`, `.notEnrolled`...: `unlock()` then goes to the
+    /// passcode), for the lock screen's button.
+    public var biometryAvailability: Result<Void, AuthError> { authenticator.availability }
+    /// Why the lock is `.failed` (`nil` in every other state), for a screen that words the error in its own language.
+    public var failure: AuthError? {
+        if case .failed = state { return lastFailure }
+        return nil
+    }
 
     /// Settings.
     public let configuration: Configuration
@@ -61,6 +70,7 @@ public final class AppLock {
     @ObservationIgnored private let sessions: any AppSessionStore
     @ObservationIgnored private let now: @Sendable () -> Date
     @ObservationIgnored private var backgroundedAt: Date?
+    @ObservationIgnored private var lastFailure: AuthError?
 
     /// Creates the lock.
     /// - Parameters:
@@ -198,6 +208,15 @@ public final class AppLock {
         }
     }
 
+    /// The device passcode ("Use Passcode"), after biometrics where they are usable, as
+    /// `LAPolicy.deviceOwnerAuthentication` does (iOS has no passcode-only policy).
+    public func unlockWithPasscode() async {
+        guard state != .authenticating, state != .needsLogin else { return }
+        state = .authenticating
+        passwordFallbackRequested = false
+        await passcodeFallback()
+    }
+
     private func passcodeFallback() async {
         usedPasscodeFallback = true
         switch await authenticator.authenticateWithPasscodeFallback(reason: configuration.reason) {
@@ -207,6 +226,7 @@ public final class AppLock {
     }
 
     private func finish(with error: AuthError) {
+        lastFailure = error
         state = error.isCancellation ? .locked : .failed(error.message(in: .current))
     }
 

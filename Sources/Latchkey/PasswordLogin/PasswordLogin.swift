@@ -69,8 +69,10 @@ public struct PasswordLogin: Sendable {
     /// The throttle as persisted.
     public var throttleState: LoginThrottleState { (try? loadThrottle()) ?? LoginThrottleState() }
 
-    /// Creates the account: stores the user name and a verifier of `password`.
-    public func createAccount(username: String, password: String) throws(PasswordLoginError) {
+    /// Creates the account: stores the user name and a verifier of `password`. Returns the new user's session
+    /// (they just chose the password, so it is not checked again).
+    @discardableResult
+    public func createAccount(username: String, password: String) throws(PasswordLoginError) -> Session {
         let name = Self.normalize(username)
         guard !name.isEmpty else { throw .invalidUsername }
         try checkStrength(password)
@@ -78,6 +80,7 @@ public struct PasswordLogin: Sendable {
         let record = AccountRecord(username: name, verifier: try hash(password), createdAt: now(), shortcutDigest: nil)
         try save(record)
         try? keychain.remove(Self.throttleKey)
+        return Session(username: name, method: .password, date: now())
     }
 
     /// Checks the credentials. Throws `.throttled` while locked (without checking), `.invalidCredentials`

@@ -26,8 +26,11 @@ public enum PasswordLoginError: Error, Sendable, Hashable {
 }
 
 extension PasswordLoginError: LocalizedError {
-    public var errorDescription: String? {
-        let language = MessageLanguage.current
+    /// The message in the user's language (English or Korean).
+    public var errorDescription: String? { message(in: .current) }
+
+    /// The message in `language`.
+    public func message(in language: MessageLanguage) -> String {
         switch self {
         case .noAccount:
             return language.pick(english: "No account exists yet; create one first.",
@@ -50,7 +53,7 @@ extension PasswordLoginError: LocalizedError {
             return language.pick(english: "Biometric login is not available; log in with your password.",
                                  korean: "생체 인증 로그인을 사용할 수 없습니다. 비밀번호로 로그인하세요.")
         case .biometric(let error):
-            return error.errorDescription
+            return error.message(in: language)
         case .keychain(let status):
             return language.pick(english: "The keychain failed (OSStatus \(status)).",
                                  korean: "키체인 오류가 발생했습니다 (OSStatus \(status)).")

@@ -19,10 +19,24 @@ struct SimulatedPhone {
 
     /// Authenticator whose passcode sheet answers `passcode` (nil = Cancel).
     func authenticator() -> BiometricAuthenticator {
-        let simulator = simulator
         let answer = passcode
+        return authenticator(passcodeProvider: ClosurePasscodeProvider { _ in answer.map { Passcode($0) } })
+    }
+
+    /// Authenticator whose prompts go to `passcodeProvider`.
+    func authenticator(passcodeProvider: any PasscodeProvider) -> BiometricAuthenticator {
+        let simulator = simulator
         return BiometricAuthenticator(fallbackTitle: "Enter Password") {
-            simulator.makeContext(passcodeProvider: ClosurePasscodeProvider { _ in answer.map { Passcode($0) } })
+            simulator.makeContext(passcodeProvider: passcodeProvider)
+        }
+    }
+
+    /// Fails biometric matches until the sensor locks out (after five, as on iOS).
+    func lockOut() async throws {
+        let authenticator = authenticator()
+        for _ in 0..<10 where try !simulator.sensor().isLockedOut {
+            try simulator.enqueue(.noMatch)
+            _ = await authenticator.authenticate(reason: "lock out")
         }
     }
 
