@@ -1,10 +1,11 @@
 import Foundation
 import LatchkeySupport
 
-/// Gives C calls a contiguous view of any `DataProtocol` value, copying only when it is not contiguous.
+/// Gives C calls a contiguous view of any `DataProtocol` value, copying only when it is not contiguous. Inlinable, so
+/// each caller's module specializes it (unspecialized, every call looked up `Result` and `Optional` metadata).
 package enum ContiguousInput {
     /// Calls `body` with the bytes of `data`. The pointer may be nil only when the count is zero.
-    @inline(__always)
+    @inlinable
     package static func with<D: DataProtocol, R, E: Error>(
         _ data: D, _ body: (UnsafeRawBufferPointer) throws(E) -> R
     ) throws(E) -> R {
@@ -27,7 +28,7 @@ package enum ContiguousInput {
     }
 
     /// A non-null pointer for `buffer` (OpenSSL treats NULL as "not given" in some calls, even with length 0).
-    @inline(__always)
+    @inlinable
     package static func pointer(_ buffer: UnsafeRawBufferPointer) -> UnsafeRawPointer {
         buffer.baseAddress ?? UnsafeRawPointer(("" as StaticString).utf8Start)  // a static NUL byte
     }
