@@ -61,9 +61,15 @@ public struct {name}: HashFunction, OpenSSLHashFunction {{
     /// Returns the digest of everything given so far (the hasher can go on).
     public func finalize() -> Digest {{ state.finalize(as: Digest.self) }}
 
-    /// Computes a digest of the data in one `EVP_Digest`, straight into the digest's inline bytes.
+    /// Computes a digest of the bytes in a buffer in one `EVP_Digest`, straight into the digest's inline bytes.
+    public static func hash(bufferPointer: UnsafeRawBufferPointer) -> Digest {{
+        Digest {{ OpenSSLDigest.{kind}.hash(bufferPointer, into: $0) }}
+    }}
+
+    /// Computes a digest of the data (inlinable: the caller's module specializes it for its data type).
+    @inlinable
     public static func hash<D: DataProtocol>(data: D) -> Digest {{
-        ContiguousInput.with(data) {{ input in Digest {{ OpenSSLDigest.{kind}.hash(input, into: $0) }} }}
+        ContiguousBytesInput.with(data) {{ hash(bufferPointer: $0) }}
     }}
 }}
 '''
@@ -167,10 +173,14 @@ public struct PublicKey: Sendable {{
 
 {indent(PUBLIC_KEY_INITS.format(curve=name), '    ')}
     /// Verifies an ECDSA signature over data (hashed with the curve's hash).
+    @inlinable
     public func isValidSignature<D: DataProtocol>(_ signature: {name}.Signing.ECDSASignature, for data: D) -> Bool {{
-        signature.rawRepresentation.withUnsafeBytes {{ raw in
-            ContiguousInput.with(data) {{ impl.isValidSignature(raw: raw, message: $0) }}
-        }}
+        ContiguousBytesInput.with(data) {{ isValidSignature(signature, forBytes: $0) }}
+    }}
+
+    @usableFromInline
+    func isValidSignature(_ signature: {name}.Signing.ECDSASignature, forBytes message: UnsafeRawBufferPointer) -> Bool {{
+        signature.rawRepresentation.withUnsafeBytes {{ impl.isValidSignature(raw: $0, message: message) }}
     }}
 
     /// Verifies an ECDSA signature over a digest.
@@ -185,8 +195,14 @@ public struct PrivateKey: Sendable {{
 
 {indent(PRIVATE_KEY_INITS.format(curve=name, role='Signing'), '    ')}
     /// Generates an ECDSA signature over data (hashed with the curve's hash; randomized by OpenSSL).
+    @inlinable
     public func signature<D: DataProtocol>(for data: D) throws -> {name}.Signing.ECDSASignature {{
-        ECDSASignature(raw: try ContiguousInput.with(data) {{ try impl.signature(message: $0) }})
+        try ContiguousBytesInput.with(data) {{ try signature(forBytes: $0) }}
+    }}
+
+    @usableFromInline
+    func signature(forBytes message: UnsafeRawBufferPointer) throws -> {name}.Signing.ECDSASignature {{
+        ECDSASignature(raw: try impl.signature(message: message))
     }}
 
     /// Generates an ECDSA signature over a digest of the curve's hash size.

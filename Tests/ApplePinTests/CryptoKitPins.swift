@@ -64,6 +64,12 @@ enum CryptoKitPins {
         let _: (Data) -> SHA512.Digest = SHA512.hash(data:)
         let _: (Data) -> Insecure.SHA1.Digest = Insecure.SHA1.hash(data:)
         let _: (Data) -> Insecure.MD5.Digest = Insecure.MD5.hash(data:)
+        // HashFunction's `hash(bufferPointer:)` (a protocol extension member in Apple's interface) on each type.
+        let _: (UnsafeRawBufferPointer) -> SHA256.Digest = SHA256.hash(bufferPointer:)
+        let _: (UnsafeRawBufferPointer) -> SHA384.Digest = SHA384.hash(bufferPointer:)
+        let _: (UnsafeRawBufferPointer) -> SHA512.Digest = SHA512.hash(bufferPointer:)
+        let _: (UnsafeRawBufferPointer) -> Insecure.SHA1.Digest = Insecure.SHA1.hash(bufferPointer:)
+        let _: (UnsafeRawBufferPointer) -> Insecure.MD5.Digest = Insecure.MD5.hash(bufferPointer:)
         // Each hash function's and digest's own members (the protocols' requirements are pinned above).
         let _: Int = SHA256.blockByteCount
         let _: () -> SHA256 = SHA256.init

@@ -63,47 +63,65 @@ public enum ChaChaPoly: Sendable {
         init(sealed: Data) { combined = sealed }
     }
 
+    // The generic entry points are inlinable: the caller's module specializes them for its data types and calls the
+    // byte-buffer forms below, with no generic metadata lookups per call.
+
     /// Secures the given plaintext message with encryption and an authentication tag that covers both the encrypted
     /// data and additional data.
+    @inlinable
     public static func seal<Plaintext: DataProtocol, AuthenticatedData: DataProtocol>(
         _ message: Plaintext, using key: SymmetricKey, nonce: Nonce? = nil, authenticating authenticatedData: AuthenticatedData
     ) throws -> SealedBox {
+        try ContiguousBytesInput.with(message) { plaintext in
+            try ContiguousBytesInput.with(authenticatedData) { aad in
+                try seal(bytes: plaintext, using: key, nonce: nonce, authenticatingBytes: aad)
+            }
+        }
+    }
+
+    /// Secures the given plaintext message with encryption and an authentication tag.
+    @inlinable
+    public static func seal<Plaintext: DataProtocol>(
+        _ message: Plaintext, using key: SymmetricKey, nonce: Nonce? = nil
+    ) throws -> SealedBox {
+        try ContiguousBytesInput.with(message) { plaintext in
+            try seal(bytes: plaintext, using: key, nonce: nonce, authenticatingBytes: UnsafeRawBufferPointer(start: nil, count: 0))
+        }
+    }
+
+    /// Decrypts the message and verifies the authenticity of both the encrypted message and additional data.
+    @inlinable
+    public static func open<AuthenticatedData: DataProtocol>(
+        _ sealedBox: SealedBox, using key: SymmetricKey, authenticating authenticatedData: AuthenticatedData
+    ) throws -> Data {
+        try ContiguousBytesInput.with(authenticatedData) { aad in try open(sealedBox, using: key, authenticatingBytes: aad) }
+    }
+
+    /// Decrypts the message and verifies its authenticity.
+    public static func open(_ sealedBox: SealedBox, using key: SymmetricKey) throws -> Data {
+        try open(sealedBox, using: key, authenticatingBytes: UnsafeRawBufferPointer(start: nil, count: 0))
+    }
+
+    @usableFromInline
+    static func seal(bytes plaintext: UnsafeRawBufferPointer, using key: SymmetricKey, nonce: Nonce?,
+                     authenticatingBytes aad: UnsafeRawBufferPointer) throws -> SealedBox {
         let nonce = nonce ?? Nonce()
-        let sealed = try ContiguousInput.with(message) { plaintext in
-            try ContiguousInput.with(authenticatedData) { aad in
-                try nonce.bytes.withUnsafeBytes { nonceBytes in
-                    try engine { () throws(CryptoError) in
-                        try AEADEngine.seal(plaintext, key: key.secret, nonce: nonceBytes, aad: aad, cipher: .chaChaPoly)
-                    }
-                }
+        let sealed = try nonce.bytes.withUnsafeBytes { nonceBytes in
+            try engine { () throws(CryptoError) in
+                try AEADEngine.seal(plaintext, key: key.secret, nonce: nonceBytes, aad: aad, cipher: .chaChaPoly)
             }
         }
         return SealedBox(sealed: sealed)
     }
 
-    /// Secures the given plaintext message with encryption and an authentication tag.
-    public static func seal<Plaintext: DataProtocol>(
-        _ message: Plaintext, using key: SymmetricKey, nonce: Nonce? = nil
-    ) throws -> SealedBox {
-        try seal(message, using: key, nonce: nonce, authenticating: [UInt8]())
-    }
-
-    /// Decrypts the message and verifies the authenticity of both the encrypted message and additional data.
-    public static func open<AuthenticatedData: DataProtocol>(
-        _ sealedBox: SealedBox, using key: SymmetricKey, authenticating authenticatedData: AuthenticatedData
-    ) throws -> Data {
+    @usableFromInline
+    static func open(_ sealedBox: SealedBox, using key: SymmetricKey,
+                     authenticatingBytes aad: UnsafeRawBufferPointer) throws -> Data {
         try sealedBox.combined.withUnsafeBytes { box in
-            try ContiguousInput.with(authenticatedData) { aad in
-                try engine { () throws(CryptoError) in
-                    try AEADEngine.open(box, key: key.secret, aad: aad, cipher: .chaChaPoly)
-                }
+            try engine { () throws(CryptoError) in
+                try AEADEngine.open(box, key: key.secret, aad: aad, cipher: .chaChaPoly)
             }
         }
-    }
-
-    /// Decrypts the message and verifies its authenticity.
-    public static func open(_ sealedBox: SealedBox, using key: SymmetricKey) throws -> Data {
-        try open(sealedBox, using: key, authenticating: [UInt8]())
     }
 }
 

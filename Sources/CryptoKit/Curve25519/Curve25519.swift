@@ -24,10 +24,14 @@ public enum Curve25519: Sendable {
             public var rawRepresentation: Data { Curve25519.rawPrivate(.ed25519, key) }
 
             /// Generates an EdDSA signature over Curve25519 (64 bytes, deterministic).
+            @inlinable
             public func signature<D: DataProtocol>(for data: D) throws -> Data {
-                try ContiguousInput.with(data) { message in
-                    try engine { () throws(CryptoError) in try EdwardsCurve.sign(key, message: message) }
-                }
+                try ContiguousBytesInput.with(data) { try signature(forBytes: $0) }
+            }
+
+            @usableFromInline
+            func signature(forBytes message: UnsafeRawBufferPointer) throws -> Data {
+                try engine { () throws(CryptoError) in try EdwardsCurve.sign(key, message: message) }
             }
         }
 
@@ -48,10 +52,16 @@ public enum Curve25519: Sendable {
             }
 
             /// Verifies an EdDSA signature over Curve25519.
+            @inlinable
             public func isValidSignature<S: DataProtocol, D: DataProtocol>(_ signature: S, for data: D) -> Bool {
-                ContiguousInput.with(signature) { sig in
-                    ContiguousInput.with(data) { EdwardsCurve.isValid(key, signature: sig, message: $0) }
+                ContiguousBytesInput.with(signature) { sig in
+                    ContiguousBytesInput.with(data) { isValidSignature(bytes: sig, forBytes: $0) }
                 }
+            }
+
+            @usableFromInline
+            func isValidSignature(bytes signature: UnsafeRawBufferPointer, forBytes message: UnsafeRawBufferPointer) -> Bool {
+                EdwardsCurve.isValid(key, signature: signature, message: message)
             }
         }
     }

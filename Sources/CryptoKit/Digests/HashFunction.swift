@@ -54,6 +54,11 @@ protocol OpenSSLHashFunction: HashFunction {
 
 /// The OpenSSL digest of a hash function type; stops with a message for a hash function of the caller's own.
 func openSSLDigest<H: HashFunction>(of _: H.Type) -> OpenSSLDigest {
+    // CryptoKit's own hash functions by identity first: a metadata pointer comparison, where the conformance cast
+    // below searches the conformance tables on every call.
+    if H.self == SHA256.self { return .sha256 }
+    if H.self == SHA384.self { return .sha384 }
+    if H.self == SHA512.self { return .sha512 }
     guard let known = H.self as? any OpenSSLHashFunction.Type else {
         preconditionFailure("\(H.self) is not one of CryptoKit's hash functions; HMAC and HKDF need SHA256, SHA384, "
                             + "SHA512, Insecure.SHA1 or Insecure.MD5 on Linux")

@@ -28,9 +28,15 @@ extension Insecure {
         /// Returns the digest of everything given so far (the hasher can go on).
         public func finalize() -> Digest { state.finalize(as: Digest.self) }
 
-        /// Computes a digest of the data in one `EVP_Digest`, straight into the digest's inline bytes.
+        /// Computes a digest of the bytes in a buffer in one `EVP_Digest`, straight into the digest's inline bytes.
+        public static func hash(bufferPointer: UnsafeRawBufferPointer) -> Digest {
+            Digest { OpenSSLDigest.sha1.hash(bufferPointer, into: $0) }
+        }
+
+        /// Computes a digest of the data (inlinable: the caller's module specializes it for its data type).
+        @inlinable
         public static func hash<D: DataProtocol>(data: D) -> Digest {
-            ContiguousInput.with(data) { input in Digest { OpenSSLDigest.sha1.hash(input, into: $0) } }
+            ContiguousBytesInput.with(data) { hash(bufferPointer: $0) }
         }
     }
 
@@ -71,9 +77,15 @@ extension Insecure {
         /// Returns the digest of everything given so far (the hasher can go on).
         public func finalize() -> Digest { state.finalize(as: Digest.self) }
 
-        /// Computes a digest of the data in one `EVP_Digest`, straight into the digest's inline bytes.
+        /// Computes a digest of the bytes in a buffer in one `EVP_Digest`, straight into the digest's inline bytes.
+        public static func hash(bufferPointer: UnsafeRawBufferPointer) -> Digest {
+            Digest { OpenSSLDigest.md5.hash(bufferPointer, into: $0) }
+        }
+
+        /// Computes a digest of the data (inlinable: the caller's module specializes it for its data type).
+        @inlinable
         public static func hash<D: DataProtocol>(data: D) -> Digest {
-            ContiguousInput.with(data) { input in Digest { OpenSSLDigest.md5.hash(input, into: $0) } }
+            ContiguousBytesInput.with(data) { hash(bufferPointer: $0) }
         }
     }
 

@@ -24,9 +24,15 @@ public struct SHA256: HashFunction, OpenSSLHashFunction {
     /// Returns the digest of everything given so far (the hasher can go on).
     public func finalize() -> Digest { state.finalize(as: Digest.self) }
 
-    /// Computes a digest of the data in one `EVP_Digest`, straight into the digest's inline bytes.
+    /// Computes a digest of the bytes in a buffer in one `EVP_Digest`, straight into the digest's inline bytes.
+    public static func hash(bufferPointer: UnsafeRawBufferPointer) -> Digest {
+        Digest { OpenSSLDigest.sha256.hash(bufferPointer, into: $0) }
+    }
+
+    /// Computes a digest of the data (inlinable: the caller's module specializes it for its data type).
+    @inlinable
     public static func hash<D: DataProtocol>(data: D) -> Digest {
-        ContiguousInput.with(data) { input in Digest { OpenSSLDigest.sha256.hash(input, into: $0) } }
+        ContiguousBytesInput.with(data) { hash(bufferPointer: $0) }
     }
 }
 
@@ -67,9 +73,15 @@ public struct SHA384: HashFunction, OpenSSLHashFunction {
     /// Returns the digest of everything given so far (the hasher can go on).
     public func finalize() -> Digest { state.finalize(as: Digest.self) }
 
-    /// Computes a digest of the data in one `EVP_Digest`, straight into the digest's inline bytes.
+    /// Computes a digest of the bytes in a buffer in one `EVP_Digest`, straight into the digest's inline bytes.
+    public static func hash(bufferPointer: UnsafeRawBufferPointer) -> Digest {
+        Digest { OpenSSLDigest.sha384.hash(bufferPointer, into: $0) }
+    }
+
+    /// Computes a digest of the data (inlinable: the caller's module specializes it for its data type).
+    @inlinable
     public static func hash<D: DataProtocol>(data: D) -> Digest {
-        ContiguousInput.with(data) { input in Digest { OpenSSLDigest.sha384.hash(input, into: $0) } }
+        ContiguousBytesInput.with(data) { hash(bufferPointer: $0) }
     }
 }
 
@@ -110,9 +122,15 @@ public struct SHA512: HashFunction, OpenSSLHashFunction {
     /// Returns the digest of everything given so far (the hasher can go on).
     public func finalize() -> Digest { state.finalize(as: Digest.self) }
 
-    /// Computes a digest of the data in one `EVP_Digest`, straight into the digest's inline bytes.
+    /// Computes a digest of the bytes in a buffer in one `EVP_Digest`, straight into the digest's inline bytes.
+    public static func hash(bufferPointer: UnsafeRawBufferPointer) -> Digest {
+        Digest { OpenSSLDigest.sha512.hash(bufferPointer, into: $0) }
+    }
+
+    /// Computes a digest of the data (inlinable: the caller's module specializes it for its data type).
+    @inlinable
     public static func hash<D: DataProtocol>(data: D) -> Digest {
-        ContiguousInput.with(data) { input in Digest { OpenSSLDigest.sha512.hash(input, into: $0) } }
+        ContiguousBytesInput.with(data) { hash(bufferPointer: $0) }
     }
 }
 

@@ -6,17 +6,26 @@ import LatchkeySupport
 public struct HKDF<H: HashFunction>: Sendable {
     /// Derives a symmetric encryption key from a main key or passcode using HKDF key derivation with information and
     /// salt you specify. An empty salt means hash-length zero bytes, as RFC 5869 §2.2 specifies.
+    /// (Inlinable: the caller's module specializes it for its data types.)
+    @inlinable
     public static func deriveKey<Salt: DataProtocol, Info: DataProtocol>(
         inputKeyMaterial: SymmetricKey, salt: Salt, info: Info, outputByteCount: Int
     ) -> SymmetricKey {
-        let digest = openSSLDigest(of: H.self)
-        return ContiguousInput.with(salt) { saltBytes in
-            ContiguousInput.with(info) { infoBytes in
-                derived { () throws(CryptoError) in
-                    try HKDFEngine.deriveKey(ikm: inputKeyMaterial.secret.bytes, salt: saltBytes, info: infoBytes,
-                                             outputByteCount: outputByteCount, digest: digest)
-                }
+        ContiguousBytesInput.with(salt) { saltBytes in
+            ContiguousBytesInput.with(info) { infoBytes in
+                deriveKey(inputKeyMaterial: inputKeyMaterial, saltBytes: saltBytes, infoBytes: infoBytes,
+                          outputByteCount: outputByteCount)
             }
+        }
+    }
+
+    @usableFromInline
+    static func deriveKey(inputKeyMaterial: SymmetricKey, saltBytes: UnsafeRawBufferPointer,
+                          infoBytes: UnsafeRawBufferPointer, outputByteCount: Int) -> SymmetricKey {
+        let digest = openSSLDigest(of: H.self)
+        return derived { () throws(CryptoError) in
+            try HKDFEngine.deriveKey(ikm: inputKeyMaterial.secret.bytes, salt: saltBytes, info: infoBytes,
+                                     outputByteCount: outputByteCount, digest: digest)
         }
     }
 

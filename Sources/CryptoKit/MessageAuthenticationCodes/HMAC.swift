@@ -83,12 +83,11 @@ public struct HMAC<H: HashFunction>: @unchecked Sendable {
         MAC { state.finish(into: $0) }
     }
 
-    /// Computes a message authentication code for the given data, with the key's kept OpenSSL context.
+    /// Computes a message authentication code for the given data, with the key's kept OpenSSL context (inlinable: the
+    /// caller's module specializes it for its data type).
+    @inlinable
     public static func authenticationCode<D: DataProtocol>(for data: D, using key: SymmetricKey) -> MAC {
-        let digest = openSSLDigest(of: H.self)
-        return ContiguousInput.with(data) { input in
-            MAC { HMACEngine.compute(input, key: key.secret, digest: digest, into: $0) }
-        }
+        ContiguousBytesInput.with(data) { authenticationCode(bytes: $0, using: key) }
     }
 
     /// Returns a Boolean value indicating whether the given message authentication code is valid for a block of data.
@@ -118,6 +117,7 @@ public struct HMAC<H: HashFunction>: @unchecked Sendable {
     }
 
     /// The code of raw `bytes` (for callers that build the message in their own buffer).
+    @usableFromInline
     package static func authenticationCode(bytes: UnsafeRawBufferPointer, using key: SymmetricKey) -> MAC {
         let digest = openSSLDigest(of: H.self)
         return MAC { HMACEngine.compute(bytes, key: key.secret, digest: digest, into: $0) }

@@ -55,10 +55,14 @@ public enum P256: Sendable {
             public var pemRepresentation: String { impl.pemRepresentation }
 
             /// Verifies an ECDSA signature over data (hashed with the curve's hash).
+            @inlinable
             public func isValidSignature<D: DataProtocol>(_ signature: P256.Signing.ECDSASignature, for data: D) -> Bool {
-                signature.rawRepresentation.withUnsafeBytes { raw in
-                    ContiguousInput.with(data) { impl.isValidSignature(raw: raw, message: $0) }
-                }
+                ContiguousBytesInput.with(data) { isValidSignature(signature, forBytes: $0) }
+            }
+
+            @usableFromInline
+            func isValidSignature(_ signature: P256.Signing.ECDSASignature, forBytes message: UnsafeRawBufferPointer) -> Bool {
+                signature.rawRepresentation.withUnsafeBytes { impl.isValidSignature(raw: $0, message: message) }
             }
 
             /// Verifies an ECDSA signature over a digest.
@@ -103,8 +107,14 @@ public enum P256: Sendable {
             public var pemRepresentation: String { impl.pemRepresentation }
 
             /// Generates an ECDSA signature over data (hashed with the curve's hash; randomized by OpenSSL).
+            @inlinable
             public func signature<D: DataProtocol>(for data: D) throws -> P256.Signing.ECDSASignature {
-                ECDSASignature(raw: try ContiguousInput.with(data) { try impl.signature(message: $0) })
+                try ContiguousBytesInput.with(data) { try signature(forBytes: $0) }
+            }
+
+            @usableFromInline
+            func signature(forBytes message: UnsafeRawBufferPointer) throws -> P256.Signing.ECDSASignature {
+                ECDSASignature(raw: try impl.signature(message: message))
             }
 
             /// Generates an ECDSA signature over a digest of the curve's hash size.
@@ -282,10 +292,14 @@ public enum P384: Sendable {
             public var pemRepresentation: String { impl.pemRepresentation }
 
             /// Verifies an ECDSA signature over data (hashed with the curve's hash).
+            @inlinable
             public func isValidSignature<D: DataProtocol>(_ signature: P384.Signing.ECDSASignature, for data: D) -> Bool {
-                signature.rawRepresentation.withUnsafeBytes { raw in
-                    ContiguousInput.with(data) { impl.isValidSignature(raw: raw, message: $0) }
-                }
+                ContiguousBytesInput.with(data) { isValidSignature(signature, forBytes: $0) }
+            }
+
+            @usableFromInline
+            func isValidSignature(_ signature: P384.Signing.ECDSASignature, forBytes message: UnsafeRawBufferPointer) -> Bool {
+                signature.rawRepresentation.withUnsafeBytes { impl.isValidSignature(raw: $0, message: message) }
             }
 
             /// Verifies an ECDSA signature over a digest.
@@ -330,8 +344,14 @@ public enum P384: Sendable {
             public var pemRepresentation: String { impl.pemRepresentation }
 
             /// Generates an ECDSA signature over data (hashed with the curve's hash; randomized by OpenSSL).
+            @inlinable
             public func signature<D: DataProtocol>(for data: D) throws -> P384.Signing.ECDSASignature {
-                ECDSASignature(raw: try ContiguousInput.with(data) { try impl.signature(message: $0) })
+                try ContiguousBytesInput.with(data) { try signature(forBytes: $0) }
+            }
+
+            @usableFromInline
+            func signature(forBytes message: UnsafeRawBufferPointer) throws -> P384.Signing.ECDSASignature {
+                ECDSASignature(raw: try impl.signature(message: message))
             }
 
             /// Generates an ECDSA signature over a digest of the curve's hash size.
@@ -509,10 +529,14 @@ public enum P521: Sendable {
             public var pemRepresentation: String { impl.pemRepresentation }
 
             /// Verifies an ECDSA signature over data (hashed with the curve's hash).
+            @inlinable
             public func isValidSignature<D: DataProtocol>(_ signature: P521.Signing.ECDSASignature, for data: D) -> Bool {
-                signature.rawRepresentation.withUnsafeBytes { raw in
-                    ContiguousInput.with(data) { impl.isValidSignature(raw: raw, message: $0) }
-                }
+                ContiguousBytesInput.with(data) { isValidSignature(signature, forBytes: $0) }
+            }
+
+            @usableFromInline
+            func isValidSignature(_ signature: P521.Signing.ECDSASignature, forBytes message: UnsafeRawBufferPointer) -> Bool {
+                signature.rawRepresentation.withUnsafeBytes { impl.isValidSignature(raw: $0, message: message) }
             }
 
             /// Verifies an ECDSA signature over a digest.
@@ -557,8 +581,14 @@ public enum P521: Sendable {
             public var pemRepresentation: String { impl.pemRepresentation }
 
             /// Generates an ECDSA signature over data (hashed with the curve's hash; randomized by OpenSSL).
+            @inlinable
             public func signature<D: DataProtocol>(for data: D) throws -> P521.Signing.ECDSASignature {
-                ECDSASignature(raw: try ContiguousInput.with(data) { try impl.signature(message: $0) })
+                try ContiguousBytesInput.with(data) { try signature(forBytes: $0) }
+            }
+
+            @usableFromInline
+            func signature(forBytes message: UnsafeRawBufferPointer) throws -> P521.Signing.ECDSASignature {
+                ECDSASignature(raw: try impl.signature(message: message))
             }
 
             /// Generates an ECDSA signature over a digest of the curve's hash size.

@@ -28,18 +28,3 @@ public enum ConstantTime {
         return CryptoBackend.constantTimeEquals(a, b)
     }
 }
-
-/// Runs `body` over contiguous bytes of any `DataProtocol` value (copied only when they are not contiguous).
-enum ContiguousBytesInput {
-    @inline(__always)
-    static func with<D: DataProtocol, R, E: Error>(_ data: D, _ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
-        let result: Result<R, E>? = data.withContiguousStorageIfAvailable { buffer in
-            do throws(E) { return .success(try body(UnsafeRawBufferPointer(buffer))) } catch { return .failure(error) }
-        }
-        if let result { return try result.get() }
-        let copy = [UInt8](data)
-        return try copy.withUnsafeBytes { buffer -> Result<R, E> in
-            do throws(E) { return .success(try body(buffer)) } catch { return .failure(error) }
-        }.get()
-    }
-}
