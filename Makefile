@@ -25,8 +25,9 @@ build-release: deps
 
 # Apple platforms without a Mac (issue 25), in seconds: the checkers' own unit tests; no API above the
 # `platforms:` floor in the client products without @available/#available (the toolchain's .swiftinterface
-# availability); no glibc-only symbol outside a Linux condition; every Security / LocalAuthentication / CryptoKit
-# symbol of the Linux facades pinned in Tests/ApplePinTests (whose pin files `swift test` compiles).
+# availability); no glibc-only symbol outside a Linux condition; every Security / LocalAuthentication / CryptoKit /
+# CommonCrypto / AuthenticationServices symbol of the Linux facades pinned in Tests/ApplePinTests (whose pin files
+# `swift test` compiles).
 checks: deps
 	python3 -B -m unittest discover -s scripts/checks/tests
 	SWIFT=$(SWIFT) scripts/check-availability.py

@@ -9,9 +9,9 @@
 //
 // The apple-frameworks build mode, `LATCHKEY_APPLE_FRAMEWORKS=1 swift build / swift test` (Linux only, run by
 // `make test` in its own scratch path), compiles the client products' Apple code paths against the package's Linux
-// modules named `CryptoKit`, `Security`, `LocalAuthentication` and `CommonCrypto`, and runs the kit's tests through
-// them. One compilation condition, LATCHKEY_APPLE_FRAMEWORKS, means "Apple's frameworks": it is set for the client
-// targets on Apple platforms and in that mode, never for the Linux-only targets below them.
+// modules named `CryptoKit`, `Security`, `LocalAuthentication`, `CommonCrypto` and `AuthenticationServices`, and runs
+// the kit's tests through them. One compilation condition, LATCHKEY_APPLE_FRAMEWORKS, means "Apple's frameworks": it is
+// set for the client targets on Apple platforms and in that mode, never for the Linux-only targets below them.
 import PackageDescription
 
 /// Manifests are evaluated for the host: Linux-only targets exist only in a Linux host's manifest, and every edge
@@ -127,6 +127,7 @@ if linuxHost {
         .library(name: "CommonCrypto", targets: ["CommonCrypto"]),
         .library(name: "Security", targets: ["Security"]),
         .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
+        .library(name: "AuthenticationServices", targets: ["AuthenticationServices"]),
     ]
     targets += [
         // The Linux crypto engine: OpenSSL 3 / libsodium wrappers (package API only).
@@ -147,6 +148,11 @@ if linuxHost {
         .target(name: "Security",
                 dependencies: ["LatchkeyKeychainCore", "LatchkeyKeychainLinux", "LatchkeyAuthCore", "LatchkeyOpenSSL",
                                "CryptoKit", "LocalAuthentication"],
+                swiftSettings: strict),
+        // ASAuthorization over a software authenticator whose passkeys live in `Security`'s keychain, the user verified
+        // through `LocalAuthentication`, and a configurable stand-in for the Apple ID.
+        .target(name: "AuthenticationServices",
+                dependencies: ["LatchkeySupport", "LatchkeyWebAuthn", "Security", "LocalAuthentication"],
                 swiftSettings: strict),
     ]
 }
@@ -195,11 +201,12 @@ if !appleFrameworksMode {
     }
 }
 
-// Apple's documented signatures of every Security, LocalAuthentication and CryptoKit symbol the package calls or
-// its Linux modules provide, as typed bindings (Tests/ApplePinTests): the same files compile against Apple's SDK,
-// where the frameworks need no dependency.
+// Apple's documented signatures of every Security, LocalAuthentication, CryptoKit, CommonCrypto and
+// AuthenticationServices symbol the package calls or its Linux modules provide, as typed bindings
+// (Tests/ApplePinTests): the same files compile against Apple's SDK, where the frameworks need no dependency.
 targets.append(.testTarget(name: "ApplePinTests",
-                           dependencies: linuxHost ? ["Security", "LocalAuthentication", "CryptoKit", "CommonCrypto"] : [],
+                           dependencies: linuxHost
+                               ? ["Security", "LocalAuthentication", "CryptoKit", "CommonCrypto", "AuthenticationServices"] : [],
                            swiftSettings: strict))
 
 let package = Package(
