@@ -105,10 +105,12 @@ var targets: [Target] = [
                 + backend(linux: ["LatchkeyKeychainLinux"], apple: ["Security", "LocalAuthentication"]),
             swiftSettings: client),
 
-    // Layer 3: the app-facing kit.
+    // Layer 3: the app-facing kit. Its ASAuthorization flows (platform passkeys, Sign in with Apple) compile wherever
+    // `AuthenticationServices` exists: Apple's framework, or on Linux the package's module of that name (both builds).
     .target(name: "Latchkey",
             dependencies: ["LatchkeyCrypto", "LatchkeyKeychain", "LatchkeyAuth", "LatchkeyWebAuthn"]
-                + backend(linux: [], apple: ["Security", "LocalAuthentication"]),
+                + backend(linux: ["AuthenticationServices"],
+                          apple: ["Security", "LocalAuthentication", "AuthenticationServices"]),
             swiftSettings: client),
 
     .testTarget(name: "LatchkeyCryptoTests",
