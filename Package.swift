@@ -117,7 +117,10 @@ var targets: [Target] = [
                 dependencies: ["LatchkeyCrypto"] + backend(linux: ["LatchkeyOpenSSL", "COpenSSL"], apple: []),
                 resources: [.copy("Vectors")], swiftSettings: client),
     .testTarget(name: "LatchkeyWebAuthnTests", dependencies: ["LatchkeyWebAuthn"], swiftSettings: client),
-    .testTarget(name: "LatchkeyTests", dependencies: ["Latchkey"] + backend(linux: [], apple: ["Security", "LocalAuthentication"]),
+    .testTarget(name: "LatchkeyTests",
+                dependencies: ["Latchkey"]
+                    + backend(linux: ["AuthenticationServices", "Security", "LocalAuthentication"],
+                              apple: ["Security", "LocalAuthentication", "AuthenticationServices"]),
                 swiftSettings: client),
 ]
 
