@@ -51,7 +51,7 @@ open class ASAuthorizationAppleIDProvider: NSObject, ASAuthorizationProvider {
 
     static func credentialState(of userID: String) async throws -> CredentialState {
         guard let authority = LatchkeyAuthenticationServicesConfiguration.appleIDAuthority else {
-            throw ASAuthorizationError(.failed, reason: LatchkeyAuthenticationServicesConfiguration.noAppleIDReason)
+            throw ASAuthorizationError(.unknown, reason: LatchkeyAuthenticationServicesConfiguration.noAppleIDReason)
         }
         return try await authority.credentialState(forUserID: userID)
     }
