@@ -25,8 +25,9 @@ build-release: deps
 
 # Apple platforms without a Mac (issue 25), in seconds: the checkers' own unit tests; no API above the
 # `platforms:` floor in the client products without @available/#available (the toolchain's .swiftinterface
-# availability); no glibc-only symbol outside a Linux condition; every Security / LocalAuthentication / CryptoKit
-# symbol of the Linux facades pinned in Tests/ApplePinTests (whose pin files `swift test` compiles).
+# availability); no glibc-only symbol outside a Linux condition; every Security / LocalAuthentication / CryptoKit /
+# CommonCrypto / AuthenticationServices symbol of the Linux facades pinned in Tests/ApplePinTests (whose pin files
+# `swift test` compiles).
 checks: deps
 	python3 -B -m unittest discover -s scripts/checks/tests
 	SWIFT=$(SWIFT) scripts/check-availability.py
@@ -42,15 +43,20 @@ check-apple: deps
 	SWIFT=$(SWIFT) scripts/check-apple-platforms.py $(if $(filter enforce,$(APPLE_REACHABILITY)),,--report-only)
 
 # The apple-frameworks mode (issue 25): the client products and their tests built with LATCHKEY_APPLE_FRAMEWORKS
-# defined, as on an iPhone or a Mac — Apple's CryptoKit, CommonCrypto, Security and LocalAuthentication instead of
-# OpenSSL/libsodium and the Linux backends — against the package's own Linux modules of those names, then run.
+# defined, as on an iPhone or a Mac — Apple's CryptoKit, CommonCrypto, Security, LocalAuthentication and
+# AuthenticationServices instead of OpenSSL/libsodium and the Linux backends — against the package's own Linux modules
+# of those names, then run.
 # Its own scratch path, so it never rebuilds the default build. LATCHKEY_KEYCHAIN=memory keeps anything that reaches
-# the Security facade's default store out of the user's files.
+# the Security facade's default store out of the user's files. The mode builds no server or CLI: its ASAuthorization
+# tests start the default build's `latchkey serve` and `latchkey apple-stand-in` (LATCHKEY_CLI_BINARY; `make test`
+# builds the default mode first).
 APPLE_SCRATCH ?= .build/apple-frameworks
 
 apple-frameworks: deps
 	LATCHKEY_APPLE_FRAMEWORKS=1 $(SWIFT) build $(SWIFT_FLAGS) --build-tests --scratch-path $(APPLE_SCRATCH)
-	LATCHKEY_APPLE_FRAMEWORKS=1 LATCHKEY_KEYCHAIN=memory $(SWIFT) test $(SWIFT_FLAGS) --skip-build --scratch-path $(APPLE_SCRATCH)
+	LATCHKEY_APPLE_FRAMEWORKS=1 LATCHKEY_KEYCHAIN=memory \
+		LATCHKEY_CLI_BINARY="$$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)/latchkey" \
+		$(SWIFT) test $(SWIFT_FLAGS) --skip-build --scratch-path $(APPLE_SCRATCH)
 
 # swift test runs inside scripts/with-services.sh: a private D-Bus session with an unlocked
 # gnome-keyring, and a throwaway PostgreSQL cluster on loopback. LATCHKEY_REQUIRE_SERVICES=1 makes a

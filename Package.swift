@@ -9,9 +9,9 @@
 //
 // The apple-frameworks build mode, `LATCHKEY_APPLE_FRAMEWORKS=1 swift build / swift test` (Linux only, run by
 // `make test` in its own scratch path), compiles the client products' Apple code paths against the package's Linux
-// modules named `CryptoKit`, `Security`, `LocalAuthentication` and `CommonCrypto`, and runs the kit's tests through
-// them. One compilation condition, LATCHKEY_APPLE_FRAMEWORKS, means "Apple's frameworks": it is set for the client
-// targets on Apple platforms and in that mode, never for the Linux-only targets below them.
+// modules named `CryptoKit`, `Security`, `LocalAuthentication`, `CommonCrypto` and `AuthenticationServices`, and runs
+// the kit's tests through them. One compilation condition, LATCHKEY_APPLE_FRAMEWORKS, means "Apple's frameworks": it is
+// set for the client targets on Apple platforms and in that mode, never for the Linux-only targets below them.
 import PackageDescription
 
 /// Manifests are evaluated for the host: Linux-only targets exist only in a Linux host's manifest, and every edge
@@ -110,10 +110,12 @@ var targets: [Target] = [
                 + backend(linux: ["LatchkeyKeychainLinux"], apple: ["Security", "LocalAuthentication"]),
             swiftSettings: client),
 
-    // Layer 3: the app-facing kit.
+    // Layer 3: the app-facing kit. Its ASAuthorization flows (platform passkeys, Sign in with Apple) compile wherever
+    // `AuthenticationServices` exists: Apple's framework, or on Linux the package's module of that name (both builds).
     .target(name: "Latchkey",
             dependencies: ["LatchkeyCrypto", "LatchkeyKeychain", "LatchkeyAuth", "LatchkeyWebAuthn"]
-                + backend(linux: [], apple: ["Security", "LocalAuthentication"]),
+                + backend(linux: ["AuthenticationServices"],
+                          apple: ["Security", "LocalAuthentication", "AuthenticationServices"]),
             swiftSettings: client),
     // SwiftUI views over the kit's screen models (Sources/Latchkey/Screens), layout only. Every file is under
     // `#if canImport(SwiftUI)`: the module is empty where SwiftUI is missing (Linux).
@@ -123,7 +125,10 @@ var targets: [Target] = [
                 dependencies: ["LatchkeyCrypto"] + backend(linux: ["LatchkeyOpenSSL", "COpenSSL"], apple: []),
                 resources: [.copy("Vectors")], swiftSettings: client),
     .testTarget(name: "LatchkeyWebAuthnTests", dependencies: ["LatchkeyWebAuthn"], swiftSettings: client),
-    .testTarget(name: "LatchkeyTests", dependencies: ["Latchkey"] + backend(linux: [], apple: ["Security", "LocalAuthentication"]),
+    .testTarget(name: "LatchkeyTests",
+                dependencies: ["Latchkey"]
+                    + backend(linux: ["AuthenticationServices", "Security", "LocalAuthentication"],
+                              apple: ["Security", "LocalAuthentication", "AuthenticationServices"]),
                 swiftSettings: client),
 ]
 
@@ -135,6 +140,7 @@ if linuxHost {
         .library(name: "CommonCrypto", targets: ["CommonCrypto"]),
         .library(name: "Security", targets: ["Security"]),
         .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
+        .library(name: "AuthenticationServices", targets: ["AuthenticationServices"]),
     ]
     targets += [
         // The Linux crypto engine: OpenSSL 3 / libsodium wrappers (package API only).
@@ -155,6 +161,11 @@ if linuxHost {
         .target(name: "Security",
                 dependencies: ["LatchkeyKeychainCore", "LatchkeyKeychainLinux", "LatchkeyAuthCore", "LatchkeyOpenSSL",
                                "CryptoKit", "LocalAuthentication"],
+                swiftSettings: strict),
+        // ASAuthorization over a software authenticator whose passkeys live in `Security`'s keychain, the user verified
+        // through `LocalAuthentication`, and a configurable stand-in for the Apple ID.
+        .target(name: "AuthenticationServices",
+                dependencies: ["LatchkeySupport", "LatchkeyWebAuthn", "Security", "LocalAuthentication"],
                 swiftSettings: strict),
     ]
 }
@@ -208,11 +219,12 @@ if !appleFrameworksMode {
     }
 }
 
-// Apple's documented signatures of every Security, LocalAuthentication and CryptoKit symbol the package calls or
-// its Linux modules provide, as typed bindings (Tests/ApplePinTests): the same files compile against Apple's SDK,
-// where the frameworks need no dependency.
+// Apple's documented signatures of every Security, LocalAuthentication, CryptoKit, CommonCrypto and
+// AuthenticationServices symbol the package calls or its Linux modules provide, as typed bindings
+// (Tests/ApplePinTests): the same files compile against Apple's SDK, where the frameworks need no dependency.
 targets.append(.testTarget(name: "ApplePinTests",
-                           dependencies: linuxHost ? ["Security", "LocalAuthentication", "CryptoKit", "CommonCrypto"] : [],
+                           dependencies: linuxHost
+                               ? ["Security", "LocalAuthentication", "CryptoKit", "CommonCrypto", "AuthenticationServices"] : [],
                            swiftSettings: strict))
 
 let package = Package(

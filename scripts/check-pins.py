@@ -2,14 +2,14 @@
 """Issue 25: every Apple-framework symbol of the Linux facades, and every one the package calls, has a signature pin.
 
 What it checks:
-1. Each public declaration of the Linux facade modules with Apple's names (Security, LocalAuthentication, and
-   CryptoKit, CommonCrypto, AuthenticationServices once they exist) is named by a pin in Tests/ApplePinTests/
-   (SecurityPins.swift, LocalAuthenticationPins.swift, CryptoKitPins.swift...): a file-level symbol by its name, a
-   member as `Type.member` — with its argument labels for functions and initializers, `Type.method(_:label:)` —
+1. Each public declaration of the Linux facade modules with Apple's names (Security, LocalAuthentication, CryptoKit,
+   CommonCrypto, AuthenticationServices) is named by a pin in Tests/ApplePinTests/ (SecurityPins.swift,
+   LocalAuthenticationPins.swift, CryptoKitPins.swift, AuthenticationServicesPins.swift...): a file-level symbol by
+   its name, a member as `Type.member` — with its argument labels for functions and initializers, `Type.method(_:label:)` —
    so an overload without its own pin is reported. New facade API cannot go unpinned.
-2. Each Security / LocalAuthentication / Core Foundation name (`Sec…`, `kSec…`, `errSec…`, `LA…`, `kLA…`, `CF…`,
-   `kCF…`) that the client products' code compiled for an Apple platform uses appears in a pin, so what the
-   package calls on Apple platforms is pinned even where no facade declares it.
+2. Each Security / LocalAuthentication / Core Foundation / AuthenticationServices name (`Sec…`, `kSec…`, `errSec…`,
+   `LA…`, `kLA…`, `CF…`, `kCF…`, `AS…` without an underscore) that the client products' code compiled for an Apple
+   platform uses appears in a pin, so what the package calls on Apple platforms is pinned even where no facade declares it.
 
 How: scripts/checks/swiftdecls.py lists the facades' declarations; the pin files are read as tokens (every `#if`
 branch). A member reference is `Type.member`, `Type<Arguments>.member` or `\\Type.member`. A generic parameter
@@ -40,7 +40,7 @@ import swiftsource as ss  # noqa: E402
 FACADES = ("Security", "LocalAuthentication", "CryptoKit", "CommonCrypto", "AuthenticationServices")
 PIN_DIR = os.path.join("Tests", "ApplePinTests")
 CLIENT_PRODUCTS = pg.CLIENT_PRODUCTS
-APPLE_NAME = re.compile(r"^(Sec[A-Z]\w*|kSec\w+|errSec\w+|LA[A-Z]\w*|kLA\w+|CF[A-Z]\w*|kCF\w+)$")
+APPLE_NAME = re.compile(r"^(Sec[A-Z]\w*|kSec\w+|errSec\w+|LA[A-Z]\w*|kLA\w+|CF[A-Z]\w*|kCF\w+|AS[A-Z][A-Za-z0-9]*)$")
 WITNESSES = {"hash(into:)", "description", "debugDescription"}
 
 # Facade API with no Apple counterpart to pin, by signature, and why it stays.
@@ -55,6 +55,8 @@ EXEMPT = {
     "kSecKeyKeyExchangeParameterRequestedSize": "Apple's Swift has only SecKeyKeyExchangeParameter.requestedSize "
                                                 "(a CF_STRING_ENUM constant)",
     "kSecKeyKeyExchangeParameterSharedInfo": "Apple's Swift has only SecKeyKeyExchangeParameter.sharedInfo",
+    "ASAuthorizationError.errorDescription": "LocalizedError on Linux only, as LAError's (English and Korean text); "
+                                             "portable code reads localizedDescription",
     "SymmetricKey.customMirror": "CustomReflectable on Linux only, so dump() and debuggers show a key's size, never its "
                                  "bytes; Apple's SymmetricKey has no custom mirror (portable code never calls it)",
 }

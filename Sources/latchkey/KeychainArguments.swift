@@ -15,6 +15,8 @@ struct KeychainArguments {
 
     /// Options seen, by name without dashes (`s`, `vault`); a flag or an optional value given alone maps to nil.
     private(set) var values: [String: String?] = [:]
+    /// Every value of each option that takes one, in order (for repeatable options; `values` keeps the last).
+    private(set) var allValues: [String: [String]] = [:]
     /// Arguments that are not options.
     private(set) var positional: [String] = []
 
@@ -44,15 +46,18 @@ struct KeychainArguments {
                 if inline != nil { throw UsageError(message: "option '--\(name)' takes no value") }
                 values[name] = .some(nil)
             case .value:
+                let value: String
                 if let inline {
-                    values[name] = inline
+                    value = inline
                 } else {
                     guard index < arguments.count else {
                         throw UsageError(message: "option '\(argument)' needs a value")
                     }
-                    values[name] = arguments[index]
+                    value = arguments[index]
                     index += 1
                 }
+                values[name] = value
+                allValues[name, default: []].append(value)
             case .optionalValue:
                 if let inline {
                     values[name] = inline
@@ -79,6 +84,9 @@ struct KeychainArguments {
 
     /// The option's value, nil when absent or given without one.
     func value(_ name: String) -> String? { values[name] ?? nil }
+
+    /// Every value given to a repeatable option, in order.
+    func repeated(_ name: String) -> [String] { allValues[name] ?? [] }
 
     /// The option's value, which must be present.
     func required(_ name: String, what: String) throws -> String {

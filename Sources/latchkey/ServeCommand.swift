@@ -347,11 +347,7 @@ enum ServeCommand {
             try server.start(router: router)
             let rotation = scheduleKeyRotation(service)
             defer { rotation.cancel() }
-            let signal = server.runUntilSignal {
-                FileHandle.standardOutput.write(Data("listening on \(server.baseURL)\n".utf8))
-            }
-            FileHandle.standardError.write(Data("latchkey serve: stopped (signal \(signal))\n".utf8))
-            return 0
+            return server.serveUntilSignal(as: "serve")
         } catch {
             FileHandle.standardError.write(Data("latchkey serve: \(error.localizedDescription)\n".utf8))
             return 1

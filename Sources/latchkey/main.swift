@@ -12,6 +12,7 @@ switch group {
 case "keychain": code = KeychainCommand.run(rest)
 case "auth": code = AuthCommand.run(rest)
 case "serve": code = ServeCommand.run(rest)
+case "apple-stand-in": code = AppleStandInCommand.run(rest)
 case "vault": code = VaultCommand.run(rest)
 case "passkey": code = PasskeyCommand.run(rest)
 case "self-check": code = SelfCheckCommand.run(rest)

@@ -7,12 +7,16 @@ import LocalAuthentication
 #if canImport(CommonCrypto)
 import CommonCrypto
 #endif
+#if canImport(AuthenticationServices) && !os(tvOS) && !os(watchOS)
+import AuthenticationServices
+#endif
 
-// The pin files (SecurityPins.swift, LocalAuthenticationPins.swift, CryptoKitPins.swift, CommonCryptoPins.swift) are
-// checked by compiling: against Apple's SDK on a Mac, against the Linux modules in `make test`. This suite runs the
-// pins that only read constants and checks the raw values Apple's headers and sources give the constants and enums
+// The pin files (SecurityPins.swift, LocalAuthenticationPins.swift, CryptoKitPins.swift, CommonCryptoPins.swift,
+// AuthenticationServicesPins.swift) are checked by compiling: against Apple's SDK on a Mac, against the Linux modules
+// in `make test`. This suite runs the pins that only read constants and checks the raw values Apple's headers and sources give the constants and enums
 // the Linux modules re-declare (SecKey.h and SecKeyAdaptors.m, SecTrust.h, LAPublicDefines.h, CommonDigest.h,
-// CommonHMAC.h, CommonKeyDerivation.h, CommonCryptoError.h), which a signature cannot show.
+// CommonHMAC.h, CommonKeyDerivation.h, CommonCryptoError.h, ASAuthorizationError.h, ASAuthorizationAppleIDProvider.h),
+// which a signature cannot show.
 
 func pinType<T>(_: T.Type) {}
 func pinHashable<T: Hashable>(_: T.Type) {}
@@ -148,6 +152,42 @@ func pinSendable<T: Sendable>(_: T.Type) {}
         let statuses = [kCCSuccess, kCCParamError, kCCBufferTooSmall, kCCMemoryFailure, kCCAlignmentError, kCCDecodeError,
                         kCCUnimplemented]
         #expect(statuses == [0, -4300, -4301, -4302, -4303, -4304, -4305])
+    }
+    #endif
+
+    #if canImport(AuthenticationServices) && !os(tvOS) && !os(watchOS)
+    @Test func authenticationServicesPinsCompile() {
+        AuthenticationServicesPins.controller()
+        AuthenticationServicesPins.errors()
+        AuthenticationServicesPins.publicKeyCredentials()
+        AuthenticationServicesPins.platform()
+        #if !os(visionOS)
+        AuthenticationServicesPins.securityKeys()
+        #endif
+        AuthenticationServicesPins.appleID()
+    }
+
+    @Test func authenticationServicesEnumsHaveApplesRawValues() {
+        let codes: [ASAuthorizationError.Code] = [.unknown, .canceled, .invalidResponse, .notHandled, .failed, .notInteractive]
+        #expect(codes.map(\.rawValue) == [1000, 1001, 1002, 1003, 1004, 1005])
+        if #available(macOS 15, iOS 18, visionOS 2, *) {
+            #expect(ASAuthorizationError.Code.matchedExcludedCredential.rawValue == 1006)
+        }
+        if #available(macOS 15.2, iOS 18.2, visionOS 2.2, *) {
+            #expect([ASAuthorizationError.Code.credentialImport, .credentialExport].map(\.rawValue) == [1007, 1008])
+        }
+        if #available(macOS 26, iOS 26, visionOS 26, *) {
+            #expect([ASAuthorizationError.Code.preferSignInWithApple, .deviceNotConfiguredForPasskeyCreation].map(\.rawValue)
+                    == [1009, 1010])
+        }
+        #expect(ASAuthorizationErrorDomain == "com.apple.AuthenticationServices.AuthorizationError")
+        #expect(ASAuthorizationError.errorDomain == ASAuthorizationErrorDomain)
+        #expect([ASAuthorizationAppleIDProvider.CredentialState.revoked, .authorized, .notFound, .transferred].map(\.rawValue)
+                == [0, 1, 2, 3])
+        #expect([ASUserDetectionStatus.unsupported, .unknown, .likelyReal].map(\.rawValue) == [0, 1, 2])
+        #expect([ASAuthorizationPublicKeyCredentialAttachment.platform, .crossPlatform].map(\.rawValue) == [0, 1])
+        #expect(ASCOSEAlgorithmIdentifier.ES256.rawValue == -7)
+        #expect(ASAuthorizationController.RequestOptions.preferImmediatelyAvailableCredentials.rawValue == 1)
     }
     #endif
 }

@@ -1,88 +1,28 @@
 import Foundation
-import LatchkeySupport
 import Testing
 import LatchkeyCrypto
 @testable import LatchkeyServer
 
-/// A local stand-in for appleid.apple.com on 127.0.0.1: publishes a JWK Set, signs tokens with an RSA
-/// key made by the test, answers /auth/token and /auth/revoke, and counts what it is asked.
-final class FakeApple: Sendable {
-    let key: RSA.Signing.PrivateKey
-    let kid: String
-    let team: Team
-    let server: HTTPServer
-    let keyFetches = Locked<Int>(0)
-    let revocations = Locked<[String]>([])
-    let publishedKeys: Locked<[JWK]>
+/// A developer team's Sign in with Apple key, and `AppleIDStandIn` (the product's stand-in for appleid.apple.com) started
+/// on loopback with that key for checking client secrets.
+struct AppleTestTeam: Sendable {
+    let key = P256.Signing.PrivateKey()
+    let teamID = "TEAM123456"
+    let keyID = "KEY7654321"
 
-    struct Team: Sendable {
-        let key: P256.Signing.PrivateKey
-        let teamID = "TEAM123456"
-        let keyID = "KEY7654321"
+    func standIn(clientIDs: Set<String> = [], keyID: String = "apple-key-1") throws -> AppleIDStandIn {
+        let configuration = AppleIDStandIn.Configuration(
+            clientIDs: clientIDs, teamKeys: [AppleIDStandIn.TeamKey(teamID: teamID, keyID: self.keyID, publicKey: key.publicKey)])
+        let standIn = try AppleIDStandIn(configuration: configuration, keyID: keyID)
+        try standIn.start()
+        return standIn
     }
-
-    struct TokenReply: Encodable {
-        let access_token = "apple-at", token_type = "Bearer", refresh_token = "apple-rt", id_token = "x"
-        let expires_in = 3600
-    }
-
-    init(kid: String = "apple-key-1") throws {
-        key = try RSA.Signing.PrivateKey(keySize: 2048)
-        team = Team(key: P256.Signing.PrivateKey())
-        self.kid = kid
-        publishedKeys = Locked([JWK(rsa: key.publicKey, kid: kid)])
-        var config = HTTPServerConfiguration(port: 0, threads: 2, accessLog: nil)
-        config.shutdownGracePeriod = .seconds(1)
-        server = HTTPServer(configuration: config)
-        let router = Router([
-            Route("GET", "/auth/keys") { [self] _ in
-                keyFetches.withLock { $0 += 1 }
-                var set = JWKSet(keys: publishedKeys.withLock { $0 })
-                set.keys = set.keys.map { var k = $0; k.alg = "RS256"; k.use = "sig"; return k }
-                return HTTPResponse.json(set)
-            },
-            Route("POST", "/auth/token") { [self] request in tokenEndpoint(request) },
-            Route("POST", "/auth/revoke") { [self] request in
-                let form = (try? request.decodeForm()) ?? [:]
-                guard clientSecretIsValid(form) else { return .error(status: 401, code: "invalid_client") }
-                revocations.withLock { $0.append(form["token"] ?? "") }
-                return HTTPResponse(status: 200)
-            },
-        ])
-        try server.start(router: router)
-    }
-
-    var baseURL: URL { URL(string: server.baseURL)! }
-
-    func clientSecretIsValid(_ form: [String: String]) -> Bool {
-        guard let secret = form["client_secret"] else { return false }
-        let options = JWTValidationOptions(allowedAlgorithms: [.ES256], issuer: team.teamID,
-                                           audiences: ["https://appleid.apple.com"])
-        guard let jwt = try? JWT.verify(secret, key: .p256(team.key.publicKey), options: options) else { return false }
-        return jwt.header.kid == team.keyID && jwt.claims.sub == form["client_id"]
-    }
-
-    func tokenEndpoint(_ request: HTTPRequest) -> HTTPResponse {
-        let form = (try? request.decodeForm()) ?? [:]
-        guard clientSecretIsValid(form) else { return .error(status: 401, code: "invalid_client") }
-        guard form["grant_type"] == "authorization_code", form["code"] == "good-code" else {
-            return .error(status: 400, code: "invalid_grant")
-        }
-        return .json(TokenReply())
-    }
-
-    /// Signs claims as Apple would (RS256, this fake's kid unless told otherwise).
-    func sign(_ claims: [String: Any], kid: String? = nil, alg: JWSAlgorithm = .RS256) throws -> String {
-        let payload = try JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys])
-        return try JWS.sign(payload: payload, header: JWSHeader(alg: alg, kid: kid ?? self.kid), key: .rsa(key))
-    }
-
-    func stop() { server.shutdownBlocking(gracePeriod: .seconds(1)) }
 }
 
 @Suite(.serialized) struct AppleSignInTests {
     static let clientID = "com.example.latchkey"
     let clock = TestClock(Date())
+    let team = AppleTestTeam()
 
     func identityClaims(_ changes: [String: Any] = [:], rawNonce: String = "raw-nonce") -> [String: Any] {
         var claims: [String: Any] = [
@@ -96,7 +36,7 @@ final class FakeApple: Sendable {
         return claims
     }
 
-    func verifier(_ apple: FakeApple, refetch: TimeInterval = 60) -> AppleIdentityTokenVerifier {
+    func verifier(_ apple: AppleIDStandIn, refetch: TimeInterval = 60) -> AppleIdentityTokenVerifier {
         let config = AppleSignInConfiguration(clientIDs: [Self.clientID], baseURL: apple.baseURL,
                                               minimumRefetchInterval: refetch)
         let keys = AppleKeyStore(url: config.keysURL, client: URLSessionAppleHTTPClient(), lifetime: 3600,
@@ -105,7 +45,7 @@ final class FakeApple: Sendable {
     }
 
     @Test func acceptsAValidToken() async throws {
-        let apple = try FakeApple()
+        let apple = try team.standIn()
         defer { apple.stop() }
         let identity = try await verifier(apple).verify(try apple.sign(identityClaims()), rawNonce: "raw-nonce")
         #expect(identity.subject == "001234.abcdef")
@@ -115,7 +55,7 @@ final class FakeApple: Sendable {
     }
 
     @Test func rejectsWrongAudienceIssuerAndExpiry() async throws {
-        let apple = try FakeApple()
+        let apple = try team.standIn()
         defer { apple.stop() }
         let v = verifier(apple)
         await #expect(throws: AppleSignInError.wrongAudience) {
@@ -134,7 +74,7 @@ final class FakeApple: Sendable {
     }
 
     @Test func checksTheNonce() async throws {
-        let apple = try FakeApple()
+        let apple = try team.standIn()
         defer { apple.stop() }
         let v = verifier(apple)
         await #expect(throws: AppleSignInError.nonceMismatch) {
@@ -150,31 +90,31 @@ final class FakeApple: Sendable {
     }
 
     @Test func unknownKidCausesOneRefetch() async throws {
-        let apple = try FakeApple()
+        let apple = try team.standIn()
         defer { apple.stop() }
         let v = verifier(apple)
         _ = try await v.verify(try apple.sign(identityClaims()), rawNonce: "raw-nonce")
-        #expect(apple.keyFetches.withLock { $0 } == 1)
+        #expect(apple.keyFetches == 1)
         // Apple rotates: a new key appears; the first token with its kid makes one refetch.
         let rotated = try RSA.Signing.PrivateKey(keySize: 2048)
-        apple.publishedKeys.withLock { $0.append(JWK(rsa: rotated.publicKey, kid: "apple-key-2")) }
+        apple.publish(JWK(rsa: rotated.publicKey, kid: "apple-key-2"))
         clock.advance(61)
         let payload = try JSONSerialization.data(withJSONObject: identityClaims(), options: [.sortedKeys])
         let token = try JWS.sign(payload: payload, header: JWSHeader(alg: .RS256, kid: "apple-key-2"), key: .rsa(rotated))
         _ = try await v.verify(token, rawNonce: "raw-nonce")
-        #expect(apple.keyFetches.withLock { $0 } == 2)
+        #expect(apple.keyFetches == 2)
         // A forged kid right after: refused without hammering Apple.
         await #expect(throws: AppleSignInError.unknownKey("forged")) {
-            try await v.verify(try apple.sign(identityClaims(), kid: "forged"), rawNonce: "raw-nonce")
+            try await v.verify(try apple.sign(identityClaims(), keyID: "forged"), rawNonce: "raw-nonce")
         }
-        #expect(apple.keyFetches.withLock { $0 } == 2)
+        #expect(apple.keyFetches == 2)
         // Cached keys serve later tokens without a fetch.
         _ = try await v.verify(try apple.sign(identityClaims()), rawNonce: "raw-nonce")
-        #expect(apple.keyFetches.withLock { $0 } == 2)
+        #expect(apple.keyFetches == 2)
     }
 
     @Test func rejectsAlgorithmSwitches() async throws {
-        let apple = try FakeApple()
+        let apple = try team.standIn()
         defer { apple.stop() }
         let v = verifier(apple)
         let payload = try JSONSerialization.data(withJSONObject: identityClaims(), options: [.sortedKeys])
@@ -185,7 +125,7 @@ final class FakeApple: Sendable {
         // HS256 keyed with Apple's public modulus (the classic algorithm-confusion forgery).
         let hsHeader = Data(#"{"alg":"HS256","kid":"apple-key-1"}"#.utf8).base64URLEncodedString()
         let mac = Data(HMAC<SHA256>.authenticationCode(for: Data("\(hsHeader).\(body)".utf8),
-                                                       using: SymmetricKey(data: apple.key.publicKey.derRepresentation)))
+                                                       using: SymmetricKey(data: apple.signingKey.publicKey.derRepresentation)))
         await #expect(throws: AppleSignInError.self) {
             try await v.verify("\(hsHeader).\(body).\(mac.base64URLEncodedString())", rawNonce: "raw-nonce")
         }
@@ -202,36 +142,47 @@ final class FakeApple: Sendable {
     }
 
     @Test func clientSecretIsAnES256JWTAppleAccepts() async throws {
-        let apple = try FakeApple()
+        let apple = try team.standIn()
         defer { apple.stop() }
-        let secret = try AppleClientSecret.make(teamID: apple.team.teamID, keyID: apple.team.keyID, clientID: Self.clientID,
-                                                privateKey: apple.team.key, now: clock.now, lifetime: 400 * 24 * 3600)
+        let secret = try AppleClientSecret.make(teamID: team.teamID, keyID: team.keyID, clientID: Self.clientID,
+                                                privateKey: team.key, now: clock.now, lifetime: 400 * 24 * 3600)
         let parts = secret.split(separator: ".")
         #expect(parts.count == 3)
         #expect(try #require(Data(base64URLEncoded: parts[2])).count == 64) // raw r||s, not DER
-        let jwt = try JWT.verify(secret, key: .p256(apple.team.key.publicKey),
-                                 options: JWTValidationOptions(allowedAlgorithms: [.ES256], issuer: apple.team.teamID,
+        let jwt = try JWT.verify(secret, key: .p256(team.key.publicKey),
+                                 options: JWTValidationOptions(allowedAlgorithms: [.ES256], issuer: team.teamID,
                                                                audiences: ["https://appleid.apple.com"], now: clock.now))
         let life = try #require(jwt.claims.exp).timeIntervalSince(try #require(jwt.claims.iat))
         #expect(life <= AppleClientSecret.maximumLifetime)
     }
 
     @Test func exchangesCodesAndRevokesTokens() async throws {
-        let apple = try FakeApple()
+        let apple = try team.standIn()
         defer { apple.stop() }
-        let config = AppleSignInConfiguration(clientIDs: [Self.clientID], baseURL: apple.baseURL, teamID: apple.team.teamID,
-                                              keyID: apple.team.keyID, privateKey: apple.team.key)
+        let config = AppleSignInConfiguration(clientIDs: [Self.clientID], baseURL: apple.baseURL, teamID: team.teamID,
+                                              keyID: team.keyID, privateKey: team.key)
         let client = AppleAuthClient(configuration: config, now: clock.function)
-        let tokens = try await client.exchange(code: "good-code", clientID: Self.clientID)
-        #expect(tokens.refreshToken == "apple-rt")
+        let code = try apple.authorize(.init(clientID: Self.clientID, appleID: "ada@example.com")).authorizationCode
+        let tokens = try await client.exchange(code: code, clientID: Self.clientID)
+        let refresh = try #require(tokens.refreshToken)
+        #expect(tokens.idToken != nil && tokens.accessToken != nil)
+        // Codes are single use.
         await #expect(throws: AppleSignInError.appleRejected(status: 400, error: "invalid_grant")) {
-            try await client.exchange(code: "used-code", clientID: Self.clientID)
+            try await client.exchange(code: code, clientID: Self.clientID)
         }
-        try await client.revoke(token: "apple-rt", clientID: Self.clientID)
-        #expect(apple.revocations.withLock { $0 } == ["apple-rt"])
+        try await client.revoke(token: refresh, clientID: Self.clientID)
+        #expect(apple.revokedTokens == [refresh])
+        // A client secret signed by another key is refused.
+        let impostor = AppleAuthClient(configuration: AppleSignInConfiguration(
+            clientIDs: [Self.clientID], baseURL: apple.baseURL, teamID: team.teamID, keyID: team.keyID,
+            privateKey: P256.Signing.PrivateKey()), now: clock.function)
+        let another = try apple.authorize(.init(clientID: Self.clientID, appleID: "ada@example.com")).authorizationCode
+        await #expect(throws: AppleSignInError.appleRejected(status: 401, error: "invalid_client")) {
+            try await impostor.exchange(code: another, clientID: Self.clientID)
+        }
         let unconfigured = AppleAuthClient(configuration: AppleSignInConfiguration(clientIDs: [Self.clientID], baseURL: apple.baseURL))
         await #expect(throws: AppleSignInError.clientSecretUnavailable) {
-            try await unconfigured.exchange(code: "good-code", clientID: Self.clientID)
+            try await unconfigured.exchange(code: another, clientID: Self.clientID)
         }
     }
 
@@ -239,7 +190,7 @@ final class FakeApple: Sendable {
                       ("email-enabled", .emailEnabled), ("consent-revoked", .consentRevoked),
                       ("account-delete", .accountDelete), ("account-deleted", .accountDelete)])
     func verifiesServerToServerNotifications(name: String, type: AppleServerNotification.EventType) async throws {
-        let apple = try FakeApple()
+        let apple = try team.standIn()
         defer { apple.stop() }
         let config = AppleSignInConfiguration(clientIDs: [Self.clientID], baseURL: apple.baseURL)
         let keys = AppleKeyStore(url: config.keysURL, client: URLSessionAppleHTTPClient(), now: clock.function)

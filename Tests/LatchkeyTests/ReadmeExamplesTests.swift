@@ -124,3 +124,29 @@ import Latchkey
         #expect(lockScreen.presentation == .content && !lockScreen.isPasswordLoginPresented)
     }
 }
+
+extension ASAuthorizationTests {
+    /// The README's ASAuthorization example, against a real `latchkey serve` and `latchkey apple-stand-in` (in the
+    /// serialized ASAuthorization suite: it uses the module's process-wide configuration).
+    @Suite("README") struct Readme {
+        @MainActor @Test func asAuthorizationExample() async throws {
+            let services = try AuthenticationServicesFixture.start()
+            defer { services.stop() }
+            let api = services.server.baseURL
+            let keychain = Keychain(service: "com.example.notes.readme", store: MemoryStore())
+            let signOut: @Sendable () async -> Void = {}
+
+            let passkeys = PasskeyClient(baseURL: api, ceremony: PlatformPasskeyCeremony())
+            let account = try await passkeys.register(username: "ada")   // a new account with a passkey (account.tokens)
+            let session = try await passkeys.signIn()                     // or signIn(autoFill: true) from the username field
+            #expect(account.tokens != nil && !session.accessToken.isEmpty)
+
+            let apple = AppleSignIn(keychain: keychain, stateProvider: SystemAppleCredentialStateProvider()) { await signOut() }
+            let result = try await apple.signIn(with: SystemAppleIDAuthorizer(), server: AppleSessionClient(baseURL: api))
+            #expect(await apple.checkCredentialState() == .authorized)
+            let revocations = apple.observeCredentialRevocation()
+            revocations.cancel()
+            #expect(!result.tokens.accessToken.isEmpty && result.authorization.email != nil)
+        }
+    }
+}

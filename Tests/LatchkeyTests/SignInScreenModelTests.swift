@@ -61,6 +61,10 @@ private let errorRows: [ErrorRow] = [
              sorted: .rejected),
     ErrorRow(name: "PasskeyClientError.badResponse", error: PasskeyClientError.badResponse("x"), sorted: .failed),
     ErrorRow(name: "PasskeyClientError.ceremonyFailed", error: PasskeyClientError.ceremonyFailed("x"), sorted: .failed),
+    ErrorRow(name: "PasskeyClientError.canceled", error: PasskeyClientError.canceled, sorted: .cancelled),
+    ErrorRow(name: "PasskeyClientError.ceremony", error: PasskeyClientError.ceremony(.notHandled), sorted: .failed),
+    ErrorRow(name: "AuthorizationCeremonyError.canceled", error: AuthorizationCeremonyError.canceled, sorted: .cancelled),
+    ErrorRow(name: "AuthorizationCeremonyError.failed", error: AuthorizationCeremonyError.credentialExists, sorted: .failed),
     ErrorRow(name: "SignInScreenError thrown by the app", error: SignInScreenError.rejected, sorted: .rejected),
     ErrorRow(name: "any other error", error: SomethingElse(), sorted: .failed),
 ]

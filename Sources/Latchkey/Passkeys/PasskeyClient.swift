@@ -6,7 +6,8 @@ import FoundationNetworking
 #endif
 
 /// Registers and signs in with passkeys against a Latchkey server (`/v1/passkeys/...`), with any
-/// `PasskeyCeremony`: this is what `latchkey passkey register|login` uses with the software authenticator.
+/// `PasskeyCeremony`: `PlatformPasskeyCeremony` in an app (the origin is then `https://<relying party id>`, so start the
+/// server with that `--origin`), `SoftwareAuthenticator` in `latchkey passkey register|login` (the server's origin).
 public struct PasskeyClient: Sendable {
     public let baseURL: URL
     let ceremony: any PasskeyCeremony
@@ -18,11 +19,12 @@ public struct PasskeyClient: Sendable {
         self.session = session
     }
 
-    /// The origin the ceremony reports (`http://localhost:8080` for a local server).
-    public var origin: String {
-        var text = "\(baseURL.scheme ?? "http")://\(baseURL.host ?? "localhost")"
-        if let port = baseURL.port { text += ":\(port)" }
-        return text
+    /// The server's origin (`http://localhost:8080` for a local server): what the software authenticator reports.
+    public var origin: String { SoftwareAuthenticator.serverOrigin(baseURL) }
+
+    /// The origin the ceremony reports for the relying party of `rpID` (nil: the server's host).
+    public func ceremonyOrigin(relyingPartyID rpID: String?) -> String {
+        ceremony.origin(relyingPartyID: rpID ?? baseURL.host ?? "localhost", serverURL: baseURL)
     }
 
     struct OptionsEnvelope<T: Decodable>: Decodable { var publicKey: T }
@@ -48,19 +50,27 @@ public struct PasskeyClient: Sendable {
         let options: OptionsEnvelope<PublicKeyCredentialCreationOptions> = try await post(
             "v1/passkeys/register/options", RegisterRequest(username: username), bearer: accessToken)
         let response: RegistrationResponse
-        do { response = try await ceremony.register(options.publicKey, origin: origin) } catch {
-            throw .ceremonyFailed(error.localizedDescription)
+        do {
+            let origin = ceremonyOrigin(relyingPartyID: options.publicKey.rp.id)
+            response = try await ceremony.register(options.publicKey, origin: origin)
+        } catch {
+            throw PasskeyClientError(ceremony: error)
         }
         return try await post("v1/passkeys/register/verify", response, bearer: accessToken)
     }
 
-    /// Signs in with a discoverable passkey and returns the server's tokens.
-    public func signIn() async throws(PasskeyClientError) -> TokenGrant {
+    /// Signs in with a discoverable passkey and returns the server's tokens. With `autoFill`, the passkey is offered in
+    /// the username field's suggestions (`performAutoFillAssistedRequests`) and the call returns once the user picks it.
+    public func signIn(autoFill: Bool = false) async throws(PasskeyClientError) -> TokenGrant {
         let options: OptionsEnvelope<PublicKeyCredentialRequestOptions> = try await post(
             "v1/passkeys/authenticate/options", RegisterRequest(username: nil), bearer: nil)
+        let origin = ceremonyOrigin(relyingPartyID: options.publicKey.rpId)
         let response: AuthenticationResponse
-        do { response = try await ceremony.authenticate(options.publicKey, origin: origin) } catch {
-            throw .ceremonyFailed(error.localizedDescription)
+        do {
+            response = autoFill ? try await ceremony.authenticateWithAutoFill(options.publicKey, origin: origin)
+                                : try await ceremony.authenticate(options.publicKey, origin: origin)
+        } catch {
+            throw PasskeyClientError(ceremony: error)
         }
         return try await post("v1/passkeys/authenticate/verify", response, bearer: nil)
     }
@@ -115,12 +125,28 @@ public struct PasskeyClient: Sendable {
     }
 }
 
-/// Why a passkey registration or sign-in against the server failed.
+/// Why a passkey registration or sign-in against the server failed. `.canceled` (the user closed the system's sheet,
+/// or the task was cancelled) is not a failure to show.
 public enum PasskeyClientError: Error, Sendable, Equatable {
     case network(String)
     case rejected(status: Int, error: String, description: String?)
     case badResponse(String)
+    /// The device side failed: a `PlatformPasskeyCeremony`'s `AuthorizationCeremonyError`, or another ceremony's text.
+    case ceremony(AuthorizationCeremonyError)
     case ceremonyFailed(String)
+    case canceled
+
+    /// The error a ceremony's failure becomes.
+    init(ceremony error: any Error) {
+        switch error {
+        case let failure as AuthorizationCeremonyError: self = failure.isCancellation ? .canceled : .ceremony(failure)
+        case is CancellationError: self = .canceled
+        default: self = .ceremonyFailed(error.localizedDescription)
+        }
+    }
+
+    /// Whether a UI should show this error (not for a cancellation).
+    public var shouldShowToUser: Bool { self != .canceled }
 }
 
 extension PasskeyClientError: LocalizedError {
@@ -135,8 +161,12 @@ extension PasskeyClientError: LocalizedError {
                              korean: "서버가 패스키를 거부했습니다 (\(status) \(error))\(detail)")
         case let .badResponse(w):
             return lang.pick(english: "Unexpected answer from the server (\(w))", korean: "서버 응답이 올바르지 않습니다 (\(w))")
+        case let .ceremony(failure):
+            return failure.errorDescription
         case let .ceremonyFailed(w):
             return lang.pick(english: "The passkey ceremony failed: \(w)", korean: "패스키 절차가 실패했습니다: \(w)")
+        case .canceled:
+            return lang.pick(english: "Canceled.", korean: "취소되었습니다.")
         }
     }
 }

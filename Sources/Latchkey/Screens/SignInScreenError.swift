@@ -22,7 +22,7 @@ public enum SignInScreenError: Error, Sendable, Hashable, CaseIterable {
     static let authorizationCanceledCode = 1001
 
     /// Sorts `error`: `CancellationError`, `URLError.cancelled`, `ASAuthorizationError.canceled` and the
-    /// cancellations of `AuthError` are `.cancelled`; `PasskeyClientError.network` and other `URLError`s `.network`;
+    /// cancellations of `AuthError`, `AuthorizationCeremonyError` and `PasskeyClientError` are `.cancelled`; `PasskeyClientError.network` and other `URLError`s `.network`;
     /// `PasskeyClientError.rejected` `.rejected`; this type's own cases stay as they are; the rest is `.failed`.
     public init(classifying error: any Error) {
         switch error {
@@ -34,11 +34,14 @@ public enum SignInScreenError: Error, Sendable, Hashable, CaseIterable {
             self = error.isCancellation ? .cancelled : .failed
         case let error as URLError:
             self = error.code == .cancelled ? .cancelled : .network
+        case let error as AuthorizationCeremonyError:
+            self = error.isCancellation ? .cancelled : .failed
         case let error as PasskeyClientError:
             switch error {
             case .network: self = .network
             case .rejected: self = .rejected
-            case .badResponse, .ceremonyFailed: self = .failed
+            case .canceled: self = .cancelled
+            case .badResponse, .ceremony, .ceremonyFailed: self = .failed
             }
         default:
             let error = error as NSError

@@ -14,15 +14,44 @@ public protocol AppleCredentialStateProvider: Sendable {
     func credentialState(forUserID userID: String) async throws -> AppleCredentialState
 }
 
-#if canImport(AuthenticationServices) && !os(Linux)
+#if canImport(AuthenticationServices)
 import AuthenticationServices
 
-/// `ASAuthorizationAppleIDProvider` as an `AppleCredentialStateProvider`.
+/// `ASAuthorizationAppleIDProvider` as an `AppleCredentialStateProvider` (on Linux, the `AuthenticationServices`
+/// module's Apple ID authority).
 public struct SystemAppleCredentialStateProvider: AppleCredentialStateProvider {
     public init() {}
     public func credentialState(forUserID userID: String) async throws -> AppleCredentialState {
         let state = try await ASAuthorizationAppleIDProvider().credentialState(forUserID: userID)
         return AppleCredentialState(rawValue: state.rawValue) ?? .notFound
+    }
+}
+
+/// Signs the user out each time `ASAuthorizationAppleIDProvider.credentialRevokedNotification` is posted, until it is
+/// released or `cancel()` is called.
+public final class AppleCredentialRevocationObservation: @unchecked Sendable { // immutable; the token only goes back to its center
+    private let center: NotificationCenter
+    private let token: any NSObjectProtocol
+
+    init(center: NotificationCenter, apple: AppleSignIn) {
+        self.center = center
+        token = center.addObserver(forName: ASAuthorizationAppleIDProvider.credentialRevokedNotification, object: nil,
+                                   queue: nil) { _ in
+            Task { await apple.handleCredentialRevoked() }
+        }
+    }
+
+    /// Stops observing.
+    public func cancel() { center.removeObserver(token) }
+
+    deinit { center.removeObserver(token) }
+}
+
+extension AppleSignIn {
+    /// Observes `credentialRevokedNotification` (the user stopped using Sign in with Apple with this app while it
+    /// runs): each one signs the user out. Keep the observation for as long as the app runs.
+    public func observeCredentialRevocation(center: NotificationCenter = .default) -> AppleCredentialRevocationObservation {
+        AppleCredentialRevocationObservation(center: center, apple: self)
     }
 }
 #endif

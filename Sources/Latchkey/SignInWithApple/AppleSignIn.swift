@@ -1,14 +1,15 @@
 import Foundation
 
-/// The client half of Sign in with Apple: nonces, the user identifier in the keychain, and the
-/// credential-state checks an app must make (at launch and on the revocation notification).
+/// The client half of Sign in with Apple: the sign-in itself (`signIn(with:server:)`: nonce, the system's sheet, the
+/// server's session), the user identifier in the keychain, and the credential-state checks an app must make (at launch,
+/// and on the revocation notification: `observeCredentialRevocation()`).
 ///
 /// ```swift
 /// let apple = AppleSignIn(keychain: Keychain(service: "com.example.app", store: store),
 ///                         stateProvider: SystemAppleCredentialStateProvider()) { await session.signOut() }
-/// let nonce = AppleSignIn.makeNonce()          // request.nonce = nonce.hashed
-/// try apple.didSignIn(userID: credential.user) // after the server verified the token with nonce.raw
-/// await apple.checkCredentialState()           // at every launch
+/// let result = try await apple.signIn(with: SystemAppleIDAuthorizer(), server: AppleSessionClient(baseURL: api))
+/// await apple.checkCredentialState()                // at every launch
+/// let revocations = apple.observeCredentialRevocation()  // keep while the app runs
 /// ```
 public final class AppleSignIn: Sendable {
     let keychain: Keychain
@@ -33,9 +34,10 @@ public final class AppleSignIn: Sendable {
     /// Remembers the user identifier once the server accepted the sign-in.
     public func didSignIn(userID: String) throws(KeychainError) { try keychain.set(userID, forKey: Self.userIDKey) }
 
-    /// Forgets the user identifier (sign-out).
+    /// Forgets the user identifier and any name and email not yet sent (sign-out).
     public func signOut() async throws(KeychainError) {
         try await keychain.remove(Self.userIDKey)
+        try await keychain.remove(Self.profileKey)
         await onSignOut()
     }
 

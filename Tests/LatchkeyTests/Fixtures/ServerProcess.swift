@@ -3,7 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// `latchkey serve` (the built CLI) on 127.0.0.1 with a SQLite database in a temporary directory.
+/// A `latchkey` child process that serves HTTP on 127.0.0.1 — `latchkey serve` with a SQLite database in a temporary
+/// directory, or `latchkey apple-stand-in` — once it printed `listening on http://...`.
 final class ServerProcess {
     let process = Process()
     let baseURL: URL
@@ -11,14 +12,27 @@ final class ServerProcess {
 
     struct StartFailure: Error, CustomStringConvertible {
         let output: String
-        var description: String { "latchkey serve did not start: \(output)" }
+        var description: String { "latchkey did not start: \(output)" }
     }
 
-    init(binary: String) throws {
-        directory = try ChildProcess.temporaryDirectory("latchkey-server")
+    /// `latchkey serve --port 0 ... <arguments>`.
+    convenience init(binary: String, arguments: [String] = []) throws {
+        let directory = try ChildProcess.temporaryDirectory("latchkey-server")
+        try self.init(binary: binary, directory: directory,
+                      command: ["serve", "--port", "0", "--threads", "2",
+                                "--database", "sqlite:" + directory.appendingPathComponent("server.sqlite").path] + arguments)
+    }
+
+    /// `latchkey apple-stand-in --port 0 <arguments>`: the development stand-in for appleid.apple.com.
+    static func appleStandIn(binary: String, arguments: [String] = []) throws -> ServerProcess {
+        try ServerProcess(binary: binary, directory: try ChildProcess.temporaryDirectory("latchkey-apple"),
+                          command: ["apple-stand-in", "--port", "0"] + arguments)
+    }
+
+    init(binary: String, directory: URL, command: [String]) throws {
+        self.directory = directory
         process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["serve", "--port", "0", "--threads", "2",
-                             "--database", "sqlite:" + directory.appendingPathComponent("server.sqlite").path]
+        process.arguments = command
         var environment = ProcessInfo.processInfo.environment
         environment["LD_PRELOAD"] = nil
         process.environment = environment

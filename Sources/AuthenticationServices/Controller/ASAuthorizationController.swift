@@ -1,0 +1,137 @@
+#if os(Linux)
+import Foundation
+import LatchkeySupport
+
+/// `ASAuthorizationController`: performs requests made by providers and tells its delegate, on the main actor, how they
+/// ended. As on Apple platforms, `performRequests()` returns at once, the controller stays alive until its delegate has
+/// been called, and `cancel()` ends a running flow with `ASAuthorizationError.canceled`.
+///
+/// Linux: no sheet is shown. The first request that can be fulfilled is performed (an Apple ID request when an Apple
+/// ID authority is configured, a registration, an assertion for which a passkey exists), after the user is verified
+/// through `LAContext`; see `LatchkeyAuthenticationServicesConfiguration`.
+open class ASAuthorizationController: NSObject, @unchecked Sendable { // mutable state is in `links`; delegates run on the main actor
+    /// The requests this controller performs.
+    open var authorizationRequests: [ASAuthorizationRequest] { requests }
+
+    /// Told how the requests ended (held weakly).
+    open var delegate: (any ASAuthorizationControllerDelegate)? {
+        get { links.withLock { $0.delegate } }
+        set { links.withLock { $0.delegate = newValue } }
+    }
+
+    /// Asked for the window to present over (held weakly).
+    @available(watchOS, unavailable)
+    open var presentationContextProvider: (any ASAuthorizationControllerPresentationContextProviding)? {
+        get { links.withLock { $0.presenter } }
+        set { links.withLock { $0.presenter = newValue } }
+    }
+
+    struct Links {
+        weak var delegate: (any ASAuthorizationControllerDelegate)?
+        weak var presenter: (any ASAuthorizationControllerPresentationContextProviding)?
+        var flow: Task<Void, Never>?
+    }
+
+    private let requests: [ASAuthorizationRequest]
+    private let links = Locked(Links())
+
+    public init(authorizationRequests: [ASAuthorizationRequest]) {
+        requests = authorizationRequests
+        super.init()
+    }
+
+    /// Starts the requests; the delegate hears of the outcome.
+    open func performRequests() {
+        start(.modal)
+    }
+
+    /// Starts the requests with `options`. `.preferImmediatelyAvailableCredentials` changes nothing on Linux: only this
+    /// machine's passkeys are ever offered.
+    @available(macOS 13.0, iOS 16.0, *) @available(tvOS, unavailable) @available(watchOS, unavailable)
+    open func performRequests(options: ASAuthorizationController.RequestOptions = []) {
+        start(.modal)
+    }
+
+    /// Starts the passkey assertion requests as AutoFill suggestions of a username field: with a passkey for the
+    /// relying party, as if the user picked it; without one, the flow waits until `cancel()`.
+    @available(iOS 16.0, *) @available(macOS, unavailable) @available(macCatalyst, unavailable)
+    @available(tvOS, unavailable) @available(watchOS, unavailable)
+    open func performAutoFillAssistedRequests() {
+        start(.autoFill)
+    }
+
+    /// Ends a running flow; the delegate is told `ASAuthorizationError.canceled`.
+    @available(macOS 13.0, iOS 16.0, tvOS 18.0, *) @available(watchOS, unavailable)
+    open func cancel() {
+        links.withLock { $0.flow }?.cancel()
+    }
+
+    private func start(_ mode: AuthorizationPerformer.Mode) {
+        let works = requests.enumerated().compactMap { index, request in
+            AuthorizationWork(request).map { (index: index, work: $0) }
+        }
+        let performer = AuthorizationPerformer(works: works)
+        links.withLock { links in
+            guard links.flow == nil else { return }
+            links.flow = Task { [self] in
+                await MainActor.run { _ = self.presentationContextProvider?.presentationAnchor(for: self) }
+                let outcome = await performer.perform(mode)
+                await MainActor.run { self.finish(outcome) }
+            }
+        }
+    }
+
+    @MainActor
+    private func finish(_ outcome: Result<AuthorizationOutcome, ASAuthorizationError>) {
+        links.withLock { $0.flow = nil }
+        let delegate = self.delegate
+        switch outcome {
+        case .success(let done):
+            let request = requests[done.index]
+            delegate?.authorizationController(controller: self, didCompleteWithAuthorization: ASAuthorization(
+                provider: request.provider, credential: Self.credential(done.result)))
+        case .failure(let error):
+            delegate?.authorizationController(controller: self, didCompleteWithError: error)
+        }
+    }
+
+    private static func credential(_ result: AuthorizationOutcome.Result) -> any ASAuthorizationCredential {
+        switch result {
+        case .appleID(let grant):
+            return ASAuthorizationAppleIDCredential(grant)
+        case .registration(let kind, let response):
+            let object = response.response.attestationObject.data
+            return kind == .platform
+                ? ASAuthorizationPlatformPublicKeyCredentialRegistration(
+                    credentialID: response.rawId.data, rawClientDataJSON: response.response.clientDataJSON.data,
+                    rawAttestationObject: object)
+                : ASAuthorizationSecurityKeyPublicKeyCredentialRegistration(
+                    credentialID: response.rawId.data, rawClientDataJSON: response.response.clientDataJSON.data,
+                    rawAttestationObject: object)
+        case .assertion(let kind, let response):
+            let assertion = response.response
+            return kind == .platform
+                ? ASAuthorizationPlatformPublicKeyCredentialAssertion(
+                    credentialID: response.rawId.data, rawClientDataJSON: assertion.clientDataJSON.data,
+                    rawAuthenticatorData: assertion.authenticatorData.data, signature: assertion.signature.data,
+                    userID: assertion.userHandle?.data ?? Data())
+                : ASAuthorizationSecurityKeyPublicKeyCredentialAssertion(
+                    credentialID: response.rawId.data, rawClientDataJSON: assertion.clientDataJSON.data,
+                    rawAuthenticatorData: assertion.authenticatorData.data, signature: assertion.signature.data,
+                    userID: assertion.userHandle?.data ?? Data())
+        }
+    }
+}
+
+extension ASAuthorizationController {
+    /// `ASAuthorizationController.RequestOptions`.
+    @available(macOS 13.0, iOS 16.0, *) @available(tvOS, unavailable) @available(watchOS, unavailable)
+    public struct RequestOptions: OptionSet, Sendable, Hashable {
+        public let rawValue: UInt
+        public init(rawValue: UInt) { self.rawValue = rawValue }
+
+        /// Offer only credentials on this device (no QR code for another device's passkey).
+        public static let preferImmediatelyAvailableCredentials = RequestOptions(rawValue: 1 << 0)
+    }
+}
+#endif

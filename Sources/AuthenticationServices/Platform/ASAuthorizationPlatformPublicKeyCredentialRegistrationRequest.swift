@@ -1,0 +1,37 @@
+#if os(Linux)
+import Foundation
+
+/// `ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest`: create a passkey.
+open class ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest: ASAuthorizationRequest,
+                                                                         ASAuthorizationPublicKeyCredentialRegistrationRequest {
+    open var relyingPartyIdentifier: String { rpID }
+    open var userID: Data
+    open var name: String
+    open var displayName: String?
+    open var challenge: Data
+    open var userVerificationPreference = ASAuthorizationPublicKeyCredentialUserVerificationPreference.preferred
+    open var attestationPreference = ASAuthorizationPublicKeyCredentialAttestationKind.none
+    /// Passkeys the relying party already has for this user: when one of them is on this device, the request fails
+    /// with `ASAuthorizationError.matchedExcludedCredential`.
+    @available(macOS 13.5, iOS 17.4, *) @available(tvOS, unavailable) @available(watchOS, unavailable)
+    @available(visionOS, unavailable)
+    open var excludedCredentials: [ASAuthorizationPlatformPublicKeyCredentialDescriptor]? {
+        get { excluded }
+        set { excluded = newValue }
+    }
+
+    private let rpID: String
+    private var excluded: [ASAuthorizationPlatformPublicKeyCredentialDescriptor]?
+
+    init(provider: ASAuthorizationPlatformPublicKeyCredentialProvider, relyingPartyIdentifier: String, challenge: Data,
+         name: String, userID: Data) {
+        rpID = relyingPartyIdentifier
+        self.challenge = challenge
+        self.name = name
+        self.userID = userID
+        super.init(provider: provider)
+    }
+
+    var excludedCredentialIDs: [Data] { (excluded ?? []).map(\.credentialID) }
+}
+#endif

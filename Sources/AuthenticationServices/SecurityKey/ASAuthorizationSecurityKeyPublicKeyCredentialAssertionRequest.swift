@@ -1,0 +1,20 @@
+#if os(Linux)
+import Foundation
+
+/// `ASAuthorizationSecurityKeyPublicKeyCredentialAssertionRequest`: sign in with a credential on a security key.
+@available(tvOS, unavailable) @available(watchOS, unavailable) @available(visionOS, unavailable)
+open class ASAuthorizationSecurityKeyPublicKeyCredentialAssertionRequest: ASAuthorizationRequest,
+                                                                         ASAuthorizationPublicKeyCredentialAssertionRequest {
+    open var challenge: Data
+    open var relyingPartyIdentifier: String
+    /// The credentials that may answer; empty lets a discoverable credential answer.
+    open var allowedCredentials: [ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor] = []
+    open var userVerificationPreference = ASAuthorizationPublicKeyCredentialUserVerificationPreference.preferred
+
+    init(provider: ASAuthorizationSecurityKeyPublicKeyCredentialProvider, relyingPartyIdentifier: String, challenge: Data) {
+        self.challenge = challenge
+        self.relyingPartyIdentifier = relyingPartyIdentifier
+        super.init(provider: provider)
+    }
+}
+#endif

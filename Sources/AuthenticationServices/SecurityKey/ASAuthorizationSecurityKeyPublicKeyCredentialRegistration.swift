@@ -1,0 +1,23 @@
+#if os(Linux)
+import Foundation
+
+/// `ASAuthorizationSecurityKeyPublicKeyCredentialRegistration`: the credential a security key created.
+@available(tvOS, unavailable) @available(watchOS, unavailable) @available(visionOS, unavailable)
+open class ASAuthorizationSecurityKeyPublicKeyCredentialRegistration: NSObject,
+                                                                     ASAuthorizationPublicKeyCredentialRegistration {
+    open var rawAttestationObject: Data? { attestationObject }
+    open var rawClientDataJSON: Data { clientDataJSON }
+    open var credentialID: Data { id }
+
+    private let attestationObject: Data?
+    private let clientDataJSON: Data
+    private let id: Data
+
+    init(credentialID: Data, rawClientDataJSON: Data, rawAttestationObject: Data?) {
+        id = credentialID
+        clientDataJSON = rawClientDataJSON
+        attestationObject = rawAttestationObject
+        super.init()
+    }
+}
+#endif
