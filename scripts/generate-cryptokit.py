@@ -216,9 +216,15 @@ public struct ECDSASignature: ContiguousBytes, Sendable {{
     /// r||s.
     public var rawRepresentation: Data
 
-    /// Creates a signature from r||s.
+    /// Creates a signature from r||s (inlinable: `Data` is kept as given, without a copy).
+    @inlinable
     public init<D: DataProtocol>(rawRepresentation: D) throws {{
-        self.rawRepresentation = try NISTSignatureBytes<{name}>.raw(rawRepresentation)
+        try self.init(checkedRaw: rawRepresentation as? Data ?? Data(rawRepresentation))
+    }}
+
+    @usableFromInline
+    init(checkedRaw raw: Data) throws {{
+        rawRepresentation = try NISTSignatureBytes<{name}>.raw(raw)
     }}
 
     /// Creates a signature from a strict DER ECDSA-Sig-Value.

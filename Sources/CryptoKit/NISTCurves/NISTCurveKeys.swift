@@ -208,9 +208,9 @@ struct NISTPublicKey<Curve: NISTCurve>: Sendable {
 
 /// The raw r||s bytes of an ECDSA signature on `Curve`, checked for length.
 enum NISTSignatureBytes<Curve: NISTCurve> {
-    static func raw(_ bytes: some DataProtocol) throws -> Data {
+    static func raw(_ bytes: Data) throws -> Data {
         guard bytes.count == 2 * Curve.engine.size else { throw CryptoKitError.incorrectParameterSize }
-        return Data(bytes)
+        return bytes
     }
 
     static func raw(der bytes: some DataProtocol) throws -> Data {

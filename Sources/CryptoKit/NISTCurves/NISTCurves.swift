@@ -128,9 +128,15 @@ public enum P256: Sendable {
             /// r||s.
             public var rawRepresentation: Data
 
-            /// Creates a signature from r||s.
+            /// Creates a signature from r||s (inlinable: `Data` is kept as given, without a copy).
+            @inlinable
             public init<D: DataProtocol>(rawRepresentation: D) throws {
-                self.rawRepresentation = try NISTSignatureBytes<P256>.raw(rawRepresentation)
+                try self.init(checkedRaw: rawRepresentation as? Data ?? Data(rawRepresentation))
+            }
+
+            @usableFromInline
+            init(checkedRaw raw: Data) throws {
+                rawRepresentation = try NISTSignatureBytes<P256>.raw(raw)
             }
 
             /// Creates a signature from a strict DER ECDSA-Sig-Value.
@@ -365,9 +371,15 @@ public enum P384: Sendable {
             /// r||s.
             public var rawRepresentation: Data
 
-            /// Creates a signature from r||s.
+            /// Creates a signature from r||s (inlinable: `Data` is kept as given, without a copy).
+            @inlinable
             public init<D: DataProtocol>(rawRepresentation: D) throws {
-                self.rawRepresentation = try NISTSignatureBytes<P384>.raw(rawRepresentation)
+                try self.init(checkedRaw: rawRepresentation as? Data ?? Data(rawRepresentation))
+            }
+
+            @usableFromInline
+            init(checkedRaw raw: Data) throws {
+                rawRepresentation = try NISTSignatureBytes<P384>.raw(raw)
             }
 
             /// Creates a signature from a strict DER ECDSA-Sig-Value.
@@ -602,9 +614,15 @@ public enum P521: Sendable {
             /// r||s.
             public var rawRepresentation: Data
 
-            /// Creates a signature from r||s.
+            /// Creates a signature from r||s (inlinable: `Data` is kept as given, without a copy).
+            @inlinable
             public init<D: DataProtocol>(rawRepresentation: D) throws {
-                self.rawRepresentation = try NISTSignatureBytes<P521>.raw(rawRepresentation)
+                try self.init(checkedRaw: rawRepresentation as? Data ?? Data(rawRepresentation))
+            }
+
+            @usableFromInline
+            init(checkedRaw raw: Data) throws {
+                rawRepresentation = try NISTSignatureBytes<P521>.raw(raw)
             }
 
             /// Creates a signature from a strict DER ECDSA-Sig-Value.
