@@ -13,9 +13,10 @@ public enum LatchkeyLocalAuthenticationConfiguration {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var factory: (@Sendable () -> any AuthenticationContext)?  // guarded by `lock`
 
-    /// Makes the Latchkey context behind a new `LAContext`.
+    /// Makes the Latchkey context behind a new `LAContext` (on a thread with a `threadMakeContext`, that one).
     public static var makeContext: @Sendable () -> any AuthenticationContext {
         get {
+            if let threadMakeContext { return threadMakeContext }
             lock.lock()
             defer { lock.unlock() }
             return factory ?? defaultFactory
@@ -25,6 +26,21 @@ public enum LatchkeyLocalAuthenticationConfiguration {
             defer { lock.unlock() }
             factory = newValue
         }
+    }
+
+    /// A factory for the `LAContext`s made on the calling thread only; nil (the default) leaves `makeContext` in
+    /// charge. For tests that run on threads of their own beside other tests of the same process.
+    public static var threadMakeContext: (@Sendable () -> any AuthenticationContext)? {
+        get { (Thread.current.threadDictionary[threadKey] as? FactoryBox)?.make }
+        set { Thread.current.threadDictionary[threadKey] = newValue.map(FactoryBox.init) }
+    }
+
+    private static let threadKey = "dev.latchkey.local-authentication.thread-factory"
+
+    /// Holds a factory in a thread dictionary.
+    private final class FactoryBox: NSObject {
+        let make: @Sendable () -> any AuthenticationContext
+        init(_ make: @escaping @Sendable () -> any AuthenticationContext) { self.make = make }
     }
 
     /// Restores the environment-chosen backend.

@@ -26,8 +26,10 @@ public enum LatchkeySecurityConfiguration {
 
     /// The store the `SecItem…` functions use. Set it (e.g. to `MemoryStore()` or a temp `FileVault`)
     /// before the first call, typically in a test's `setUp`.
+    /// On a thread with a `threadStore`, that store.
     public static var store: any ItemStore {
         get {
+            if let threadStore { return threadStore }
             lock.lock()
             defer { lock.unlock() }
             if let current { return current }
@@ -43,6 +45,22 @@ public enum LatchkeySecurityConfiguration {
             current = newValue
             opened = nil
         }
+    }
+
+    /// A store for the calling thread only, used instead of `store` by the `SecItem…` calls made on this thread; nil
+    /// (the default) leaves `store` in charge. For tests that run on threads of their own beside other tests of the
+    /// same process, which keep using the process-wide store.
+    public static var threadStore: (any ItemStore)? {
+        get { (Thread.current.threadDictionary[threadStoreKey] as? StoreBox)?.store }
+        set { Thread.current.threadDictionary[threadStoreKey] = newValue.map(StoreBox.init) }
+    }
+
+    private static let threadStoreKey = "dev.latchkey.security.thread-store"
+
+    /// Holds a store in a thread dictionary.
+    private final class StoreBox: NSObject {
+        let store: any ItemStore
+        init(_ store: any ItemStore) { self.store = store }
     }
 
     /// Answer `kSecUseDataProtectionKeychain` queries with errSecMissingEntitlement (-34018), as macOS does for a

@@ -46,7 +46,7 @@ final class PromptAnswers: PasscodeProvider, Sendable {
     }
 }
 
-/// One store installed as the `SecItem…` store, a fresh simulated device (Face ID enrolled, passcode "1234", every
+/// One store installed as the `SecItem…` store of the test's thread, a fresh simulated device (Face ID enrolled, passcode "1234", every
 /// scan a match) behind every new `LAContext`, and an access group of its own, so rows on the shared keyring
 /// never see another test's items.
 final class Facade: @unchecked Sendable { // used by one test on one thread
@@ -85,9 +85,10 @@ final class Facade: @unchecked Sendable { // used by one test on one thread
         try simulator.setPasscode(Passcode(PromptAnswers.passcode))
         try simulator.enroll()
         try simulator.setDefaultOutcome(.match)
-        LatchkeySecurityConfiguration.store = store
+        // This thread only (`onThread`): tests of other targets run beside this one on the process-wide store.
+        LatchkeySecurityConfiguration.threadStore = store
         let simulator = self.simulator, prompts = self.prompts
-        LatchkeyLocalAuthenticationConfiguration.makeContext = { simulator.makeContext(passcodeProvider: prompts) }
+        LatchkeyLocalAuthenticationConfiguration.threadMakeContext = { simulator.makeContext(passcodeProvider: prompts) }
     }
 
     /// Deletes what the test left (its access group, every class, synchronizable or not) and the temporary files.
@@ -95,7 +96,8 @@ final class Facade: @unchecked Sendable { // used by one test on one thread
         for itemClass in ["genp", "inet", "cert", "keys"] {
             _ = SecItemDelete(["class": itemClass, "agrp": group, "sync": "syna"] as CFDictionary)
         }
-        LatchkeyLocalAuthenticationConfiguration.reset()
+        LatchkeySecurityConfiguration.threadStore = nil
+        LatchkeyLocalAuthenticationConfiguration.threadMakeContext = nil
         try? FileManager.default.removeItem(at: directory)
     }
 
