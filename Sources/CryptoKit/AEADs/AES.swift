@@ -121,23 +121,15 @@ extension AES {
         static func seal(bytes plaintext: UnsafeRawBufferPointer, using key: SymmetricKey, nonce: Nonce?,
                          authenticatingBytes aad: UnsafeRawBufferPointer) throws -> SealedBox {
             let nonce = nonce ?? Nonce()
-            let sealed = try nonce.bytes.withUnsafeBytes { nonceBytes in
-                try engine { () throws(CryptoError) in
-                    try AEADEngine.seal(plaintext, key: key.secret, nonce: nonceBytes, aad: aad, cipher: .aesGCM)
-                }
-            }
+            let sealed = try AEADSealing.seal(plaintext, key: key, nonce: nonce.bytes, aad: aad, cipher: .aesGCM)
             return SealedBox(sealed: sealed, nonceByteCount: nonce.bytes.count)
         }
 
         @usableFromInline
         static func open(_ sealedBox: SealedBox, using key: SymmetricKey,
                          authenticatingBytes aad: UnsafeRawBufferPointer) throws -> Data {
-            try sealedBox.combinedRepresentation.withUnsafeBytes { box in
-                try engine { () throws(CryptoError) in
-                    try AEADEngine.open(box, nonceByteCount: sealedBox.nonceByteCount, key: key.secret, aad: aad,
-                                        cipher: .aesGCM)
-                }
-            }
+            try AEADSealing.open(sealedBox.combinedRepresentation, nonceByteCount: sealedBox.nonceByteCount, key: key,
+                                 aad: aad, cipher: .aesGCM)
         }
 
         /// Seals with associated data the caller holds in its own buffer (the vault's row identity): `nonce ||

@@ -105,23 +105,14 @@ public enum ChaChaPoly: Sendable {
     @usableFromInline
     static func seal(bytes plaintext: UnsafeRawBufferPointer, using key: SymmetricKey, nonce: Nonce?,
                      authenticatingBytes aad: UnsafeRawBufferPointer) throws -> SealedBox {
-        let nonce = nonce ?? Nonce()
-        let sealed = try nonce.bytes.withUnsafeBytes { nonceBytes in
-            try engine { () throws(CryptoError) in
-                try AEADEngine.seal(plaintext, key: key.secret, nonce: nonceBytes, aad: aad, cipher: .chaChaPoly)
-            }
-        }
+        let sealed = try AEADSealing.seal(plaintext, key: key, nonce: (nonce ?? Nonce()).bytes, aad: aad, cipher: .chaChaPoly)
         return SealedBox(sealed: sealed)
     }
 
     @usableFromInline
     static func open(_ sealedBox: SealedBox, using key: SymmetricKey,
                      authenticatingBytes aad: UnsafeRawBufferPointer) throws -> Data {
-        try sealedBox.combined.withUnsafeBytes { box in
-            try engine { () throws(CryptoError) in
-                try AEADEngine.open(box, key: key.secret, aad: aad, cipher: .chaChaPoly)
-            }
-        }
+        try AEADSealing.open(sealedBox.combined, key: key, aad: aad, cipher: .chaChaPoly)
     }
 }
 
