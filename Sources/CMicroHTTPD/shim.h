@@ -16,3 +16,15 @@ latchkey_connection_socket_context(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
     return info ? info->socket_context : NULL;
 }
+
+/* accept4(2) for the server's accept thread (Server/Acceptor.swift): a GNU extension, which Swift's Glibc module does
+   not declare. The caller passes the flags (ListenSocket.acceptFlags). */
+#if defined(__linux__)
+#if !defined(__USE_GNU)
+extern int accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);
+#endif
+static inline int
+latchkey_accept4(int fd, struct sockaddr *address, socklen_t *length, int flags) {
+    return accept4(fd, address, length, flags);
+}
+#endif

@@ -41,6 +41,36 @@ struct HTTPShutdownTests {
         #expect(try response.bodyJSON(HTTPErrorBody.self).error == "temporarily_unavailable")
     }
 
+    /// A rolling restart: once a shutdown has begun the port is free, so a successor serves on it while the
+    /// predecessor still finishes its request in flight (answered with `Connection: close`).
+    @Test func shutdownReleasesThePortWhileTheRequestInFlightFinishes() async throws {
+        let (gate, release) = AsyncStream<Void>.makeStream()
+        let server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 2, accessLog: nil),
+                                router: Router([Route("GET", "/held") { _ in
+                                    for await _ in gate { break }
+                                    return .json(["released": true])
+                                }]))
+        try server.start()
+        let port = server.port
+        let held = Task { try await rawRequest(port: port, "GET /held HTTP/1.1\r\nHost: t\r\n\r\n") }
+        try await Self.waitForInFlight(server)
+        let draining = Task { await server.shutdown(gracePeriod: .seconds(60)) }
+        for _ in 0..<1000 where server.isRunning {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(!server.isRunning)
+        let successor = HTTPServer(configuration: HTTPServerConfiguration(port: port, threads: 1, accessLog: nil), router: Router([]))
+        try successor.start()
+        #expect(try await rawRequest(port: port, "GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n").status == 200)
+        #expect(server.inFlightRequests == 1)
+        release.yield()
+        let response = try await held.value
+        #expect(response.status == 200)
+        #expect(response.headers["connection"]?.lowercased() == "close")
+        await draining.value
+        await successor.shutdown()
+    }
+
     @Test func shutdownIsIdempotentAndStopsAnIdleServer() async throws {
         let server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, accessLog: nil), router: Router([]))
         await server.shutdown()

@@ -5,9 +5,9 @@ import LatchkeySupport
 import Glibc
 #endif
 
-/// An HTTP/1.1 server on libmicrohttpd: epoll worker threads, keep-alive, connection and body limits, and
-/// async handlers that run on Swift concurrency while their connection is suspended (so a slow handler,
-/// such as an Argon2id password check, does not hold up libmicrohttpd's threads).
+/// An HTTP/1.1 server on libmicrohttpd: an accept thread of its own (`Acceptor`), epoll worker threads, keep-alive,
+/// connection and body limits, and async handlers that run on Swift concurrency while their connection is suspended
+/// (so a slow handler, such as an Argon2id password check, does not hold up libmicrohttpd's threads).
 ///
 /// ```swift
 /// let server = HTTPServer(configuration: .init(port: 0), router: Router(routes))
@@ -24,7 +24,8 @@ public final class HTTPServer: Sendable {
     /// taken out of it by the one caller that stops the daemon.
     struct Daemon: @unchecked Sendable {
         let pointer: OpaquePointer
-        let listenSocket: Int32
+        /// Owns the listening socket from `start` on.
+        let acceptor: Acceptor
         let port: UInt16
     }
 
@@ -65,9 +66,9 @@ public final class HTTPServer: Sendable {
             }
         }
         if let daemon {
+            daemon.acceptor.stop()
             core.abandonSuspended()
             MHD_stop_daemon(daemon.pointer)
-            close(daemon.listenSocket)
         }
     }
 
@@ -112,12 +113,14 @@ public final class HTTPServer: Sendable {
                 throw .invalidConfiguration("no router or handler")
             }
             signal(SIGPIPE, SIG_IGN)
+            let acceptor = try Acceptor(listenSocket: socket.descriptor, core: core)
             let coreReference = Unmanaged.passUnretained(core).toOpaque()
+            // The accept thread enforces `connectionLimit + overflowConnections`; every worker may hold that many,
+            // so none refuses a connection handed to it (its limit is the daemon's divided among the workers).
+            let limit = core.connections.withLock { $0.limit }
             var options: [any CVarArg] = [
-                MHD_OPTION.LISTEN_SOCKET.rawValue, socket.descriptor,
                 MHD_OPTION.CONNECTION_TIMEOUT.rawValue, UInt32(configuration.connectionTimeout),
-                MHD_OPTION.CONNECTION_LIMIT.rawValue,
-                UInt32(min(configuration.connectionLimit + configuration.overflowConnections, Int(UInt32.max))),
+                MHD_OPTION.CONNECTION_LIMIT.rawValue, UInt32(limit * configuration.threads),
                 MHD_OPTION.CONNECTION_MEMORY_LIMIT.rawValue, configuration.connectionMemoryLimit,
                 MHD_OPTION.NOTIFY_COMPLETED.rawValue, unsafeBitCast(mhdRequestCompleted, to: OpaquePointer.self),
                 OpaquePointer(coreReference),
@@ -133,7 +136,9 @@ public final class HTTPServer: Sendable {
                 options += [MHD_OPTION.THREAD_POOL_SIZE.rawValue, UInt32(configuration.threads)]
             }
             options.append(MHD_OPTION.END.rawValue)
+            // No listening socket in libmicrohttpd: the acceptor hands it the connections (MHD_add_connection).
             let flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+                | MHD_USE_NO_LISTEN_SOCKET.rawValue
             let daemon = withVaList(options) { list in
                 MHD_start_daemon_va(flags, 0, nil, nil, mhdAccessHandler, coreReference, list)
             }
@@ -141,7 +146,8 @@ public final class HTTPServer: Sendable {
                 state = .bound(socket)
                 throw .startFailed
             }
-            state = .running(Daemon(pointer: daemon, listenSocket: socket.descriptor, port: socket.port))
+            acceptor.run(Acceptor.DaemonPointer(pointer: daemon))
+            state = .running(Daemon(pointer: daemon, acceptor: acceptor, port: socket.port))
         }
     }
 
@@ -172,13 +178,16 @@ public final class HTTPServer: Sendable {
 
     // MARK: shutdown
 
-    /// Stops accepting connections (the listening socket is released), and marks answers `Connection: close`.
-    /// Returns the daemon if this call began the shutdown.
+    /// Marks answers `Connection: close`, stops accepting connections and closes the listening socket (the port is
+    /// free for a successor once `isRunning` is false). Returns the daemon if this call began the shutdown.
+    ///
+    /// Not `MHD_quiesce_daemon`: on an epoll daemon it races the workers over the listening socket and can abort the
+    /// process (docs/ARCHITECTURE.md, Server). libmicrohttpd has no listening socket here; the acceptor stops.
     func beginShutdown() -> Daemon? {
         state.withLock { state in
             guard case .running(let daemon) = state else { return nil }
             core.draining.withLock { $0 = true }
-            _ = MHD_quiesce_daemon(daemon.pointer)
+            daemon.acceptor.stop()
             state = .draining(daemon)
             return daemon
         }
@@ -196,7 +205,6 @@ public final class HTTPServer: Sendable {
 
     func endShutdown(_ daemon: Daemon) {
         MHD_stop_daemon(daemon.pointer)
-        close(daemon.listenSocket)
         state.withLock { $0 = .stopped }
     }
 

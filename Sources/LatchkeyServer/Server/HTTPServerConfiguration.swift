@@ -15,7 +15,7 @@ public struct HTTPServerConfiguration: Sendable {
     /// Connections accepted beyond `connectionLimit` only to be refused at once: their requests get 503 with
     /// `Retry-After` and `Connection: close` (`/healthz` is still answered), so a client over the limit learns
     /// it in milliseconds instead of waiting in the kernel's backlog. Past `connectionLimit + overflowConnections`
-    /// libmicrohttpd stops accepting and new connections wait in the backlog.
+    /// the server stops accepting and new connections wait in the backlog.
     public var overflowConnections: Int = 64
     /// Connections open at once from one IP address (0 = no per-address limit).
     public var perIPConnectionLimit: Int = 128

@@ -3,7 +3,8 @@ import Foundation
 import Glibc
 #endif
 
-/// A bound, listening, non-blocking TCP socket handed to libmicrohttpd (so port 0 can be read back).
+/// A bound, listening, non-blocking TCP socket (bound here so port 0 can be read back); the server's `Acceptor`
+/// accepts on it and hands the connections to libmicrohttpd.
 struct ListenSocket: Sendable {
     let descriptor: Int32
     let port: UInt16
@@ -70,6 +71,13 @@ struct ListenSocket: Sendable {
         }
         return ListenSocket(descriptor: fd, port: bound)
     }
+
+    #if canImport(Glibc)
+    /// `accept4`'s flags for `Acceptor`: the connection non-blocking and close-on-exec. Named in this file, which
+    /// does not import CMicroHTTPD: where a file that imports both Glibc and CMicroHTTPD (whose header includes
+    /// `sys/socket.h`) names glibc's socket types, a release build cannot find them in the module's other files.
+    static let acceptFlags = Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+    #endif
 
     /// `127.0.0.1` / `::1` text for a socket address from libmicrohttpd.
     static func text(of address: UnsafePointer<sockaddr>) -> String {

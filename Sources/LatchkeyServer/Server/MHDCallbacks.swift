@@ -52,17 +52,18 @@ let mhdRequestCompleted: MHD_RequestCompletedCallback = { cls, _, slot, _ in
     if context.begun { Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().requestEnded() }
 }
 
-/// libmicrohttpd's connection callback: counts open connections and marks the ones opened over
-/// `HTTPServerConfiguration.connectionLimit` (their requests are refused with 503; see `ServerCore.begin`).
+/// libmicrohttpd's connection callback: counts open connections (`ConnectionCount`: a close wakes the accept thread
+/// when it waits at the limit) and marks the ones opened over `HTTPServerConfiguration.connectionLimit` (their
+/// requests are refused with 503; see `ServerCore.begin`).
 let mhdConnectionNotified: MHD_NotifyConnectionCallback = { cls, _, socketContext, code in
     guard let cls, let socketContext else { return }
     let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
     switch code {
     case .CONNECTION_NOTIFY_STARTED:
-        let open = core.openConnections.withLock { $0 += 1; return $0 }
+        let open = core.connections.withLock { $0.started() }
         socketContext.pointee = open > core.connectionLimit ? ServerCore.overflowMark : nil
     case .CONNECTION_NOTIFY_CLOSED:
-        core.openConnections.withLock { $0 -= 1 }
+        if let wake = core.connections.withLock({ $0.closed() }) { Acceptor.wake(wake) }
         socketContext.pointee = nil
     default:
         break

@@ -21,8 +21,8 @@ final class ServerCore: @unchecked Sendable {
     let runsHandlersInline: Bool
     let trustedProxies: Set<String>
     let inFlight = Locked<Int>(0)
-    /// TCP connections open now (libmicrohttpd's connection callback counts them).
-    let openConnections = Locked<Int>(0)
+    /// TCP connections open now and handed to libmicrohttpd, against the accept thread's limit.
+    let connections: Locked<ConnectionCount>
     let connectionLimit: Int
     /// The socket context of a connection opened over `connectionLimit` (any non-nil address; never dereferenced).
     static var overflowMark: UnsafeMutableRawPointer? { UnsafeMutableRawPointer(bitPattern: 1) }
@@ -37,6 +37,7 @@ final class ServerCore: @unchecked Sendable {
         self.runsHandlersInline = configuration.runsHandlersInline
         self.trustedProxies = configuration.trustedProxies
         self.connectionLimit = configuration.connectionLimit
+        self.connections = Locked(ConnectionCount(configuration))
     }
 
     // MARK: the request's life
