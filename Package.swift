@@ -121,12 +121,22 @@ var targets: [Target] = [
     // `#if canImport(SwiftUI)`: the module is empty where SwiftUI is missing (Linux).
     .target(name: "LatchkeyUI", dependencies: ["Latchkey"], swiftSettings: client),
 
+    // The example app's logic (Examples/SecureNotes.swiftpm/SecureNotesCore: portable, no SwiftUI). The example package
+    // builds that folder for iOS as its SecureNotesCore target; here it is compiled under another name (target names
+    // are unique across a package graph, and the example depends on this package) so that Linux builds it in both
+    // modes and LatchkeyTests (SecureNotesExample/) runs it against a real latchkey serve. Nothing else of Examples/
+    // is part of this package.
+    .target(name: "SecureNotesExampleCore",
+            dependencies: ["Latchkey", "LatchkeyCrypto"]
+                + backend(linux: ["AuthenticationServices"], apple: ["AuthenticationServices"]),
+            path: "Examples/SecureNotes.swiftpm/SecureNotesCore", swiftSettings: client),
+
     .testTarget(name: "LatchkeyCryptoTests",
                 dependencies: ["LatchkeyCrypto"] + backend(linux: ["LatchkeyOpenSSL", "COpenSSL"], apple: []),
                 resources: [.copy("Vectors")], swiftSettings: client),
     .testTarget(name: "LatchkeyWebAuthnTests", dependencies: ["LatchkeyWebAuthn"], swiftSettings: client),
     .testTarget(name: "LatchkeyTests",
-                dependencies: ["Latchkey"]
+                dependencies: ["Latchkey", "SecureNotesExampleCore"]
                     + backend(linux: ["AuthenticationServices", "Security", "LocalAuthentication"],
                               apple: ["Security", "LocalAuthentication", "AuthenticationServices"]),
                 swiftSettings: client),
