@@ -78,7 +78,9 @@ var targets: [Target] = [
 
     // Layer 0: portable basics every module shares (messages in English and Korean, the log hook, the one lock
     // type, base64url, hex and PEM, CryptoError). Foundation only.
-    .target(name: "LatchkeySupport", swiftSettings: strict),
+    // Its resource is the client products' privacy manifest: every client product links LatchkeySupport, so the manifest
+    // ships with whichever an app adds (scripts/check-privacy.py holds it to the code). No code reads it (no Bundle.module).
+    .target(name: "LatchkeySupport", resources: [.copy("PrivacyInfo.xcprivacy")], swiftSettings: strict),
 
     // Layer 1: CryptoKit (re-exported) plus JOSE / CBOR / COSE, X.509, RSA, PBKDF2, Argon2id (Linux), over a backend
     // seam: Security and CommonCrypto, or the Linux engine.
