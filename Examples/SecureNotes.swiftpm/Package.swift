@@ -29,7 +29,7 @@ let package = Package(
                 .portraitUpsideDown(.when(deviceFamilies: [.pad])),
             ],
             capabilities: [
-                // NSFaceIDUsageDescription: without it, Face ID refuses the app (and the app crashes on iOS 17).
+                // NSFaceIDUsageDescription: without it, the system does not let the app use Face ID.
                 .faceID(purposeString: "Face ID unlocks your notes and opens locked notes."),
                 // NSAllowsLocalNetworking: plain http:// to a development server on this Mac or the local network.
                 .appTransportSecurity(configuration: .init(allowsLocalNetworking: true)),
