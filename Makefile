@@ -27,12 +27,14 @@ build-release: deps
 # `platforms:` floor in the client products without @available/#available (the toolchain's .swiftinterface
 # availability); no glibc-only symbol outside a Linux condition; every Security / LocalAuthentication / CryptoKit /
 # CommonCrypto / AuthenticationServices symbol of the Linux facades pinned in Tests/ApplePinTests (whose pin files
-# `swift test` compiles).
+# `swift test` compiles); the privacy manifests (the client products', the example app's) declaring exactly the
+# required-reason APIs their code calls.
 checks: deps
 	python3 -B -m unittest discover -s scripts/checks/tests
 	SWIFT=$(SWIFT) scripts/check-availability.py
 	SWIFT=$(SWIFT) scripts/check-glibc.py
 	SWIFT=$(SWIFT) scripts/check-pins.py
+	SWIFT=$(SWIFT) scripts/check-privacy.py
 
 # Whether a client product reaches a C system library or a Linux-only target on iOS, tvOS, watchOS, visionOS or
 # macOS (scripts/check-apple-platforms.py, from dump-package). APPLE_REACHABILITY=report prints the paths and

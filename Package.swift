@@ -78,7 +78,9 @@ var targets: [Target] = [
 
     // Layer 0: portable basics every module shares (messages in English and Korean, the log hook, the one lock
     // type, base64url, hex and PEM, CryptoError). Foundation only.
-    .target(name: "LatchkeySupport", swiftSettings: strict),
+    // Its resource is the client products' privacy manifest: every client product links LatchkeySupport, so the manifest
+    // ships with whichever an app adds (scripts/check-privacy.py holds it to the code). No code reads it (no Bundle.module).
+    .target(name: "LatchkeySupport", resources: [.copy("PrivacyInfo.xcprivacy")], swiftSettings: strict),
 
     // Layer 1: CryptoKit (re-exported) plus JOSE / CBOR / COSE, X.509, RSA, PBKDF2, Argon2id (Linux), over a backend
     // seam: Security and CommonCrypto, or the Linux engine.
@@ -121,12 +123,22 @@ var targets: [Target] = [
     // `#if canImport(SwiftUI)`: the module is empty where SwiftUI is missing (Linux).
     .target(name: "LatchkeyUI", dependencies: ["Latchkey"], swiftSettings: client),
 
+    // The example app's logic (Examples/SecureNotes.swiftpm/SecureNotesCore: portable, no SwiftUI). The example package
+    // builds that folder for iOS as its SecureNotesCore target; here it is compiled under another name (target names
+    // are unique across a package graph, and the example depends on this package) so that Linux builds it in both
+    // modes and LatchkeyTests (SecureNotesExample/) runs it against a real latchkey serve. Nothing else of Examples/
+    // is part of this package.
+    .target(name: "SecureNotesExampleCore",
+            dependencies: ["Latchkey", "LatchkeyCrypto"]
+                + backend(linux: ["AuthenticationServices"], apple: ["AuthenticationServices"]),
+            path: "Examples/SecureNotes.swiftpm/SecureNotesCore", swiftSettings: client),
+
     .testTarget(name: "LatchkeyCryptoTests",
                 dependencies: ["LatchkeyCrypto"] + backend(linux: ["LatchkeyOpenSSL", "COpenSSL"], apple: []),
                 resources: [.copy("Vectors")], swiftSettings: client),
     .testTarget(name: "LatchkeyWebAuthnTests", dependencies: ["LatchkeyWebAuthn"], swiftSettings: client),
     .testTarget(name: "LatchkeyTests",
-                dependencies: ["Latchkey"]
+                dependencies: ["Latchkey", "SecureNotesExampleCore"]
                     + backend(linux: ["AuthenticationServices", "Security", "LocalAuthentication"],
                               apple: ["Security", "LocalAuthentication", "AuthenticationServices"]),
                 swiftSettings: client),

@@ -3,7 +3,7 @@
 
 What it checks: the Swift files of every target the client products (Latchkey, LatchkeyUI, LatchkeyKeychain,
 LatchkeyAuth, LatchkeyCrypto, LatchkeyWebAuthn) reach on some Apple platform (the graph of
-scripts/check-apple-platforms.py) must not use a declaration whose `@available` introduces it, on a platform
+scripts/check-apple-platforms.py), and of the example app's portable target (SecureNotesExampleCore, on iOS), must not use a declaration whose `@available` introduces it, on a platform
 the file is compiled for, above the floor dump-package reports (macOS 14, iOS 17, tvOS 17, watchOS 10,
 visionOS 1), unless the use is inside a declaration marked `@available` or an `if #available` /
 `guard #available` scope that covers it. A use of a declaration unavailable on such a platform is reported
@@ -430,7 +430,7 @@ def main(argv=None) -> int:
         if p in floor:
             floor[p] = sd.parse_version(v)
     linux_only = pg.linux_only_targets(linux, apple)
-    closure = pg.apple_closure(apple, CLIENT_PRODUCTS)
+    closure = pg.with_example_targets(apple, pg.apple_closure(apple, CLIENT_PRODUCTS))
     if args.all_targets:
         compiled, _ = pg.apple_compiled_targets(linux, apple, linux_only)
         closure = {t: set(pg.APPLE_PLATFORMS) for t in compiled}

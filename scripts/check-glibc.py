@@ -5,7 +5,8 @@ What it checks: every .swift file of every target a Mac would compile for some A
 executables and tests, as dump-package describes them (scripts/checks/package_graph.py,
 `apple_compiled_targets`) — for the symbols in GLIBC_ONLY / GLIBC_PREFIXES below, the `CONSTANT.rawValue`
 idiom (glibc imports SOCK_STREAM, RLIMIT_CORE, ... as enums; Darwin as plain Int32), any use of the `Glibc` or
-`Musl` module, `/proc/` paths in string literals, and any `import`, in a target of the client products, of a module that does not exist on
+`Musl` module, `/proc/` paths in string literals, and any `import`, in a target of the client products or of the
+example app (SecureNotesExampleCore), of a module that does not exist on
 Apple platforms: a C system library of this package other than Apple's own, or a Linux-only Swift target (the Linux
 modules with Apple's names — CryptoKit, Security, ... — are the system frameworks there and are fine). The
 compiler on Linux cannot see such an import: in the apple-frameworks mode every module of the build is on its
@@ -221,7 +222,7 @@ def main(argv=None) -> int:
     # benchmarks are Linux-first: on macOS they take their C libraries from Homebrew).
     forbidden_modules = {name: why for name, why in pg.forbidden_targets(linux, linux_only).items()
                          if name not in pg.APPLE_FRAMEWORK_NAMES}
-    client_targets = set(pg.apple_closure(apple, pg.CLIENT_PRODUCTS))
+    client_targets = set(pg.with_example_targets(apple, pg.apple_closure(apple, pg.CLIENT_PRODUCTS)))
     if args.list:
         print("scanned:", ", ".join(targets))
         for name, why in sorted(skipped.items()):

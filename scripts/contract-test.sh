@@ -34,9 +34,11 @@ cleanup() {
 trap cleanup EXIT
 
 # Apple's key endpoint points at a closed loopback port: an identity token or notification that gets as far as a
-# key lookup fails at once instead of reaching for the network.
+# key lookup fails at once instead of reaching for the network. Two iOS apps make the associated-domain file a 200.
 "$BIN" serve --port 0 --database "sqlite:$WORK/server.sqlite" --access-log --trusted-proxy 127.0.0.1 \
-    --apple-client-id org.latchkey.contract --apple-base-url http://127.0.0.1:9 >"$WORK/server.out" 2>"$WORK/server.err" &
+    --apple-client-id org.latchkey.contract --apple-base-url http://127.0.0.1:9 \
+    --apple-app-id A1B2C3D4E5.org.latchkey.contract --apple-app-id A1B2C3D4E5.org.latchkey.contract-beta \
+    >"$WORK/server.out" 2>"$WORK/server.err" &
 SERVER_PID=$!
 for _ in $(seq 1 3000); do
     grep -q "^listening on " "$WORK/server.out" 2>/dev/null && break

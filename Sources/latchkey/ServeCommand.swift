@@ -14,7 +14,7 @@ enum ServeCommand {
                               [--attestation none|indirect|direct|enterprise] [--attestation-roots DIR] [--allow-rs1]
                               [--metadata BLOB.jwt --metadata-root ROOT.pem|.der [--metadata-stale warn|refuse]]
                               [--apple-client-id ID]... [--apple-base-url URL] [--apple-team-id ID --apple-key-id ID
-                               --apple-key-file KEY.p8] [--apple-token-key-file FILE]
+                               --apple-key-file KEY.p8] [--apple-token-key-file FILE] [--apple-app-id TEAMID.bundle.id]...
         Prints `listening on http://HOST:PORT` once bound (port 0 picks a free port); SIGTERM/SIGINT shut it down
         gracefully. --print-routes lists the route table ("METHOD /path" lines) and exits.
         Several instances on one PostgreSQL (docs/ARCHITECTURE.md, "Running more than one instance"): give them the
@@ -42,6 +42,10 @@ enum ServeCommand {
         Sign in with Apple: --apple-client-id (repeatable) are the accepted audiences; team/key id and the .p8 key
         file enable the authorization-code exchange; --apple-token-key-file (base64 of 32 bytes) is the AES-256-GCM
         key Apple refresh tokens are sealed with (without it they are not stored).
+        iOS apps: --apple-app-id (repeatable) lists an app, TEAMID.bundle.id, in the apple-app-site-association file
+        served at /.well-known/apple-app-site-association ({"webcredentials":{"apps":[...]}}), so an app whose
+        entitlement has webcredentials:<rp id> uses passkeys of this relying party; give --rp-id and
+        --origin https://<rp id>, and serve the domain over HTTPS. Without the option the file answers 404.
         """
 
     struct Options {
@@ -66,6 +70,7 @@ enum ServeCommand {
         var appleKeyID: String?
         var appleKeyFile: String?
         var appleTokenKeyFile: String?
+        var appleAppIDs: [AppleAppID] = []
         var databasePoolSize = 8
         var databaseTimeoutMilliseconds = 5_000
         var refreshGraceSeconds: Int64 = 0
@@ -186,6 +191,13 @@ enum ServeCommand {
             case "--apple-token-key-file":
                 guard let path = value(), !path.isEmpty else { return .failure("--apple-token-key-file needs a path") }
                 options.appleTokenKeyFile = path
+            case "--apple-app-id":
+                guard let text = value() else { return .failure("--apple-app-id needs TEAMID.bundle.id") }
+                do {
+                    options.appleAppIDs.append(try AppleAppID(text))
+                } catch {
+                    return .failure("--apple-app-id: \(error.localizedDescription)")
+                }
             case "--metadata":
                 guard let path = value(), !path.isEmpty else { return .failure("--metadata needs a path") }
                 options.metadataFile = path
@@ -338,7 +350,9 @@ enum ServeCommand {
                                           metadata: try metadata(options),
                                           userVerification: options.userVerificationRequired ? .required : .preferred)
             let apple = try appleService(options, auth: service)
-            let router = Router(service.routes() + passkeys.routes() + apple.routes() + (WebPage()?.routes() ?? []))
+            let association = AppleAppSiteAssociation(webCredentialApps: options.appleAppIDs)
+            let router = Router(service.routes() + passkeys.routes() + apple.routes() + (WebPage()?.routes() ?? []),
+                                synchronous: [.health, association.route])
             if options.printRoutes {
                 let table = router.routeTable.map { "\($0.method) \($0.path)\n" }.joined()
                 FileHandle.standardOutput.write(Data(table.utf8))

@@ -81,6 +81,54 @@ extension ASAuthorizationTests {
             #expect(try apple.userID() == nil)
         }
 
+        /// SwiftUI's `SignInWithAppleButton` performs the request itself: `AppleIDAuthorization(_:)` reads its
+        /// `ASAuthorization` and `finishSignIn` starts the session with the nonce the request carried.
+        @MainActor @Test func finishesAnAuthorizationTheButtonObtained() async throws {
+            let services = try AuthenticationServicesFixture.start(appleID: "jun@example.com")
+            defer { services.stop() }
+            let apple = Self.make(SignOuts())
+            let server = AppleSessionClient(baseURL: services.server.baseURL)
+            let nonce = AppleSignIn.makeNonce()
+            let result = await SignInWithAppleButtonStandIn().tap { request in
+                request.requestedScopes = [.fullName, .email]
+                request.nonce = nonce.hashed
+                request.state = "state-1"
+            }
+            let authorization = try AppleIDAuthorization(result.get())
+            #expect(authorization.state == "state-1" && authorization.email != nil)
+
+            await #expect(throws: SignInWithAppleError.stateMismatch) {
+                try await apple.finishSignIn(authorization, nonce: nonce, state: "another request", server: server)
+            }
+            // Another nonce than the request's: the server refuses the token; the first-time name and email are kept.
+            do {
+                _ = try await apple.finishSignIn(authorization, nonce: AppleSignIn.makeNonce(), server: server)
+                Issue.record("a token for another nonce was accepted")
+            } catch {
+                guard case .rejected(401, "invalid_grant", _) = error else {
+                    Issue.record("unexpected \(error)")
+                    return
+                }
+                #expect(SignInScreenError(classifying: error) == .rejected)
+            }
+            #expect(try apple.pendingProfile()?.email == authorization.email)
+
+            let session = try await apple.finishSignIn(authorization, nonce: nonce, state: "state-1", server: server)
+            #expect(try apple.userID() == authorization.userID && apple.pendingProfile() == nil)
+            let username = try await ASAuthorizationTests.username(services.server, accessToken: session.tokens.accessToken)
+            #expect(username == "apple:\(authorization.userID)")
+
+            // A passkey is no Apple ID authorization.
+            let passkey = await SignInWithAppleButtonStandIn().perform([
+                ASAuthorizationPlatformPublicKeyCredentialProvider(relyingPartyIdentifier: "localhost")
+                    .createCredentialRegistrationRequest(challenge: Data(repeating: 7, count: 32), name: "jun",
+                                                         userID: Data("jun".utf8)),
+            ])
+            #expect(throws: AuthorizationCeremonyError.invalidResponse("ASAuthorizationPlatformPublicKeyCredentialRegistration")) {
+                try AppleIDAuthorization(passkey.get())
+            }
+        }
+
         @MainActor @Test func aCanceledSheetIsNotAFailureToShow() async throws {
             let services = try AuthenticationServicesFixture.start()
             defer { services.stop() }

@@ -290,6 +290,10 @@ NAMED_LINUX_ONLY = ("LatchkeyAuthLinux", "LatchkeyKeychainLinux", "LatchkeyOpenS
 # The products an app on an Apple platform adds: what the Apple-platform checks hold to Apple's frameworks.
 CLIENT_PRODUCTS = ["Latchkey", "LatchkeyUI", "LatchkeyKeychain", "LatchkeyAuth", "LatchkeyCrypto", "LatchkeyWebAuthn"]
 
+# Targets of this package compiled from Examples/ (the example app's portable logic, which runs on iOS): held to the
+# client products' Apple-platform rules on iOS by check-availability and check-glibc, though no product contains them.
+EXAMPLE_APP_TARGETS = {"SecureNotesExampleCore": ("ios",)}
+
 # The Linux modules named after Apple's frameworks: on Apple platforms `import Security` (and the rest) is the SDK's.
 APPLE_FRAMEWORK_NAMES = frozenset({"Security", "LocalAuthentication", "CryptoKit", "CommonCrypto",
                                    "AuthenticationServices"})
@@ -405,6 +409,15 @@ def apple_closure(graph: Graph, products: list[str]) -> dict[str, set[str]]:
         for platform in APPLE_PLATFORMS:
             for name in graph.reachable(graph.products.get(product, []), platform):
                 out.setdefault(name, set()).add(platform)
+    return out
+
+
+def with_example_targets(graph: Graph, closure: dict[str, set[str]]) -> dict[str, set[str]]:
+    """`closure` (target → Apple platforms) with the example app's targets added on their platforms."""
+    out = {name: set(platforms) for name, platforms in closure.items()}
+    for name, platforms in EXAMPLE_APP_TARGETS.items():
+        if name in graph.targets:
+            out.setdefault(name, set()).update(platforms)
     return out
 
 

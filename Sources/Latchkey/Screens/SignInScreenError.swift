@@ -22,8 +22,9 @@ public enum SignInScreenError: Error, Sendable, Hashable, CaseIterable {
     static let authorizationCanceledCode = 1001
 
     /// Sorts `error`: `CancellationError`, `URLError.cancelled`, `ASAuthorizationError.canceled` and the
-    /// cancellations of `AuthError`, `AuthorizationCeremonyError` and `PasskeyClientError` are `.cancelled`; `PasskeyClientError.network` and other `URLError`s `.network`;
-    /// `PasskeyClientError.rejected` `.rejected`; this type's own cases stay as they are; the rest is `.failed`.
+    /// cancellations of `AuthError`, `AuthorizationCeremonyError`, `PasskeyClientError` and `SignInWithAppleError` are
+    /// `.cancelled`; their `.network` and other `URLError`s `.network`; their `.rejected` `.rejected`; this type's own
+    /// cases stay as they are; the rest is `.failed`.
     public init(classifying error: any Error) {
         switch error {
         case let error as SignInScreenError:
@@ -42,6 +43,14 @@ public enum SignInScreenError: Error, Sendable, Hashable, CaseIterable {
             case .rejected: self = .rejected
             case .canceled: self = .cancelled
             case .badResponse, .ceremony, .ceremonyFailed: self = .failed
+            }
+        case let error as SignInWithAppleError:
+            switch error {
+            case .canceled: self = .cancelled
+            case .network: self = .network
+            case .rejected: self = .rejected
+            case .authorization(let failure): self = failure.isCancellation ? .cancelled : .failed
+            case .stateMismatch, .badResponse, .keychain: self = .failed
             }
         default:
             let error = error as NSError

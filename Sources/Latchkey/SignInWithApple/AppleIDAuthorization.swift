@@ -72,5 +72,16 @@ extension AppleIDAuthorization {
                   email: credential.email, fullName: credential.fullName,
                   realUserStatus: credential.realUserStatus.rawValue, state: credential.state)
     }
+
+    /// The Sign in with Apple authorization in `authorization`: what SwiftUI's `SignInWithAppleButton` hands to its
+    /// `onCompletion` (then `AppleSignIn.finishSignIn(_:nonce:server:)` starts the session). Any other credential is
+    /// `.invalidResponse`.
+    @MainActor
+    public init(_ authorization: ASAuthorization) throws(AuthorizationCeremonyError) {
+        guard let credential = authorization.credential as? ASAuthorizationAppleIDCredential else {
+            throw .invalidResponse("\(type(of: authorization.credential))")
+        }
+        try self.init(credential)
+    }
 }
 #endif

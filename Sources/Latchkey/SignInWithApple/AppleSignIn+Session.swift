@@ -32,7 +32,25 @@ extension AppleSignIn {
         } catch {
             throw SignInWithAppleError(authorization: error)
         }
-        guard authorization.state == state else { throw .stateMismatch }
+        return try await finishSignIn(authorization, nonce: nonce, state: state, server: server, linkingWith: bearer)
+    }
+
+    /// Starts the session for an authorization the app obtained itself — SwiftUI's `SignInWithAppleButton` performs
+    /// the request and hands over an `ASAuthorization` (read it with `AppleIDAuthorization(_:)`): the second half of
+    /// `signIn(with:server:)`. `nonce` is the one whose `hashed` value went into the request
+    /// (`SignInScreenModel.startAppleSignIn()` makes it), `state` the request's when it set one. The raw nonce goes to
+    /// `POST /v1/session/apple`; name and email are kept until the server has them; the user is remembered for
+    /// `checkCredentialState()`.
+    ///
+    /// ```swift
+    /// exchangeApple: { authorization, nonce in
+    ///     try await apple.finishSignIn(AppleIDAuthorization(authorization), nonce: nonce, server: sessions).tokens
+    /// }
+    /// ```
+    public func finishSignIn(_ authorization: AppleIDAuthorization, nonce: AppleSignInNonce, state: String? = nil,
+                             server: AppleSessionClient, linkingWith bearer: String? = nil)
+        async throws(SignInWithAppleError) -> AppleSignInResult {
+        if let state, authorization.state != state { throw .stateMismatch }
         let profile: AppleProfile?
         do { profile = try keepProfile(of: authorization) } catch { throw .keychain(error) }
         let tokens = try await server.startSession(identityToken: authorization.identityToken, rawNonce: nonce.raw,

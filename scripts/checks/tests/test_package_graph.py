@@ -57,6 +57,19 @@ class ConditionedEdges(unittest.TestCase):
         self.assertEqual(g.defines("Kit", "linux"), set())
 
 
+class ExampleTargets(unittest.TestCase):
+    def test_the_example_app_target_joins_the_closure_on_its_platforms_only_when_declared(self):
+        g = fixture("conditioned.json")
+        closure = pg.apple_closure(g, ["Kit"])
+        self.assertEqual(pg.with_example_targets(g, closure), closure, "not declared: nothing added")
+        name, platforms = next(iter(pg.EXAMPLE_APP_TARGETS.items()))
+        g.targets[name] = pg.Target(name, "regular", "Examples/App.swiftpm/Core", [], None)
+        g.out[name] = []
+        extended = pg.with_example_targets(g, closure)
+        self.assertEqual(extended[name], set(platforms))
+        self.assertEqual({k: v for k, v in extended.items() if k != name}, closure)
+
+
 class UnconditionedEdges(unittest.TestCase):
     def test_an_unconditioned_edge_reaches_the_c_library_on_every_apple_platform(self):
         g = fixture("unconditioned.json")
