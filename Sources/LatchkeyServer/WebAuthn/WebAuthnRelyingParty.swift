@@ -13,6 +13,8 @@ public struct WebAuthnRelyingParty: Sendable {
     public let configuration: WebAuthnConfiguration
     let challenges: any ChallengeStore
     let now: @Sendable () -> Date
+    /// Verification keys of recently registered or used credentials (shared by copies of this relying party).
+    let credentialKeys: CredentialKeyCache
 
     /// A relying party for `configuration`, refused when the configuration cannot do what it says
     /// (`WebAuthnConfiguration.validate()`); its `configurationWarnings` are logged once here (`LatchkeyLog`, category
@@ -24,6 +26,7 @@ public struct WebAuthnRelyingParty: Sendable {
         self.configuration = configuration
         self.challenges = challenges
         self.now = now
+        credentialKeys = CredentialKeyCache(capacity: configuration.credentialKeyCacheCapacity)
     }
 
     /// SHA-256 of the RP ID, which authenticator data must start with.
@@ -167,10 +170,12 @@ public struct WebAuthnRelyingParty: Sendable {
         guard let attested = authData.attestedCredential else { throw WebAuthnError.attestedCredentialDataMissing }
         guard attested.credentialID == response.rawId.data else { throw WebAuthnError.credentialIDMismatch }
 
-        let key = try usableKey(CredentialPublicKey(cbor: attested.publicKey))
-        if case .cose(let cose) = key, !configuration.supportedAlgorithms.contains(cose.algorithm) {
+        let publicKey = try usableKey(CredentialPublicKey(cbor: attested.publicKey))
+        if case .cose(let cose) = publicKey, !configuration.supportedAlgorithms.contains(cose.algorithm) {
             throw WebAuthnError.unsupportedAlgorithm(cose.algorithm.rawValue)
         }
+        // Built now, so a key that cannot verify anything (a point off its curve) is refused at registration.
+        let key = try CredentialVerificationKey(publicKey)
 
         let clientDataHash = Data(SHA256.hash(data: clientDataJSON))
         var effective = configuration
@@ -184,6 +189,7 @@ public struct WebAuthnRelyingParty: Sendable {
         if configuration.requireTrustedAttestation, trust != .trusted {
             throw WebAuthnError.attestationNotTrusted(attestation.format)
         }
+        credentialKeys.insert(key, credentialID: attested.credentialID, publicKey: attested.publicKeyCOSE)
 
         return StoredCredential(
             id: attested.credentialID, userHandle: checked.userHandle ?? Data(), publicKey: attested.publicKeyCOSE,
@@ -293,7 +299,9 @@ public struct WebAuthnRelyingParty: Sendable {
         guard authData.attestedCredential == nil else { throw WebAuthnError.unexpectedAttestedCredentialData }
         guard authData.backupEligible == stored.backupEligible else { throw WebAuthnError.backupEligibilityChanged }
 
-        let key = try usableKey(CredentialPublicKey(encoded: stored.publicKey))
+        let key = try credentialKeys.key(credentialID: stored.id, publicKey: stored.publicKey) { () throws(WebAuthnError) in
+            try CredentialVerificationKey(usableKey(CredentialPublicKey(encoded: stored.publicKey)))
+        }
         let signed = authData.raw + SHA256.hash(data: clientDataJSON)
         guard key.isValidSignature(response.response.signature.data, for: signed) else {
             throw WebAuthnError.signatureInvalid
@@ -313,7 +321,8 @@ public struct WebAuthnRelyingParty: Sendable {
 
     // MARK: Shared checks
 
-    /// `key`, unless it is RS1 and `allowRS1CredentialKeys` is off (`unsupportedAlgorithm(-65535)`).
+    /// `key`, unless it is RS1 and `allowRS1CredentialKeys` is off (`unsupportedAlgorithm(-65535)`). The key cache
+    /// only ever holds keys that passed here (the configuration of a relying party does not change).
     func usableKey(_ key: CredentialPublicKey) throws(WebAuthnError) -> CredentialPublicKey {
         if case .rs1 = key, !configuration.allowRS1CredentialKeys {
             throw .unsupportedAlgorithm(CredentialPublicKey.rs1Algorithm)
