@@ -15,6 +15,8 @@ public struct WebAuthnRelyingParty: Sendable {
     let now: @Sendable () -> Date
     /// Verification keys of recently registered or used credentials (shared by copies of this relying party).
     let credentialKeys: CredentialKeyCache
+    /// SHA-256 of the RP ID and of each related RP ID, which authenticator data must start with (hashed once here).
+    let relyingPartyIDHashes: [String: SHA256.Digest]
 
     /// A relying party for `configuration`, refused when the configuration cannot do what it says
     /// (`WebAuthnConfiguration.validate()`); its `configurationWarnings` are logged once here (`LatchkeyLog`, category
@@ -27,6 +29,11 @@ public struct WebAuthnRelyingParty: Sendable {
         self.challenges = challenges
         self.now = now
         credentialKeys = CredentialKeyCache(capacity: configuration.credentialKeyCacheCapacity)
+        var hashes: [String: SHA256.Digest] = [:]
+        for id in [configuration.relyingPartyID] + configuration.relatedRelyingParties.map(\.id) {
+            hashes[id] = SHA256.hash(data: Data(id.utf8))
+        }
+        relyingPartyIDHashes = hashes
     }
 
     /// SHA-256 of the RP ID, which authenticator data must start with.
@@ -394,7 +401,7 @@ public struct WebAuthnRelyingParty: Sendable {
     func checkAuthenticatorData(_ data: AuthenticatorData, acceptedRelyingPartyIDs: [String],
                                 allowMissingUP: Bool) throws -> String {
         guard let rpID = acceptedRelyingPartyIDs.first(where: {
-            ConstantTime.equals(data.rpIDHash, SHA256.hash(data: Data($0.utf8)))
+            ConstantTime.equals(data.rpIDHash, relyingPartyIDHashes[$0] ?? SHA256.hash(data: Data($0.utf8)))
         }) else { throw WebAuthnError.rpIDHashMismatch }
         if !data.userPresent && !allowMissingUP { throw WebAuthnError.userPresenceMissing }
         if configuration.userVerification == .required && !data.userVerified {
