@@ -41,7 +41,7 @@ enum PasskeyBenchmarks {
     static func registration(_ name: String, _ pick: @escaping @Sendable (PasskeyFixtures) -> RegistrationFixture) -> Benchmark {
         Benchmark(name: name, baselineName: "raw ES256 verify", unit: .operationsPerSecond, target: nil) {
             let set = try fixtures.get()
-            let raw = try set.packed.rawVerifier()
+            let raw = try set.packed.signed.rawVerifier("packed statement")
             let subject = set.subject(pick(set))
             try subject()
             return Benchmark.Pair(baseline: { guard raw.verify() else { throw BenchError.failed } }, subject: subject)
@@ -49,43 +49,41 @@ enum PasskeyBenchmarks {
     }
 }
 
+/// A signature in a fixture, for the raw baseline: the signed bytes, the signature, the key as SubjectPublicKeyInfo DER
+/// and the OpenSSL digest name of its algorithm (nil: EdDSA).
+struct SignedBytes: Sendable {
+    let data: Data
+    let signature: Data
+    let spki: Data
+    var digest: String? = "SHA2-256"
+
+    func rawVerifier(_ what: String) throws -> RawVerifier {
+        let raw = try RawVerifier(spki: spki, signature: signature, message: data, digest: digest)
+        guard raw.verify() else { throw BenchError.setUp("raw verify of the \(what) failed") }
+        return raw
+    }
+}
+
 /// A sign-in as a browser posts it (`credential.toJSON()` after `navigator.credentials.get()`), with the record the
-/// relying party keeps for the credential and what a raw verify of its signature needs.
+/// relying party keeps for the credential; `signed`: authenticatorData ‖ SHA-256(clientDataJSON) and its signature.
 struct AssertionFixture: Sendable {
     let name: String
     let json: Data
     let challenge: Data
     let credential: StoredCredential
-    /// authenticatorData ‖ SHA-256(clientDataJSON), the signed bytes.
-    let signedData: Data
-    let signature: Data
-    /// The credential key as SubjectPublicKeyInfo DER, and the OpenSSL digest name of its algorithm (nil: EdDSA).
-    let spki: Data
-    let digest: String?
+    let signed: SignedBytes
 
-    func rawVerifier() throws -> RawVerifier {
-        let raw = try RawVerifier(spki: spki, signature: signature, message: signedData, digest: digest)
-        guard raw.verify() else { throw BenchError.setUp("raw verify of the \(name) assertion failed") }
-        return raw
-    }
+    func rawVerifier() throws -> RawVerifier { try signed.rawVerifier("\(name) assertion") }
 }
 
-/// A registration as a browser posts it (`credential.toJSON()` after `navigator.credentials.create()`).
+/// A registration as a browser posts it (`credential.toJSON()` after `navigator.credentials.create()`); `signed`: the
+/// packed statement's signature (for the `none` registration too, which signs nothing: its baseline is that verify).
 struct RegistrationFixture: Sendable {
     let name: String
     let json: Data
     let challenge: Data
     let userHandle: Data
-    /// For the packed statement: the signed bytes, its signature and the credential key (raw ES256 verify).
-    let signedData: Data
-    let signature: Data
-    let spki: Data
-
-    func rawVerifier() throws -> RawVerifier {
-        let raw = try RawVerifier(spki: spki, signature: signature, message: signedData)
-        guard raw.verify() else { throw BenchError.setUp("raw verify of the \(name) statement failed") }
-        return raw
-    }
+    let signed: SignedBytes
 }
 
 /// Passkeys of three key types signing in to `example.com`, and two registrations, made the way authenticators and
@@ -191,7 +189,7 @@ struct PasskeyFixtures: Sendable {
                                               backupEligible: true, backupState: true, transports: ["internal", "hybrid"],
                                               userVerifiedAtRegistration: true, relyingPartyID: relyingPartyID)
         return AssertionFixture(name: name, json: try encodedJSON(response), challenge: challenge, credential: credential,
-                                signedData: signed, signature: signature, spki: spki, digest: digest)
+                                signed: SignedBytes(data: signed, signature: signature, spki: spki, digest: digest))
     }
 
     static func registration(name: String, cose: COSEKey, spki: Data,
@@ -212,6 +210,6 @@ struct PasskeyFixtures: Sendable {
             clientDataJSON: clientData, attestationObject: object, transports: ["internal", "hybrid"]),
             authenticatorAttachment: "platform")
         return RegistrationFixture(name: name, json: try encodedJSON(response), challenge: challenge, userHandle: userHandle,
-                                   signedData: authData + clientDataHash, signature: signature, spki: spki)
+                                   signed: SignedBytes(data: authData + clientDataHash, signature: signature, spki: spki))
     }
 }

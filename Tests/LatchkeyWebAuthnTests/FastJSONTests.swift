@@ -69,44 +69,36 @@ import Testing
         registration(#""clientDataJSON":"\#(b64)""#),
     ]
 
-    static func outcome<T: CredentialResponseJSON & Equatable>(_ body: () throws(WebAuthnError) -> T) -> Result<T, WebAuthnError> {
-        do { return .success(try body()) } catch { return .failure(error) }
+    /// Decodes `document` both ways: whether the fast path took it, and that `init(json:)` ends as JSONDecoder does.
+    static func check<T: CredentialResponseJSON & Equatable>(_ type: T.Type, _ document: String, fast: Bool,
+                                                              decodes: Bool) {
+        let data = Data(document.utf8)
+        #expect((T.fast(data) != nil) == fast)
+        let expected: Result<T, WebAuthnError>, actual: Result<T, WebAuthnError>
+        do { expected = .success(try T.decoded(data)) } catch { expected = .failure(error) }
+        do { actual = .success(try T(json: data)) } catch { actual = .failure(error) }
+        #expect(actual == expected)
+        #expect(((try? expected.get()) != nil) == decodes)
     }
 
     @Test(arguments: assertions)
     func assertionsAsJSONDecoderReadsThem(_ document: String, fast: Bool) {
-        let data = Data(document.utf8)
-        #expect((AuthenticationResponse.fast(data) != nil) == fast)
-        let expected = Self.outcome { () throws(WebAuthnError) in try AuthenticationResponse.decoded(data) }
-        #expect(Self.outcome { () throws(WebAuthnError) in try AuthenticationResponse(json: data) } == expected)
-        #expect((try? expected.get()) != nil)
+        Self.check(AuthenticationResponse.self, document, fast: fast, decodes: true)
     }
 
     @Test(arguments: registrations)
     func registrationsAsJSONDecoderReadsThem(_ document: String, fast: Bool) {
-        let data = Data(document.utf8)
-        #expect((RegistrationResponse.fast(data) != nil) == fast)
-        let expected = Self.outcome { () throws(WebAuthnError) in try RegistrationResponse.decoded(data) }
-        #expect(Self.outcome { () throws(WebAuthnError) in try RegistrationResponse(json: data) } == expected)
-        #expect((try? expected.get()) != nil)
+        Self.check(RegistrationResponse.self, document, fast: fast, decodes: true)
     }
 
     @Test(arguments: malformed)
     func malformedAssertionsFailAsBefore(_ document: String) {
-        let data = Data(document.utf8)
-        #expect(AuthenticationResponse.fast(data) == nil)
-        let expected = Self.outcome { () throws(WebAuthnError) in try AuthenticationResponse.decoded(data) }
-        #expect((try? expected.get()) == nil)
-        #expect(Self.outcome { () throws(WebAuthnError) in try AuthenticationResponse(json: data) } == expected)
+        Self.check(AuthenticationResponse.self, document, fast: false, decodes: false)
     }
 
     @Test(arguments: registrationsMalformed)
     func malformedRegistrationsFailAsBefore(_ document: String) {
-        let data = Data(document.utf8)
-        #expect(RegistrationResponse.fast(data) == nil)
-        let expected = Self.outcome { () throws(WebAuthnError) in try RegistrationResponse.decoded(data) }
-        #expect((try? expected.get()) == nil)
-        #expect(Self.outcome { () throws(WebAuthnError) in try RegistrationResponse(json: data) } == expected)
+        Self.check(RegistrationResponse.self, document, fast: false, decodes: false)
     }
 
     /// A registration document is not an assertion and the other way round, on either path.

@@ -100,15 +100,35 @@ extension ClientExtensionResults {
             CredentialProperties(rk: try FastJSON.optionalBool(properties["rk"]))
         })
     }
+}
 
-    static func fast(_ value: JSONValue?) throws(FastJSON.Fallback) -> ClientExtensionResults? {
-        try FastJSON.optionalObject(value).map { (members) throws(FastJSON.Fallback) in try ClientExtensionResults(fast: members) }
+extension FastJSON {
+    /// The members every credential JSON has besides its `response`.
+    struct Credential {
+        let id: String
+        let rawId: Data
+        let type: String
+        let authenticatorAttachment: String?
+        let clientExtensionResults: ClientExtensionResults?
+        /// The members of `response`.
+        let response: [String: JSONValue]
+
+        init(_ object: FlatJSONObject) throws(Fallback) {
+            id = try string(object["id"])
+            rawId = try bytes(object["rawId"])
+            type = try string(object["type"])
+            authenticatorAttachment = try optionalString(object["authenticatorAttachment"])
+            clientExtensionResults = try FastJSON.optionalObject(object["clientExtensionResults"]).map {
+                (members) throws(Fallback) in try ClientExtensionResults(fast: members)
+            }
+            response = try FastJSON.object(object["response"])
+        }
     }
 }
 
 extension RegistrationResponse {
     init(fast object: FlatJSONObject) throws(FastJSON.Fallback) {
-        let fields = try FastJSON.object(object["response"])
+        let credential = try FastJSON.Credential(object), fields = credential.response
         var response = AuthenticatorAttestationResponse(
             clientDataJSON: try FastJSON.bytes(fields["clientDataJSON"]),
             attestationObject: try FastJSON.bytes(fields["attestationObject"]),
@@ -116,26 +136,20 @@ extension RegistrationResponse {
         response.authenticatorData = try FastJSON.optionalBytes(fields["authenticatorData"]).map(Base64URLBytes.init)
         response.publicKey = try FastJSON.optionalBytes(fields["publicKey"]).map(Base64URLBytes.init)
         response.publicKeyAlgorithm = try FastJSON.optionalInt(fields["publicKeyAlgorithm"])
-        self.init(rawId: try FastJSON.bytes(object["rawId"]), response: response,
-                  authenticatorAttachment: try FastJSON.optionalString(object["authenticatorAttachment"]))
-        id = try FastJSON.string(object["id"])
-        type = try FastJSON.string(object["type"])
-        clientExtensionResults = try ClientExtensionResults.fast(object["clientExtensionResults"])
+        self.init(rawId: credential.rawId, response: response, authenticatorAttachment: credential.authenticatorAttachment)
+        (id, type, clientExtensionResults) = (credential.id, credential.type, credential.clientExtensionResults)
     }
 }
 
 extension AuthenticationResponse {
     init(fast object: FlatJSONObject) throws(FastJSON.Fallback) {
-        let fields = try FastJSON.object(object["response"])
+        let credential = try FastJSON.Credential(object), fields = credential.response
         let response = AuthenticatorAssertionResponse(
             clientDataJSON: try FastJSON.bytes(fields["clientDataJSON"]),
             authenticatorData: try FastJSON.bytes(fields["authenticatorData"]),
             signature: try FastJSON.bytes(fields["signature"]),
             userHandle: try FastJSON.optionalBytes(fields["userHandle"]))
-        self.init(rawId: try FastJSON.bytes(object["rawId"]), response: response,
-                  authenticatorAttachment: try FastJSON.optionalString(object["authenticatorAttachment"]))
-        id = try FastJSON.string(object["id"])
-        type = try FastJSON.string(object["type"])
-        clientExtensionResults = try ClientExtensionResults.fast(object["clientExtensionResults"])
+        self.init(rawId: credential.rawId, response: response, authenticatorAttachment: credential.authenticatorAttachment)
+        (id, type, clientExtensionResults) = (credential.id, credential.type, credential.clientExtensionResults)
     }
 }
