@@ -79,11 +79,14 @@ demo: deps
 # instruction counts of scripts/bench-instructions.sh.
 BENCH_DEBS := wrk nginx-light valgrind
 
+# py_webauthn (PyPI, pinned with its dependencies in scripts/bench/py-webauthn-requirements.txt, installed into
+# .build/py-webauthn-venv, again only when the pins change) verifies the passkey figures' bytes beside Latchkey.
 bench: deps
 	@scripts/install-deps.sh $(BENCH_DEBS)
 	$(SWIFT) build -c release $(SWIFT_FLAGS)
 	# Under the test services, so the refresh endpoint is measured on PostgreSQL as well as on SQLite.
-	scripts/with-services.sh sh -c 'LATCHKEY_BENCH_POSTGRES="$$LATCHKEY_TEST_POSTGRES" $(SWIFT) run -c release latchkey-bench'
+	python=$$(scripts/bench/py-webauthn-venv.sh) && LATCHKEY_BENCH_PY_WEBAUTHN="$$python" scripts/with-services.sh \
+	    sh -c 'LATCHKEY_BENCH_POSTGRES="$$LATCHKEY_TEST_POSTGRES" $(SWIFT) run -c release latchkey-bench'
 
 # The vault's fault-injection figures at full size (1,000 SIGKILLs, 500 damaged files per kind, disk full);
 # rewrites their table in docs/RELIABILITY.md. Short versions of the same tests run in `make test`.

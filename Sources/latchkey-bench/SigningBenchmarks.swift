@@ -54,8 +54,9 @@ enum SigningBenchmarks {
 
 enum BenchError: Error { case failed, setUp(String) }
 
-/// ECDSA verification straight through OpenSSL: d2i_PUBKEY once, then per call
-/// EVP_MD_CTX_new + EVP_DigestVerifyInit + EVP_DigestVerify + EVP_MD_CTX_free.
+/// Signature verification straight through OpenSSL: d2i_PUBKEY once, then per call
+/// EVP_MD_CTX_new + EVP_DigestVerifyInit + EVP_DigestVerify + EVP_MD_CTX_free. ECDSA and RSA (PKCS#1 v1.5, OpenSSL's
+/// default padding) with `digest`; Ed25519 with no digest.
 // @unchecked Sendable: the EVP_PKEY and EVP_MD are never mutated after setUp; each call has its own EVP_MD_CTX.
 final class RawVerifier: @unchecked Sendable {
     let pkey: OpaquePointer
@@ -63,7 +64,7 @@ final class RawVerifier: @unchecked Sendable {
     let signature: [UInt8]
     let message: [UInt8]
 
-    init(spki: Data, signature: Data, message: Data) throws {
+    init(spki: Data, signature: Data, message: Data, digest: String? = "SHA2-256") throws {
         let bytes = [UInt8](spki)
         let key: OpaquePointer? = bytes.withUnsafeBufferPointer { buf in
             var p: UnsafePointer<UInt8>? = buf.baseAddress
@@ -71,7 +72,7 @@ final class RawVerifier: @unchecked Sendable {
         }
         guard let key else { throw BenchError.setUp("d2i_PUBKEY") }
         pkey = key
-        md = EVP_MD_fetch(nil, "SHA2-256", nil)
+        md = digest.flatMap { EVP_MD_fetch(nil, $0, nil) }
         self.signature = [UInt8](signature)
         self.message = [UInt8](message)
     }

@@ -19,6 +19,8 @@ usage: swift run -c release latchkey-bench [--filter NAME] [--list] [--instructi
   need `wrk` (and `nginx` for the static-file ceiling): Debian `apt-get install -y wrk nginx-light`, or
   `make bench`, which installs them; without wrk they print NOT RUN and count as misses.
   LATCHKEY_BENCH_POSTGRES=<conninfo> also measures the refresh endpoint on that PostgreSQL database.
+  LATCHKEY_BENCH_PY_WEBAUTHN=<python> verifies the passkey figures' bytes with py_webauthn too (`make bench` installs
+  it, pinned, into .build/py-webauthn-venv and sets this); without it that figure prints NOT RUN.
   Wall-clock ratios on a small machine swing by tens of percent: compare repeated, interleaved runs.
 """
 
@@ -48,9 +50,9 @@ if arguments.contains("--instructions"), (instructionRuns ?? 0) < 1 {
 }
 
 let benchmarks: [Benchmark] = CryptoBenchmarks.all + SigningBenchmarks.all + VaultBenchmarks.all + ServerBenchmarks.all
-    + AuthBenchmarks.all
+    + AuthBenchmarks.all + PasskeyBenchmarks.all
 let measurements: [Measurement] = ServerBenchmarks.measurements + AuthBenchmarks.measurements
-    + ClusterBenchmarks.measurements
+    + ClusterBenchmarks.measurements + PasskeyBenchmarks.measurements
 
 @MainActor func selected(_ name: String) -> Bool {
     guard let filter else { return true }

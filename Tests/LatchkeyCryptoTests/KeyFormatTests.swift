@@ -59,6 +59,41 @@ import Testing
         #expect(throws: (any Error).self) { try P256.Signing.PublicKey(x963Representation: Data([0x05]) + raw) }
     }
 
+    /// (0, y) lies on P-256 (y² = b has a root); the same point with x written as p (≡ 0 mod p) is not a valid
+    /// encoding, nor is any coordinate ≥ p: the key is refused, not reduced.
+    @Test func coordinatesOfAtLeastTheFieldPrimeAreRejected() throws {
+        let y = try #require(Data(hexString: "66485c780e2f83d72433bd5d84a06bb6541c2af31dae871728bf856a174f93f4"))
+        let p = try #require(Data(hexString: "ffffffff00000001000000000000000000000000ffffffffffffffffffffffff"))
+        let key = try P256.Signing.PublicKey(rawRepresentation: Data(count: 32) + y)
+        #expect(key.rawRepresentation == Data(count: 32) + y)
+        #expect(throws: (any Error).self) { try P256.Signing.PublicKey(rawRepresentation: p + y) }
+        #expect(throws: (any Error).self) { try P256.Signing.PublicKey(x963Representation: Data([0x04]) + p + y) }
+        #expect(throws: (any Error).self) { try P256.Signing.PublicKey(rawRepresentation: Data(repeating: 0xff, count: 64)) }
+    }
+
+    /// Public keys are copies of one parameters-only key per curve: many threads making and using keys at once
+    /// each get their own, whole and usable.
+    @Test func publicKeysMadeOnManyThreadsAtOnceAreIndependent() throws {
+        let signers = (0..<4).map { _ in P256.Signing.PrivateKey() }
+        let message = Data("concurrent".utf8)
+        let signatures = try signers.map { try $0.signature(for: message) }
+        let points = signers.map(\.publicKey.rawRepresentation)
+        let p384 = P384.Signing.PrivateKey().publicKey.rawRepresentation
+        let failures = failuresOnThreads(8) { thread in
+            var failed = 0
+            for round in 0..<16 {
+                let which = (thread + round) % signers.count
+                guard let key = try? P256.Signing.PublicKey(rawRepresentation: points[which]),
+                      key.rawRepresentation == points[which], key.isValidSignature(signatures[which], for: message),
+                      !key.isValidSignature(signatures[(which + 1) % signers.count], for: message),
+                      (try? P384.Signing.PublicKey(rawRepresentation: p384))?.rawRepresentation == p384
+                else { failed += 1; continue }
+            }
+            return failed
+        }
+        #expect(failures == 0)
+    }
+
     @Test func scalarsOutOfRangeAreRejected() {
         #expect(throws: (any Error).self) { try P256.Signing.PrivateKey(rawRepresentation: Data(count: 32)) }
         #expect(throws: (any Error).self) { try P256.Signing.PrivateKey(rawRepresentation: Data(repeating: 0xff, count: 32)) }

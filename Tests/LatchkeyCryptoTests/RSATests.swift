@@ -51,6 +51,22 @@ import Testing
         #expect(!key.description.contains(pub.modulus.hexString))
     }
 
+    /// A key made from its modulus and exponent keeps them as given (no read-back from the backend's key), writes the
+    /// SubjectPublicKeyInfo the backend itself writes, and verifies what the private key signs.
+    @Test func keysFromModulusAndExponentMatchTheBackend() throws {
+        let key = try #require(Self.key)
+        let pub = try RSA.Signing.PublicKey(modulus: key.publicKey.modulus, exponent: key.publicKey.exponent)
+        let backendModulus = try pub.key.modulus(), backendExponent = try pub.key.exponent()
+        #expect(pub.modulus == backendModulus && pub.exponent == backendExponent)
+        let backendSPKI = try pub.key.subjectPublicKeyInfo()
+        #expect(pub.derRepresentation == backendSPKI)
+        #expect(pub.derRepresentation == key.publicKey.derRepresentation)
+        #expect(pub.keySizeInBits == 2048)
+        let signature = try key.signature(for: message, padding: .pkcs1v15, hash: .sha256)
+        #expect(pub.isValidSignature(signature, for: message, padding: .pkcs1v15, hash: .sha256))
+        #expect(!pub.isValidSignature(signature, for: message + [0], padding: .pkcs1v15, hash: .sha256))
+    }
+
     @Test func smallAndHugeKeysAreRejected() {
         var n1024 = Data(repeating: 0xc3, count: 128)
         n1024[127] = 0x01
@@ -58,6 +74,11 @@ import Testing
         var n9000 = Data(repeating: 0xc3, count: 1125 + 8)
         n9000[n9000.count - 1] = 0x01
         #expect(throws: CryptoError.self) { try RSA.Signing.PublicKey(modulus: n9000, exponent: Data([1, 0, 1])) }
+        // 2047 bits: 256 bytes whose first has its top bit clear.
+        var n2047 = Data(repeating: 0xc3, count: 256)
+        n2047[0] = 0x43
+        #expect(throws: CryptoError.self) { try RSA.Signing.PublicKey(modulus: n2047, exponent: Data([1, 0, 1])) }
+        #expect(throws: CryptoError.self) { try RSA.Signing.PublicKey(modulus: Data(count: 256), exponent: Data([1, 0, 1])) }
         #expect(throws: CryptoError.self) { try RSA.Signing.PrivateKey(keySize: 1024) }
         #expect(throws: CryptoError.self) { try RSA.Signing.PrivateKey(keySize: 16384) }
     }

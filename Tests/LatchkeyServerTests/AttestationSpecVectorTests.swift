@@ -106,7 +106,8 @@ import LatchkeyWebAuthn
         let key = try COSEKey(cbor: credential.publicKey)
         return try AttestationVerifier(configuration: configuration(anchors, attestation: attestation, options: options),
                                        now: Date(timeIntervalSince1970: 1_750_000_000))
-            .verify(object, credentialKey: .cose(key), clientDataHash: Data(SHA256.hash(data: clientDataJSON)))
+            .verify(object, credentialKey: try CredentialVerificationKey(.cose(key)),
+                    clientDataHash: Data(SHA256.hash(data: clientDataJSON)))
     }
 
     /// The whole ceremony pair through `WebAuthnRelyingParty`, as W3CTestVectorTests does for the other formats.

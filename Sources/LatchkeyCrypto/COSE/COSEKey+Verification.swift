@@ -2,26 +2,11 @@ import Foundation
 
 extension COSEKey {
     /// Verifies a WebAuthn signature: ECDSA signatures are ASN.1 DER (WebAuthn §6.5.6), EdDSA raw,
-    /// RSA PKCS#1 v1.5 (RS256) or PSS (PS256) over SHA-256.
+    /// RSA PKCS#1 v1.5 (RS256) or PSS (PS256) over SHA-256. A key that does not hold together verifies nothing. To
+    /// verify more than one signature by the same key, build a `COSEVerificationKey` once and keep it.
     public func isValidSignature(_ signature: Data, for data: Data) -> Bool {
-        switch self {
-        case let .ec2(.es256, .p256, x, y):
-            guard let key = try? P256.Signing.PublicKey(rawRepresentation: x + y),
-                  let sig = try? P256.Signing.ECDSASignature(derRepresentation: signature) else { return false }
-            return key.isValidSignature(sig, for: data)
-        case let .ec2(.es384, .p384, x, y):
-            guard let key = try? P384.Signing.PublicKey(rawRepresentation: x + y),
-                  let sig = try? P384.Signing.ECDSASignature(derRepresentation: signature) else { return false }
-            return key.isValidSignature(sig, for: data)
-        case let .okp(.edDSA, .ed25519, x):
-            guard let key = try? Curve25519.Signing.PublicKey(rawRepresentation: x) else { return false }
-            return key.isValidSignature(signature, for: data)
-        case let .rsa(alg, n, e) where alg == .rs256 || alg == .ps256:
-            guard let key = try? RSA.Signing.PublicKey(modulus: n, exponent: e) else { return false }
-            return key.isValidSignature(signature, for: data, padding: alg == .rs256 ? .pkcs1v15 : .pss, hash: .sha256)
-        default:
-            return false
-        }
+        guard let key = try? COSEVerificationKey(self) else { return false }
+        return key.isValidSignature(signature, for: data)
     }
 
     /// The SubjectPublicKeyInfo DER of this key (to compare with a certificate's key).

@@ -1,48 +1,36 @@
 import Foundation
 
-/// A small parser for the shape JOSE headers and JWT claims nearly always have: one JSON object whose members
-/// are strings without escapes, numbers, booleans, null, or arrays of those. It exists so that verifying a
-/// token does not pay for `JSONDecoder` (most of a JWT verification's cost besides the signature).
+/// A small parser for the shape JOSE headers, JWT claims and WebAuthn's JSON nearly always have: one JSON object
+/// whose members are strings without escapes, numbers, booleans, null, or arrays of those — and, up to
+/// `objectDepth` levels down, objects of the same. It exists so that verifying a token or a passkey response does
+/// not pay for `JSONDecoder` (most of their cost besides the signature).
 ///
 /// It never decides that a document is *invalid*: anything it does not handle — an escape sequence, a
-/// fraction or exponent, a nested object, a duplicate member, trailing bytes, a control character — makes
-/// it return nil, and the caller decodes the same bytes with `JSONDecoder` exactly as before. So the fast
-/// path can only accept what the full decoder accepts, with the same values. A number with a fraction or
-/// exponent comes back as `.number`; callers use it only where it is read as a Double (NumericDates) and
-/// defer to JSONDecoder elsewhere, where its integer-or-double classification is JSONDecoder's to make.
-struct FlatJSONObject {
-    private(set) var members: [(name: String, value: JSONValue)] = []
+/// fraction or exponent, an object nested deeper than asked (or inside an array), an array in an array, a duplicate
+/// member, trailing bytes, a control character — makes it return nil, and the caller decodes the same bytes with
+/// `JSONDecoder` exactly as before. So the fast path can only accept what the full decoder accepts, with the same
+/// values. A number with a fraction or exponent comes back as `.number`; callers use it only where it is read as a
+/// Double (NumericDates) and defer to JSONDecoder elsewhere, where its integer-or-double classification is
+/// JSONDecoder's to make.
+package struct FlatJSONObject {
+    package private(set) var members: [(name: String, value: JSONValue)] = []
 
-    /// Parses `data`, or returns nil when it is not of the simple shape described above.
-    init?(_ data: Data) {
-        guard let members = data.withUnsafeBytes({ Self.parse($0) }) else { return nil }
+    /// Parses `data`, or returns nil when it is not of the simple shape described above. With `objectDepth` 0 (JOSE)
+    /// a nested object is not read; with 1 or more, objects that deep are read as `.object`.
+    package init?(_ data: Data, objectDepth: Int = 0) {
+        guard let members = data.withUnsafeBytes({ Self.parse($0, objectDepth: objectDepth) }) else { return nil }
         self.members = members
     }
 
-    private static func parse(_ raw: UnsafeRawBufferPointer) -> [(name: String, value: JSONValue)]? {
+    /// The value of the member `name`, if there is one.
+    package subscript(name: String) -> JSONValue? {
+        members.first { $0.name == name }?.value
+    }
+
+    private static func parse(_ raw: UnsafeRawBufferPointer, objectDepth: Int) -> [(name: String, value: JSONValue)]? {
         var p = Scanner(bytes: raw.bindMemory(to: UInt8.self))
-        var members: [(name: String, value: JSONValue)] = []
-        members.reserveCapacity(12)
         p.skipSpace()
-        guard p.take(UInt8(ascii: "{")) else { return nil }
-        p.skipSpace()
-        if !p.take(UInt8(ascii: "}")) {
-            while true {
-                p.skipSpace()
-                guard let name = p.string() else { return nil }
-                p.skipSpace()
-                guard p.take(UInt8(ascii: ":")) else { return nil }
-                p.skipSpace()
-                guard let value = p.value(allowArray: true) else { return nil }
-                // A repeated member: leave the decision to JSONDecoder.
-                if members.contains(where: { $0.name == name }) { return nil }
-                members.append((name, value))
-                p.skipSpace()
-                if p.take(UInt8(ascii: ",")) { continue }
-                guard p.take(UInt8(ascii: "}")) else { return nil }
-                break
-            }
-        }
+        guard let members = p.object(depth: objectDepth) else { return nil }
         p.skipSpace()
         return p.atEnd ? members : nil
     }
@@ -149,9 +137,36 @@ struct FlatJSONObject {
 
         func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 
-        mutating func value(allowArray: Bool) -> JSONValue? {
+        /// An object whose members are read by `value`, with objects `depth` levels further down; nil for a
+        /// repeated member.
+        mutating func object(depth: Int) -> [(name: String, value: JSONValue)]? {
+            guard take(UInt8(ascii: "{")) else { return nil }
+            var members: [(name: String, value: JSONValue)] = []
+            members.reserveCapacity(12)
+            skipSpace()
+            if take(UInt8(ascii: "}")) { return members }
+            while true {
+                skipSpace()
+                guard let name = string() else { return nil }
+                skipSpace()
+                guard take(UInt8(ascii: ":")) else { return nil }
+                skipSpace()
+                guard let value = value(allowArray: true, objectDepth: depth) else { return nil }
+                // A repeated member: leave the decision to JSONDecoder.
+                if members.contains(where: { $0.name == name }) { return nil }
+                members.append((name, value))
+                skipSpace()
+                if take(UInt8(ascii: ",")) { continue }
+                return take(UInt8(ascii: "}")) ? members : nil
+            }
+        }
+
+        mutating func value(allowArray: Bool, objectDepth: Int = 0) -> JSONValue? {
             guard index < bytes.count else { return nil }
             switch bytes[index] {
+            case UInt8(ascii: "{") where objectDepth > 0:
+                guard let members = object(depth: objectDepth - 1) else { return nil }
+                return .object(Dictionary(uniqueKeysWithValues: members.lazy.map { ($0.name, $0.value) }))
             case UInt8(ascii: "\""): return string().map(JSONValue.string)
             case UInt8(ascii: "t"): return take("true") ? .bool(true) : nil
             case UInt8(ascii: "f"): return take("false") ? .bool(false) : nil

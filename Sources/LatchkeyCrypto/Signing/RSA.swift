@@ -47,30 +47,31 @@ extension RSA.Signing {
         public let modulus: Data
         /// The public exponent e, big-endian without leading zeros.
         public let exponent: Data
-        /// SubjectPublicKeyInfo DER.
-        public let derRepresentation: Data
+        /// SubjectPublicKeyInfo DER (rsaEncryption), written from the modulus and exponent.
+        public var derRepresentation: Data {
+            RSAKeyDER.spki(pkcs1: RSAKeyDER.pkcs1PublicKey(modulus: modulus, exponent: exponent))
+        }
 
         init(key: RSABackendKey) throws(CryptoError) {
             try RSA.Signing.checkSize(bits: key.bits)
             self.key = key
             modulus = try key.modulus()
             exponent = try key.exponent()
-            derRepresentation = try key.subjectPublicKeyInfo()
         }
 
-        /// A key from its modulus and exponent (big-endian, as in JWK `n` and `e`).
+        /// A key from its modulus and exponent (big-endian, as in JWK `n` and `e`, COSE `n` and `e`), handed to the
+        /// backend as they are: nothing is encoded as DER or read back from the key it makes (on Apple's frameworks
+        /// `SecKeyCreateWithData` takes only the PKCS#1 form, so that is written).
         public init(modulus: Data, exponent: Data) throws(CryptoError) {
             let n = Data(modulus.drop { $0 == 0 })
             let e = Data(exponent.drop { $0 == 0 })
-            guard n.count * 8 >= RSA.Signing.minimumKeySize - 7 else {
-                throw .invalidKeySize(expected: RSA.Signing.minimumKeySize / 8, actual: n.count)
-            }
-            guard n.count * 8 <= RSA.Signing.maximumKeySize else {
-                throw .invalidKeySize(expected: RSA.Signing.maximumKeySize / 8, actual: n.count)
-            }
+            guard let first = n.first else { throw .invalidKeySize(expected: RSA.Signing.minimumKeySize / 8, actual: 0) }
+            try RSA.Signing.checkSize(bits: n.count * 8 - first.leadingZeroBitCount)
             guard (1...8).contains(e.count), let last = e.last, last & 1 == 1, e != Data([1]), n.last.map({ $0 & 1 == 1 }) == true
             else { throw .invalidParameter("RSA exponent or modulus") }
-            try self.init(key: RSABackendKey(modulus: n, exponent: e))
+            key = try RSABackendKey(modulus: n, exponent: e)
+            self.modulus = n
+            self.exponent = e
         }
 
         /// A key from SubjectPublicKeyInfo or PKCS#1 `RSAPublicKey` DER.

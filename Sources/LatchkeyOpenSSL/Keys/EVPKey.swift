@@ -18,6 +18,7 @@ package final class EVPKey: @unchecked Sendable {
     deinit { EVP_PKEY_free(pointer) }  // the prepared contexts hold their own references, freed right after
 
     /// `EVP_PKEY_fromdata` selections (the C macros are compound and not imported by Swift).
+    package static let selectParameters: Int32 = 0x84 // EVP_PKEY_KEY_PARAMETERS
     package static let selectPublic: Int32 = 0x86   // EVP_PKEY_PUBLIC_KEY
     package static let selectKeyPair: Int32 = 0x87  // EVP_PKEY_KEYPAIR
 

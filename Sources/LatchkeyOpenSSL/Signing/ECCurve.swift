@@ -26,16 +26,35 @@ package struct ECCurve: Sendable, Equatable {
     }
 
     /// Public key from an uncompressed point 04||x||y; the point must lie on the curve.
+    ///
+    /// A copy of the curve's parameters-only key (`EVP_PKEY_dup`) given the point (`EVP_PKEY_set1_encoded_public_key`):
+    /// ≈ 45 k instructions, where `EVP_PKEY_fromdata` with the group's name builds the curve's group anew — its
+    /// constants and Montgomery forms — for every key (≈ 205 k). OpenSSL decodes the point with `EC_POINT_oct2point`,
+    /// which refuses a coordinate ≥ p and a point off the curve (and 65 bytes cannot encode the point at infinity),
+    /// so no separate public-key check follows; `KeyFormatTests` holds OpenSSL to each of these.
     package func publicKey(x963 point: Data) throws(CryptoError) -> EVPKey {
         guard point.count == 1 + 2 * size, point.first == 0x04 else {
             throw .invalidKeySize(expected: 1 + 2 * size, actual: point.count)
         }
-        let key = try EVPKey.fromData(type: "EC", selection: EVPKey.selectPublic) { bld in
-            bld.utf8("group", groupName) && bld.octets("pub", point)
+        guard let parameters = Self.parameterKeys[nid], let pkey = EVP_PKEY_dup(parameters.pointer) else {
+            ERR_clear_error(); throw .libraryFailure("EVP_PKEY_dup")
         }
-        try checkPublic(key)
+        let key = EVPKey(taking: pkey)
+        let status = point.withUnsafeBytes { EVP_PKEY_set1_encoded_public_key(pkey, bytePointer($0), $0.count) }
+        guard status == 1 else { ERR_clear_error(); throw .malformedInput("point not on curve") }
         return key
     }
+
+    /// One parameters-only key per curve (its group and nothing else), made on first use and only ever copied.
+    private static let parameterKeys: [Int32: EVPKey] = {
+        var keys: [Int32: EVPKey] = [:]
+        for curve in [p256, p384, p521] {
+            keys[curve.nid] = try? EVPKey.fromData(type: "EC", selection: EVPKey.selectParameters) { bld in
+                bld.utf8("group", curve.groupName)
+            }
+        }
+        return keys
+    }()
 
     /// Private key from a big-endian scalar 1 ≤ d < n; the public point is computed with EC_POINT_mul.
     package func privateKey(scalar: Data) throws(CryptoError) -> EVPKey {
@@ -138,14 +157,6 @@ package struct ECCurve: Sendable, Equatable {
     /// The private scalar, left-padded to the curve size.
     package func scalar(of key: EVPKey) throws(CryptoError) -> Data {
         try key.bigNumber("priv", width: size)
-    }
-
-    private func checkPublic(_ key: EVPKey) throws(CryptoError) {
-        guard let ctx = EVP_PKEY_CTX_new_from_pkey(nil, key.pointer, nil) else {
-            throw .libraryFailure("EVP_PKEY_CTX_new_from_pkey")
-        }
-        defer { EVP_PKEY_CTX_free(ctx) }
-        guard EVP_PKEY_public_check_quick(ctx) == 1 else { ERR_clear_error(); throw .malformedInput("point not on curve") }
     }
 
     private func encode(_ point: OpaquePointer, group: OpaquePointer) throws(CryptoError) -> Data {

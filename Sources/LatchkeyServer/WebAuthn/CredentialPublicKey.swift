@@ -57,14 +57,44 @@ enum CredentialPublicKey: Sendable, Hashable {
         }
     }
 
+}
+
+/// A credential key made ready to verify signatures with its own algorithm: the platform's key object built once from
+/// the COSE coordinates (`COSEVerificationKey`: no DER on the way; an EC point must lie on its curve, an RSA key have
+/// 2048–8192 bits), or RS1's RSA key. What `CredentialKeyCache` keeps for recently used credentials.
+struct CredentialVerificationKey: Sendable {
+    /// The key as parsed (its algorithm, and its material for comparisons with attestation certificates).
+    let publicKey: CredentialPublicKey
+    private let verifier: Verifier
+
+    private enum Verifier: Sendable {
+        case cose(COSEVerificationKey)
+        case rs1(RSA.Signing.PublicKey)
+    }
+
+    /// `invalidPublicKey` for coordinates that do not make a key, `unsupportedAlgorithm` for an algorithm and curve
+    /// that do not go together.
+    init(_ publicKey: CredentialPublicKey) throws(WebAuthnError) {
+        self.publicKey = publicKey
+        do {
+            switch publicKey {
+            case .cose(let key): verifier = .cose(try COSEVerificationKey(key))
+            case let .rs1(modulus, exponent): verifier = .rs1(try RSA.Signing.PublicKey(modulus: modulus, exponent: exponent))
+            }
+        } catch {
+            if case .unsupportedAlgorithm = error { throw .unsupportedAlgorithm(publicKey.algorithm) }
+            throw .invalidPublicKey("\(error)")
+        }
+    }
+
+    /// The COSE algorithm identifier.
+    var algorithm: Int { publicKey.algorithm }
+
     /// Verifies a WebAuthn signature with the key's own algorithm.
     func isValidSignature(_ signature: Data, for data: Data) -> Bool {
-        switch self {
-        case .cose(let key):
-            return key.isValidSignature(signature, for: data)
-        case let .rs1(modulus, exponent):
-            guard let key = try? RSA.Signing.PublicKey(modulus: modulus, exponent: exponent) else { return false }
-            return key.isValidLegacySHA1Signature(signature, for: data)
+        switch verifier {
+        case .cose(let key): key.isValidSignature(signature, for: data)
+        case .rs1(let key): key.isValidLegacySHA1Signature(signature, for: data)
         }
     }
 }

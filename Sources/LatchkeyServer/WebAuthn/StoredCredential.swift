@@ -30,7 +30,8 @@ public struct StoredCredential: Sendable, Hashable, Codable {
 
     /// A credential record made by hand (imported from another system, or rebuilt from your own columns). The
     /// algorithm is read from `publicKey` (the COSE_Key bytes), so it cannot disagree with the key; a key the relying
-    /// party cannot verify is refused here (`invalidPublicKey`, `unsupportedAlgorithm`) rather than at sign-in.
+    /// party cannot verify — one that does not parse, or whose point is off its curve — is refused here
+    /// (`invalidPublicKey`, `unsupportedAlgorithm`) rather than at sign-in.
     /// `backupEligible` must be what the authenticator reports (an assertion with another BE flag is refused), and
     /// `signCount` the last counter seen (0 when unknown: the next assertion's counter is then accepted as it is).
     public init(id: Data, userHandle: Data, publicKey: Data, signCount: UInt32 = 0, backupEligible: Bool,
@@ -38,7 +39,8 @@ public struct StoredCredential: Sendable, Hashable, Codable {
                 aaguid: Data = Data(count: 16), attestationFormat: String = "none", attestationTrust: AttestationTrust = .none,
                 createdAt: Date = Date(), lastUsedAt: Date? = nil, relyingPartyID: String? = nil) throws(WebAuthnError) {
         self.init(id: id, userHandle: userHandle, publicKey: publicKey,
-                  keyAlgorithm: try CredentialPublicKey(encoded: publicKey).algorithm, signCount: signCount,
+                  keyAlgorithm: try CredentialVerificationKey(CredentialPublicKey(encoded: publicKey)).algorithm,
+                  signCount: signCount,
                   transports: transports, backupEligible: backupEligible, backupState: backupState,
                   userVerifiedAtRegistration: userVerifiedAtRegistration, aaguid: aaguid, attestationFormat: attestationFormat,
                   attestationTrust: attestationTrust, createdAt: createdAt, lastUsedAt: lastUsedAt, relyingPartyID: relyingPartyID)

@@ -13,6 +13,10 @@ public struct WebAuthnRelyingParty: Sendable {
     public let configuration: WebAuthnConfiguration
     let challenges: any ChallengeStore
     let now: @Sendable () -> Date
+    /// Verification keys of recently registered or used credentials (shared by copies of this relying party).
+    let credentialKeys: CredentialKeyCache
+    /// SHA-256 of the RP ID and of each related RP ID, which authenticator data must start with (hashed once here).
+    let relyingPartyIDHashes: [String: SHA256.Digest]
 
     /// A relying party for `configuration`, refused when the configuration cannot do what it says
     /// (`WebAuthnConfiguration.validate()`); its `configurationWarnings` are logged once here (`LatchkeyLog`, category
@@ -24,6 +28,12 @@ public struct WebAuthnRelyingParty: Sendable {
         self.configuration = configuration
         self.challenges = challenges
         self.now = now
+        credentialKeys = CredentialKeyCache(capacity: configuration.credentialKeyCacheCapacity)
+        var hashes: [String: SHA256.Digest] = [:]
+        for id in [configuration.relyingPartyID] + configuration.relatedRelyingParties.map(\.id) {
+            hashes[id] = SHA256.hash(data: Data(id.utf8))
+        }
+        relyingPartyIDHashes = hashes
     }
 
     /// SHA-256 of the RP ID, which authenticator data must start with.
@@ -125,17 +135,40 @@ public struct WebAuthnRelyingParty: Sendable {
     public func verifyRegistration(_ response: RegistrationResponse, expectedChallenge: Data, userHandle: Data,
                                    isRegistered: @Sendable (Data) async throws -> Bool = { _ in false })
         async throws -> StoredCredential {
-        try await register(response, challenge: .given(expectedChallenge, userHandle: userHandle), isRegistered: isRegistered)
+        let credential = try verifiedRegistration(response, expectedChallenge: expectedChallenge, userHandle: userHandle)
+        guard try await !isRegistered(credential.id) else { throw WebAuthnError.credentialAlreadyRegistered }
+        return credential
+    }
+
+    /// Every check of `verifyRegistration(_:expectedChallenge:userHandle:isRegistered:)` but whether the credential id
+    /// is already known, synchronously: a caller-kept challenge needs nothing to wait for (the benchmarks call this).
+    package func verifiedRegistration(_ response: RegistrationResponse, expectedChallenge: Data,
+                                      userHandle: Data) throws -> StoredCredential {
+        let client = try Self.registrationClientData(response)
+        let checked = try checkClientData(client, ceremony: .registration, expectedChallenge: expectedChallenge,
+                                          userHandle: userHandle)
+        return try verifyAttestation(response, checked: checked)
     }
 
     func register(_ response: RegistrationResponse, challenge expected: ExpectedChallenge,
                   isRegistered: @Sendable (Data) async throws -> Bool) async throws -> StoredCredential {
+        let client = try Self.registrationClientData(response)
+        let checked = try await checkClientData(client, ceremony: .registration, challenge: expected)
+        let credential = try verifyAttestation(response, checked: checked)
+        guard try await !isRegistered(credential.id) else { throw WebAuthnError.credentialAlreadyRegistered }
+        return credential
+    }
+
+    /// The response's type and id, and its client data parsed.
+    static func registrationClientData(_ response: RegistrationResponse) throws -> CollectedClientData {
         guard response.type == "public-key" else { throw WebAuthnError.malformedResponse("type \(response.type)") }
         guard response.id == response.rawId.base64URL else { throw WebAuthnError.credentialIDMismatch }
-        let clientDataJSON = response.response.clientDataJSON.data
-        let client = try CollectedClientData.parse(clientDataJSON)
-        let checked = try await checkClientData(client, ceremony: .registration, challenge: expected)
+        return try CollectedClientData.parse(response.response.clientDataJSON.data)
+    }
 
+    /// §7.1 from the attestation object on, once the client data is checked: the credential record to store.
+    func verifyAttestation(_ response: RegistrationResponse, checked: CheckedClientData) throws -> StoredCredential {
+        let clientDataJSON = response.response.clientDataJSON.data
         let attestation = try AttestationObject(response.response.attestationObject.data,
                                                 strictness: configuration.cborStrictness)
         let authData = attestation.authenticatorData
@@ -144,10 +177,12 @@ public struct WebAuthnRelyingParty: Sendable {
         guard let attested = authData.attestedCredential else { throw WebAuthnError.attestedCredentialDataMissing }
         guard attested.credentialID == response.rawId.data else { throw WebAuthnError.credentialIDMismatch }
 
-        let key = try usableKey(CredentialPublicKey(cbor: attested.publicKey))
-        if case .cose(let cose) = key, !configuration.supportedAlgorithms.contains(cose.algorithm) {
+        let publicKey = try usableKey(CredentialPublicKey(cbor: attested.publicKey))
+        if case .cose(let cose) = publicKey, !configuration.supportedAlgorithms.contains(cose.algorithm) {
             throw WebAuthnError.unsupportedAlgorithm(cose.algorithm.rawValue)
         }
+        // Built now, so a key that cannot verify anything (a point off its curve) is refused at registration.
+        let key = try CredentialVerificationKey(publicKey)
 
         let clientDataHash = Data(SHA256.hash(data: clientDataJSON))
         var effective = configuration
@@ -161,7 +196,7 @@ public struct WebAuthnRelyingParty: Sendable {
         if configuration.requireTrustedAttestation, trust != .trusted {
             throw WebAuthnError.attestationNotTrusted(attestation.format)
         }
-        guard try await !isRegistered(attested.credentialID) else { throw WebAuthnError.credentialAlreadyRegistered }
+        credentialKeys.insert(key, credentialID: attested.credentialID, publicKey: attested.publicKeyCOSE)
 
         return StoredCredential(
             id: attested.credentialID, userHandle: checked.userHandle ?? Data(), publicKey: attested.publicKeyCOSE,
@@ -213,25 +248,47 @@ public struct WebAuthnRelyingParty: Sendable {
     public func verifyAuthentication(_ response: AuthenticationResponse, expectedChallenge: Data,
                                      credential: StoredCredential, userIdentified: Bool = false)
         async throws -> AuthenticationResult {
-        try await authenticate(response, challenge: .given(expectedChallenge, userHandle: nil),
-                               allowedCredentialIDs: userIdentified ? [credential.id] : nil,
-                               lookup: { $0 == credential.id ? credential : nil })
+        try verifiedAssertion(response, expectedChallenge: expectedChallenge, credential: credential,
+                              userIdentified: userIdentified)
+    }
+
+    /// `verifyAuthentication(_:expectedChallenge:credential:userIdentified:)` synchronously: a caller-kept challenge
+    /// and record need nothing to wait for (the benchmarks call this).
+    package func verifiedAssertion(_ response: AuthenticationResponse, expectedChallenge: Data,
+                                   credential: StoredCredential, userIdentified: Bool = false) throws -> AuthenticationResult {
+        let allowed: Set<Data>? = userIdentified ? [credential.id] : nil
+        let client = try Self.assertionClientData(response, allowedCredentialIDs: allowed)
+        let checked = try checkClientData(client, ceremony: .authentication, expectedChallenge: expectedChallenge,
+                                          userHandle: nil)
+        guard response.rawId.data == credential.id else { throw WebAuthnError.unknownCredential }
+        return try verifyAssertion(response, checked: checked, stored: credential, allowedCredentialIDs: allowed)
     }
 
     func authenticate(_ response: AuthenticationResponse, challenge expected: ExpectedChallenge,
                       allowedCredentialIDs: Set<Data>?, lookup: @Sendable (Data) async throws -> StoredCredential?)
         async throws -> AuthenticationResult {
+        let client = try Self.assertionClientData(response, allowedCredentialIDs: allowedCredentialIDs)
+        let checked = try await checkClientData(client, ceremony: .authentication, challenge: expected)
+        guard let stored = try await lookup(response.rawId.data) else { throw WebAuthnError.unknownCredential }
+        return try verifyAssertion(response, checked: checked, stored: stored, allowedCredentialIDs: allowedCredentialIDs)
+    }
+
+    /// The response's type and id, the credential among the allowed ones, and its client data parsed.
+    static func assertionClientData(_ response: AuthenticationResponse,
+                                    allowedCredentialIDs: Set<Data>?) throws -> CollectedClientData {
         guard response.type == "public-key" else { throw WebAuthnError.malformedResponse("type \(response.type)") }
         guard response.id == response.rawId.base64URL else { throw WebAuthnError.credentialIDMismatch }
-        let credentialID = response.rawId.data
-        if let allowed = allowedCredentialIDs, !allowed.isEmpty, !allowed.contains(credentialID) {
+        if let allowed = allowedCredentialIDs, !allowed.isEmpty, !allowed.contains(response.rawId.data) {
             throw WebAuthnError.unknownCredential
         }
-        let clientDataJSON = response.response.clientDataJSON.data
-        let client = try CollectedClientData.parse(clientDataJSON)
-        let checked = try await checkClientData(client, ceremony: .authentication, challenge: expected)
+        return try CollectedClientData.parse(response.response.clientDataJSON.data)
+    }
 
-        guard var stored = try await lookup(credentialID) else { throw WebAuthnError.unknownCredential }
+    /// §7.2 from the stored record on, once the client data is checked: the updated record.
+    func verifyAssertion(_ response: AuthenticationResponse, checked: CheckedClientData, stored: StoredCredential,
+                         allowedCredentialIDs: Set<Data>?) throws -> AuthenticationResult {
+        var stored = stored
+        let clientDataJSON = response.response.clientDataJSON.data
         // Step 6: the user handle, when given, must be the credential's owner.
         if let handle = response.response.userHandle?.data, !handle.isEmpty {
             guard handle == stored.userHandle else { throw WebAuthnError.userHandleMismatch }
@@ -249,7 +306,9 @@ public struct WebAuthnRelyingParty: Sendable {
         guard authData.attestedCredential == nil else { throw WebAuthnError.unexpectedAttestedCredentialData }
         guard authData.backupEligible == stored.backupEligible else { throw WebAuthnError.backupEligibilityChanged }
 
-        let key = try usableKey(CredentialPublicKey(encoded: stored.publicKey))
+        let key = try credentialKeys.key(credentialID: stored.id, publicKey: stored.publicKey) { () throws(WebAuthnError) in
+            try CredentialVerificationKey(usableKey(CredentialPublicKey(encoded: stored.publicKey)))
+        }
         let signed = authData.raw + SHA256.hash(data: clientDataJSON)
         guard key.isValidSignature(response.response.signature.data, for: signed) else {
             throw WebAuthnError.signatureInvalid
@@ -269,7 +328,8 @@ public struct WebAuthnRelyingParty: Sendable {
 
     // MARK: Shared checks
 
-    /// `key`, unless it is RS1 and `allowRS1CredentialKeys` is off (`unsupportedAlgorithm(-65535)`).
+    /// `key`, unless it is RS1 and `allowRS1CredentialKeys` is off (`unsupportedAlgorithm(-65535)`). The key cache
+    /// only ever holds keys that passed here (the configuration of a relying party does not change).
     func usableKey(_ key: CredentialPublicKey) throws(WebAuthnError) -> CredentialPublicKey {
         if case .rs1 = key, !configuration.allowRS1CredentialKeys {
             throw .unsupportedAlgorithm(CredentialPublicKey.rs1Algorithm)
@@ -286,24 +346,40 @@ public struct WebAuthnRelyingParty: Sendable {
 
     func checkClientData(_ client: CollectedClientData, ceremony: IssuedChallenge.Ceremony,
                          challenge expected: ExpectedChallenge) async throws -> CheckedClientData {
-        let expectedType = ceremony == .registration ? "webauthn.create" : "webauthn.get"
-        guard client.type == expectedType else {
-            throw WebAuthnError.wrongCeremonyType(expected: expectedType, actual: client.type)
-        }
-        guard let challenge = client.challengeBytes, !challenge.isEmpty else { throw WebAuthnError.unknownChallenge }
-        let userHandle: Data?
         switch expected {
         case .issued:
+            let challenge = try Self.checkTypeAndChallenge(client, ceremony: ceremony)
             // Consumed before any other check: a response is never verifiable twice.
             guard let issued = try await challenges.consume(challenge), issued.ceremony == ceremony else {
                 throw WebAuthnError.unknownChallenge
             }
             guard issued.expiresAt > now() else { throw WebAuthnError.expiredChallenge }
-            userHandle = issued.userHandle
+            return try checkOrigins(client, userHandle: issued.userHandle)
         case let .given(expectedChallenge, handle):
-            guard ConstantTime.equals(challenge, expectedChallenge) else { throw WebAuthnError.challengeMismatch }
-            userHandle = handle
+            return try checkClientData(client, ceremony: ceremony, expectedChallenge: expectedChallenge, userHandle: handle)
         }
+    }
+
+    /// The client data checks against a challenge the caller kept.
+    func checkClientData(_ client: CollectedClientData, ceremony: IssuedChallenge.Ceremony, expectedChallenge: Data,
+                         userHandle: Data?) throws -> CheckedClientData {
+        let challenge = try Self.checkTypeAndChallenge(client, ceremony: ceremony)
+        guard ConstantTime.equals(challenge, expectedChallenge) else { throw WebAuthnError.challengeMismatch }
+        return try checkOrigins(client, userHandle: userHandle)
+    }
+
+    /// The ceremony's type, and the challenge bytes the client data carries.
+    static func checkTypeAndChallenge(_ client: CollectedClientData, ceremony: IssuedChallenge.Ceremony) throws -> Data {
+        let expectedType = ceremony == .registration ? "webauthn.create" : "webauthn.get"
+        guard client.type == expectedType else {
+            throw WebAuthnError.wrongCeremonyType(expected: expectedType, actual: client.type)
+        }
+        guard let challenge = client.challengeBytes, !challenge.isEmpty else { throw WebAuthnError.unknownChallenge }
+        return challenge
+    }
+
+    /// The origin, crossOrigin and topOrigin checks, once the challenge is established.
+    func checkOrigins(_ client: CollectedClientData, userHandle: Data?) throws -> CheckedClientData {
         let relyingPartyIDs = configuration.relyingPartyIDs(acceptedFrom: client.origin)
         guard !relyingPartyIDs.isEmpty else { throw WebAuthnError.originNotAllowed(client.origin) }
         if client.crossOrigin == true {
@@ -325,7 +401,7 @@ public struct WebAuthnRelyingParty: Sendable {
     func checkAuthenticatorData(_ data: AuthenticatorData, acceptedRelyingPartyIDs: [String],
                                 allowMissingUP: Bool) throws -> String {
         guard let rpID = acceptedRelyingPartyIDs.first(where: {
-            ConstantTime.equals(data.rpIDHash, SHA256.hash(data: Data($0.utf8)))
+            ConstantTime.equals(data.rpIDHash, relyingPartyIDHashes[$0] ?? SHA256.hash(data: Data($0.utf8)))
         }) else { throw WebAuthnError.rpIDHashMismatch }
         if !data.userPresent && !allowMissingUP { throw WebAuthnError.userPresenceMissing }
         if configuration.userVerification == .required && !data.userVerified {

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyCrypto
 
 /// `AuthenticatorAttestationResponseJSON`.
 public struct AuthenticatorAttestationResponse: Sendable, Hashable, Codable {
@@ -86,9 +87,21 @@ extension AuthenticationResponse: CredentialResponseJSON {}
 extension CredentialResponseJSON {
     /// Decodes `credential.toJSON()` output. A field that is not base64url is `.invalidBase64URL(field:)`;
     /// anything else that does not fit (not JSON, a missing field, a wrong type) is `.malformedResponse`.
+    ///
+    /// The shape browsers send (strings without escapes, the nested `response` and `clientExtensionResults`) is read by
+    /// `FlatJSONObject`; anything else goes to `JSONDecoder`, which accepts and refuses exactly as before.
     public init(json: Data) throws(WebAuthnError) {
+        if let fast = Self.fast(json) {
+            self = fast
+        } else {
+            self = try Self.decoded(json)
+        }
+    }
+
+    /// `JSONDecoder`'s value, or its failure as a `WebAuthnError`.
+    static func decoded(_ json: Data) throws(WebAuthnError) -> Self {
         do {
-            self = try JSONDecoder().decode(Self.self, from: json)
+            return try JSONDecoder().decode(Self.self, from: json)
         } catch let error as WebAuthnError {
             throw error
         } catch let error as DecodingError {
@@ -96,6 +109,14 @@ extension CredentialResponseJSON {
         } catch {
             throw .malformedResponse("not JSON")
         }
+    }
+
+    /// The fast path's value, or nil when `JSONDecoder` must decide.
+    static func fast(_ json: Data) -> Self? {
+        guard Self.self == RegistrationResponse.self || Self.self == AuthenticationResponse.self,
+              let object = FlatJSONObject(json, objectDepth: FastJSON.responseObjectDepth) else { return nil }
+        if Self.self == RegistrationResponse.self { return (try? RegistrationResponse(fast: object)) as? Self }
+        return (try? AuthenticationResponse(fast: object)) as? Self
     }
 
     static func describe(_ error: DecodingError) -> String {

@@ -13,8 +13,22 @@ public struct CollectedClientData: Sendable, Hashable, Decodable {
     /// Largest clientDataJSON accepted.
     public static let maxSize = 16 * 1024
 
+    /// The client data of `json`. The usual flat object (strings without escapes, booleans) is read by
+    /// `FlatJSONObject`; anything else goes to `JSONDecoder`, which accepts and refuses exactly as before.
     public static func parse(_ json: Data) throws(WebAuthnError) -> CollectedClientData {
         guard json.count <= maxSize else { throw .malformedClientData("larger than \(maxSize) bytes") }
+        if let fast = fast(json) { return fast }
+        return try decoded(json)
+    }
+
+    /// The fast path's value, or nil when `JSONDecoder` must decide.
+    static func fast(_ json: Data) -> CollectedClientData? {
+        guard let object = FlatJSONObject(json) else { return nil }
+        return try? CollectedClientData(fast: object)
+    }
+
+    /// `JSONDecoder`'s value, or `malformedClientData`.
+    static func decoded(_ json: Data) throws(WebAuthnError) -> CollectedClientData {
         do {
             return try JSONDecoder().decode(CollectedClientData.self, from: json)
         } catch {

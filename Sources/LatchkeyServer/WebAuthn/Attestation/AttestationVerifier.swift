@@ -18,7 +18,8 @@ struct AttestationVerifier {
     /// Apple's anonymous attestation nonce extension.
     static let appleNonceExtensionOID = "1.2.840.113635.100.8.2"
 
-    func verify(_ object: AttestationObject, credentialKey: CredentialPublicKey, clientDataHash: Data) throws -> AttestationTrust {
+    func verify(_ object: AttestationObject, credentialKey: CredentialVerificationKey,
+                clientDataHash: Data) throws -> AttestationTrust {
         let statement = object.statement
         let authData = object.authenticatorData
         if object.format == "none" {
@@ -33,16 +34,16 @@ struct AttestationVerifier {
             return try verifyPacked(statement, authData: authData, credentialKey: credentialKey,
                                     clientDataHash: clientDataHash)
         case "fido-u2f":
-            return try verifyFIDOU2F(statement, authData: authData, credentialKey: credentialKey.keyMaterial,
+            return try verifyFIDOU2F(statement, authData: authData, credentialKey: credentialKey.publicKey.keyMaterial,
                                      clientDataHash: clientDataHash)
         case "apple":
-            return try verifyApple(statement, authData: authData, credentialKey: credentialKey.keyMaterial,
+            return try verifyApple(statement, authData: authData, credentialKey: credentialKey.publicKey.keyMaterial,
                                    clientDataHash: clientDataHash)
         case "tpm":
-            return try verifyTPM(statement, authData: authData, credentialKey: credentialKey.keyMaterial,
+            return try verifyTPM(statement, authData: authData, credentialKey: credentialKey.publicKey.keyMaterial,
                                  clientDataHash: clientDataHash)
         case "android-key":
-            return try verifyAndroidKey(statement, authData: authData, credentialKey: credentialKey.keyMaterial,
+            return try verifyAndroidKey(statement, authData: authData, credentialKey: credentialKey.publicKey.keyMaterial,
                                         clientDataHash: clientDataHash)
         case "android-safetynet":
             return try verifyAndroidSafetyNet(statement, authData: authData, clientDataHash: clientDataHash)
@@ -55,7 +56,7 @@ struct AttestationVerifier {
     }
 
     // §8.2
-    func verifyPacked(_ statement: CBOR, authData: AuthenticatorData, credentialKey: CredentialPublicKey,
+    func verifyPacked(_ statement: CBOR, authData: AuthenticatorData, credentialKey: CredentialVerificationKey,
                       clientDataHash: Data) throws -> AttestationTrust {
         guard let algValue = statement[text: "alg"]?.intValue else { throw WebAuthnError.attestationInvalid("packed: alg missing") }
         guard let sig = statement[text: "sig"]?.bytesValue else { throw WebAuthnError.attestationInvalid("packed: sig missing") }
