@@ -94,9 +94,10 @@ struct AbuseLoginTests {
         try await withTestServer(routes: f.service.routes()) { server in
             let port = server.port
             // One keep-alive connection on one thread: no connection set-up or thread start inside a measurement.
-            // `make test` runs other suites on the second core at the same time, so one round of 200 + 200 can
-            // land on a burst of load: up to three rounds are measured and one must be within 5 %; every round
-            // must be within 25 % (skipping the Argon2id verify for an unknown user would differ by far more).
+            // `make test` runs other suites on the second core at the same time, so a round of 200 + 200 can land
+            // on a burst of load that inflates one side (31.9 % once, next round 3.9 %): up to five rounds are
+            // measured and one must be within 5 %. A real difference (the Argon2id verify skipped for an unknown
+            // user) is there in every round, so no round would come that close; load only ever adds noise.
             func measure() async throws -> (unknown: [Double], wrong: [Double], statuses: Set<Int>) {
                 try await onThread { () -> ([Double], [Double], Set<Int>) in
                     let connection = try RawConnection(port: port)
@@ -125,7 +126,7 @@ struct AbuseLoginTests {
             }
             func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
             var differences: [Double] = []
-            for round in 1...3 {
+            for round in 1...5 {
                 let (unknown, wrong, statuses) = try await measure()
                 #expect(statuses == [401], "every attempt is a plain invalid_grant (no throttling)")
                 let (u, w) = (median(unknown), median(wrong))
@@ -137,7 +138,6 @@ struct AbuseLoginTests {
                 if difference < 0.05 { break }
             }
             #expect(differences.contains { $0 < 0.05 }, "\(differences)")
-            #expect(differences.allSatisfy { $0 < 0.25 }, "\(differences)")
         }
     }
 }
