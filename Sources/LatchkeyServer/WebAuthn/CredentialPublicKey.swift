@@ -56,7 +56,6 @@ enum CredentialPublicKey: Sendable, Hashable {
         case let .rs1(modulus, exponent): .rsa(algorithm: .rs256, modulus: modulus, exponent: exponent)
         }
     }
-
 }
 
 /// A credential key made ready to verify signatures with its own algorithm: the platform's key object built once from
