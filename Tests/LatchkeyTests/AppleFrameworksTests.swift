@@ -13,7 +13,7 @@ import Testing
     init() { AppleFrameworksFixture.useTestKeychain() }
 
     private func simulator() throws -> SimulatedAuthenticator {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-apple-\(UUID().uuidString).json")
+        let url = ChildProcess.simulatorStateFile("latchkey-apple")
         let simulator = SimulatedAuthenticator(stateURL: url)
         try simulator.setPasscode(Passcode("1357"))
         try simulator.enroll()

@@ -13,11 +13,19 @@ enum TestEnvironment {
         LatchkeySecurityConfiguration.store = store
     }
 
+    /// The simulators' state files of this process: one temporary directory, removed when the process exits.
+    static let stateDirectory: URL = {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("latchkey-compat-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(at: TestEnvironment.stateDirectory) }
+        return directory
+    }()
+
     /// A fresh simulated sensor (Face ID, enrolled, passcode "1234") behind every new `LAContext`.
     @discardableResult
     static func useSimulator(biometryType: BiometryType = .faceID) throws -> SimulatedAuthenticator {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("latchkey-compat-\(UUID().uuidString).json")
+        let url = stateDirectory.appendingPathComponent("\(UUID().uuidString).json")
         let simulator = SimulatedAuthenticator(stateURL: url)
         try simulator.reset(biometryType: biometryType)
         try simulator.setPasscode(Passcode("1234"))

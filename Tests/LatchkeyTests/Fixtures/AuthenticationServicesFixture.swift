@@ -14,7 +14,7 @@ enum AuthenticationServicesFixture {
 
     /// The simulated device owner behind every `LAContext` the module makes.
     static let simulator: SimulatedAuthenticator = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-asauth-\(UUID().uuidString).json")
+        let url = ChildProcess.simulatorStateFile("latchkey-asauth")
         let simulator = SimulatedAuthenticator(stateURL: url)
         try? simulator.setPasscode(Passcode("2580"))
         try? simulator.enroll()

@@ -43,6 +43,20 @@ struct ChildProcess {
     }
 
     /// A fresh temporary directory, removed by the caller.
+    /// A path for a simulated sensor's state file (`prefix-<uuid>.json` and its `.lock`), in one temporary directory
+    /// of this process that is removed when the process exits: the files outlive the fixtures that made them.
+    static func simulatorStateFile(_ prefix: String) -> URL {
+        scratch.appendingPathComponent("\(prefix)-\(UUID().uuidString).json")
+    }
+
+    private static let scratch: URL = {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("latchkey-tests-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(at: ChildProcess.scratch) }
+        return directory
+    }()
+
     static func temporaryDirectory(_ prefix: String) throws -> URL {
         let url = FileManager.default.temporaryDirectory
             .appendingPathComponent("\(prefix)-\(UUID().uuidString)", isDirectory: true)
