@@ -22,4 +22,16 @@ enum AEADSealing {
             }
         }
     }
+
+    /// `nonce || ciphertext || tag`, the combined form of a sealed box made from its parts; a tag of another length
+    /// than `tagByteCount` is `incorrectParameterSize`.
+    static func combined<C: DataProtocol, T: DataProtocol>(nonce: Data, ciphertext: C, tag: T,
+                                                           tagByteCount: Int) throws -> Data {
+        guard tag.count == tagByteCount else { throw CryptoKitError.incorrectParameterSize }
+        var combined = Data(capacity: nonce.count + ciphertext.count + tag.count)
+        combined.append(nonce)
+        combined.append(contentsOf: ciphertext)
+        combined.append(contentsOf: tag)
+        return combined
+    }
 }

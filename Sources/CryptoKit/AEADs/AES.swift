@@ -63,12 +63,8 @@ extension AES {
 
             /// Creates a sealed box from the given nonce, ciphertext and tag.
             public init<C: DataProtocol, T: DataProtocol>(nonce: Nonce, ciphertext: C, tag: T) throws {
-                guard tag.count == GCM.tagByteCount else { throw CryptoKitError.incorrectParameterSize }
-                var combined = Data(capacity: nonce.bytes.count + ciphertext.count + tag.count)
-                combined.append(nonce.bytes)
-                combined.append(contentsOf: ciphertext)
-                combined.append(contentsOf: tag)
-                combinedRepresentation = combined
+                combinedRepresentation = try AEADSealing.combined(nonce: nonce.bytes, ciphertext: ciphertext, tag: tag,
+                                                                  tagByteCount: GCM.tagByteCount)
                 nonceByteCount = nonce.bytes.count
             }
 

@@ -52,12 +52,8 @@ public enum ChaChaPoly: Sendable {
 
         /// Creates a sealed box from the given tag, nonce, and ciphertext.
         public init<C: DataProtocol, T: DataProtocol>(nonce: Nonce, ciphertext: C, tag: T) throws {
-            guard tag.count == ChaChaPoly.tagByteCount else { throw CryptoKitError.incorrectParameterSize }
-            var combined = Data(capacity: nonce.bytes.count + ciphertext.count + tag.count)
-            combined.append(nonce.bytes)
-            combined.append(contentsOf: ciphertext)
-            combined.append(contentsOf: tag)
-            self.combined = combined
+            combined = try AEADSealing.combined(nonce: nonce.bytes, ciphertext: ciphertext, tag: tag,
+                                                tagByteCount: ChaChaPoly.tagByteCount)
         }
 
         init(sealed: Data) { combined = sealed }

@@ -10,10 +10,7 @@ package enum HKDFEngine {
         ikm: UnsafeRawBufferPointer, salt: UnsafeRawBufferPointer, info: UnsafeRawBufferPointer,
         outputByteCount: Int, digest algorithm: OpenSSLDigest
     ) throws(CryptoError) -> SecretBytes {
-        let limit = 255 * algorithm.byteCount
-        guard outputByteCount >= 1, outputByteCount <= limit else {
-            throw .invalidParameter("HKDF output length must be 1...\(limit) bytes")
-        }
+        try checkOutputByteCount(outputByteCount, algorithm)
         guard let kdf = EVPHandles.hkdf.pointer else { throw .libraryFailure("EVP_KDF_fetch(HKDF)") }
         return try SecretBytes(uninitializedByteCount: outputByteCount) { (out) throws(CryptoError) in
             try derive(kdf: kdf, algorithm: algorithm, ikm: ikm, salt: salt, info: info, into: out)
@@ -29,11 +26,14 @@ package enum HKDFEngine {
     /// The HKDF expand step (RFC 5869 §2.3) of a pseudorandom key `prk` (at least hash-length bytes).
     package static func expand(prk: UnsafeRawBufferPointer, info: UnsafeRawBufferPointer, outputByteCount: Int,
                                digest: OpenSSLDigest) throws(CryptoError) -> SecretBytes {
-        let limit = 255 * digest.byteCount
-        guard outputByteCount >= 1, outputByteCount <= limit else {
-            throw .invalidParameter("HKDF output length must be 1...\(limit) bytes")
-        }
+        try checkOutputByteCount(outputByteCount, digest)
         return try oneMode("EXPAND_ONLY", key: prk, salt: nil, info: info, outputByteCount: outputByteCount, digest: digest)
+    }
+
+    /// RFC 5869's bound on the output: 1 ... 255 × hash length bytes.
+    private static func checkOutputByteCount(_ count: Int, _ digest: OpenSSLDigest) throws(CryptoError) {
+        let limit = 255 * digest.byteCount
+        guard count >= 1, count <= limit else { throw .invalidParameter("HKDF output length must be 1...\(limit) bytes") }
     }
 
     /// One derivation on a new context in OpenSSL's HKDF `mode`.
@@ -45,23 +45,8 @@ package enum HKDFEngine {
         }
         defer { EVP_KDF_CTX_free(ctx) }  // frees (and clears) the key copy
         return try SecretBytes(uninitializedByteCount: outputByteCount) { (out) throws(CryptoError) in
-            let result = withUnsafeTemporaryAllocation(of: OSSL_PARAM.self, capacity: 6) { params in
-                var count = 0
-                func add(_ param: OSSL_PARAM) { params[count] = param; count += 1 }
-                func octets(_ name: StaticString, _ bytes: UnsafeRawBufferPointer) {
-                    add(OSSL_PARAM_construct_octet_string(
-                        StaticCString.pointer(name), UnsafeMutableRawPointer(mutating: ContiguousInput.pointer(bytes)),
-                        bytes.count))
-                }
-                add(OSSL_PARAM_construct_utf8_string(StaticCString.pointer("digest"), digest.openSSLName, 0))
-                add(OSSL_PARAM_construct_utf8_string(StaticCString.pointer("mode"), StaticCString.pointer(mode), 0))
-                octets("key", key)
-                if let salt, !salt.isEmpty { octets("salt", salt) }
-                if let info, !info.isEmpty { octets("info", info) }
-                add(OSSL_PARAM_construct_end())
-                return EVP_KDF_derive(ctx, out.baseAddress?.assumingMemoryBound(to: UInt8.self), out.count,
-                                      params.baseAddress)
-            }
+            let result = derive(ctx, digest: digest, mode: mode, ikm: key, salt: salt?.isEmpty == false ? salt : nil,
+                                info: info?.isEmpty == false ? info : nil, into: out)
             guard result == 1 else { ERR_clear_error(); throw .libraryFailure("EVP_KDF_derive(HKDF \(mode))") }
         }
     }
@@ -113,12 +98,13 @@ package enum HKDFEngine {
         }
     }
 
-    /// `EVP_KDF_derive` with its parameters on the stack (no array allocation per derivation).
+    /// `EVP_KDF_derive` with its parameters on the stack (no array allocation per derivation); `digest` and `mode`
+    /// nil: the context's own (a kept context has its digest; HKDF's default mode is extract-and-expand).
     private static func derive(
-        _ ctx: OpaquePointer, digest: OpenSSLDigest?, ikm: UnsafeRawBufferPointer, salt: UnsafeRawBufferPointer?,
-        info: UnsafeRawBufferPointer?, into out: UnsafeMutableRawBufferPointer
+        _ ctx: OpaquePointer, digest: OpenSSLDigest?, mode: StaticString? = nil, ikm: UnsafeRawBufferPointer,
+        salt: UnsafeRawBufferPointer?, info: UnsafeRawBufferPointer?, into out: UnsafeMutableRawBufferPointer
     ) -> Int32 {
-        withUnsafeTemporaryAllocation(of: OSSL_PARAM.self, capacity: 5) { params in
+        withUnsafeTemporaryAllocation(of: OSSL_PARAM.self, capacity: 6) { params in
             var count = 0
             func add(_ param: OSSL_PARAM) { params[count] = param; count += 1 }
             func octets(_ name: StaticString, _ bytes: UnsafeRawBufferPointer) {
@@ -129,6 +115,7 @@ package enum HKDFEngine {
             if let digest {
                 add(OSSL_PARAM_construct_utf8_string(StaticCString.pointer("digest"), digest.openSSLName, 0))
             }
+            if let mode { add(OSSL_PARAM_construct_utf8_string(StaticCString.pointer("mode"), StaticCString.pointer(mode), 0)) }
             octets("key", ikm)
             if let salt { octets("salt", salt) }
             if let info { octets("info", info) }
