@@ -3,8 +3,8 @@ import LatchkeySupport
 
 /// An X.509 certificate: its DER and the portable parse of it (`CertificateFields`), with the accessors
 /// attestation verification needs. Every accessor is computed from the parse in Swift; only signature and
-/// chain verification go to the platform's verifier (`CertificateVerification+OpenSSL.swift`), whose object
-/// for the certificate is made on first use and kept. Immutable after parsing.
+/// chain verification go to the platform's verifier (`CertificateVerification+Linux.swift`: OpenSSL;
+/// `CertificateVerification+Apple.swift`: Security), whose object for the certificate is made on first use and kept. Immutable after parsing.
 public final class Certificate: Sendable, Hashable, CustomStringConvertible {
     /// The DER bytes the certificate was parsed from.
     public let derRepresentation: Data

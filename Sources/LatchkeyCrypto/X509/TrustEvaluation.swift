@@ -1,13 +1,13 @@
 import Foundation
 
 /// A certificate chain check: the leaf, helping certificates, anchors, policies and the instant — the model
-/// behind Security's `SecTrust`. `evaluate()` runs on the platform's verifier (`CertificateVerification+OpenSSL.swift`:
-/// OpenSSL's `X509_STORE`, `X509_STORE_CTX`, `X509_verify_cert`).
+/// behind Security's `SecTrust`. `evaluate()` runs on the platform's verifier: `CertificateVerification+Linux.swift`
+/// (OpenSSL's `X509_STORE`, `X509_STORE_CTX`, `X509_verify_cert`) or `CertificateVerification+Apple.swift` (`SecTrust`).
 ///
-/// Anchors may be any certificate (OpenSSL's partial-chain mode): a pinned intermediate or a self-signed
+/// Anchors may be any certificate (on Linux OpenSSL's partial-chain mode): a pinned intermediate or a self-signed
 /// leaf ends the chain as on Apple platforms. With `trustsSystemAnchors`, the operating system's CA store
-/// (`X509_STORE_set_default_paths`: /etc/ssl/certs on Debian, or `SSL_CERT_FILE` / `SSL_CERT_DIR`) is
-/// trusted too. Revocation (CRL, OCSP) is not checked: that needs the network.
+/// (Linux: `X509_STORE_set_default_paths`, /etc/ssl/certs on Debian, or `SSL_CERT_FILE` / `SSL_CERT_DIR`; Apple
+/// platforms: the system's anchors) is trusted too. Revocation (CRL, OCSP) is not checked: that needs the network.
 public struct TrustEvaluation: Sendable {
     /// The leaf first, then any certificates that may help build the chain (in any order).
     public var certificates: [Certificate]
