@@ -87,19 +87,9 @@ enum ClusterBenchmarks {
         environment["LATCHKEY_BIN"] = latchkey
         environment["LATCHKEY_CLUSTER_POSTGRES"] = nil
         let words: [String] = ["/bin/bash", root.appendingPathComponent("scripts/cluster.sh").path] + arguments
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        let argv = words.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, "/bin/bash", &actions, nil, argv, envp) == 0 else { throw LoadGeneratorError.failed("spawn cluster.sh") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        return ((status >> 8) & 0xff, (try? String(contentsOf: output, encoding: .utf8)) ?? "")
+        guard let status = try? SpawnedCommand.run(words, environment: environment, outputPath: output.path) else {
+            throw LoadGeneratorError.failed("spawn cluster.sh")
+        }
+        return (status, (try? String(contentsOf: output, encoding: .utf8)) ?? "")
     }
 }

@@ -59,28 +59,13 @@ import Testing
             try? FileManager.default.removeItem(at: directory)
         }
 
-        /// Runs `bash tool arguments…` to completion. Not `Process`: on Linux its `waitUntilExit` waits for
-        /// an inherited descriptor to close, and the daemons the script leaves running (nginx, the
-        /// instances) keep it open. posix_spawn with only stdout/stderr redirected does not leak it.
+        /// Runs `bash tool arguments…` to completion (`SpawnedCommand`, not `Process`: the daemons the script leaves
+        /// running — postgres, nginx, the instances — must hold no descriptor of this process).
         static func run(_ tool: String, _ arguments: [String], environment: [String: String]) throws -> (status: Int32, output: String) {
             let output = FileManager.default.temporaryDirectory.appendingPathComponent("cluster-\(UUID().uuidString).out")
             defer { try? FileManager.default.removeItem(at: output) }
-            var actions = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            defer { posix_spawn_file_actions_destroy(&actions) }
-            posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-            posix_spawn_file_actions_adddup2(&actions, 1, 2)
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-            let argv = (["/bin/bash", tool] + arguments).map { strdup($0) } + [nil]
-            let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-            defer { (argv + envp).forEach { free($0) } }
-            var pid: pid_t = 0
-            let spawned = posix_spawn(&pid, "/bin/bash", &actions, nil, argv, envp)
-            guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-            let exitCode = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-            return (exitCode, (try? String(contentsOf: output, encoding: .utf8)) ?? "")
+            let status = try SpawnedCommand.run(["/bin/bash", tool] + arguments, environment: environment, outputPath: output.path)
+            return (status, (try? String(contentsOf: output, encoding: .utf8)) ?? "")
         }
     }
 

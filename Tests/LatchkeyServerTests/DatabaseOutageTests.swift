@@ -18,24 +18,12 @@ final class ThrowawayPostgres: Sendable {
     let port: Int
     var conninfo: String { "host=127.0.0.1 port=\(port) user=postgres dbname=postgres connect_timeout=2" }
 
-    /// Runs a command (as the `postgres` user when this is root) with posix_spawn and waits with waitpid
-    /// (Foundation's Process waits on a run loop, which blocks inside Swift concurrency).
+    /// Runs a command (as the `postgres` user when this is root) to completion (`SpawnedCommand`: Foundation's
+    /// Process waits on a run loop, which blocks inside Swift concurrency, and postgres must inherit no descriptor).
     @discardableResult
     static func run(_ arguments: [String]) -> Int32 {
         let argv = getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--"] + arguments : arguments
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        var cArguments = argv.map { strdup($0) } + [nil]
-        defer { cArguments.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = ProcessEnvironment.withCStrings { posix_spawn(&pid, argv[0], &actions, nil, &cArguments, $0) }
-        guard spawned == 0 else { return -1 }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        return status
+        return (try? SpawnedCommand.run(argv)) ?? -1
     }
 
     init(bin: String) throws {

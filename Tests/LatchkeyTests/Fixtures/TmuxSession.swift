@@ -32,33 +32,14 @@ struct TmuxSession {
             .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }
 
-    /// Runs a tmux client with posix_spawn, closing every descriptor above stderr in the child: the tmux
-    /// server daemon would otherwise inherit Foundation's process-monitoring socket and `Process` would
-    /// never see the client exit.
+    /// Runs a tmux client to completion (`SpawnedCommand`: the tmux server daemon it may start must not inherit
+    /// Foundation's process-monitoring sockets, or `Process` would never see those children exit).
     @discardableResult
     func tmux(_ arguments: [String]) throws -> ChildProcess.Result {
         let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString).out").path
         defer { try? FileManager.default.removeItem(atPath: outputPath) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-        if let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") {
-            _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
-        }
-        let argv = ["/usr/bin/tmux", "-S", socket] + arguments
-        var cArguments = argv.map { strdup($0) } + [nil]
-        defer { cArguments.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = ProcessEnvironment.withCStrings { posix_spawn(&pid, argv[0], &actions, nil, &cArguments, $0) }
-        guard spawned == 0 else { throw POSIXError(.EIO) }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-        return ChildProcess.Result(status: (status >> 8) & 0xFF, output: output)
+        let status = try SpawnedCommand.run(["/usr/bin/tmux", "-S", socket] + arguments, outputPath: outputPath)
+        return ChildProcess.Result(status: status, output: (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "")
     }
 
     /// Types `text` literally, then Enter.
