@@ -157,6 +157,7 @@ if linuxHost {
         .library(name: "Security", targets: ["Security"]),
         .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
         .library(name: "AuthenticationServices", targets: ["AuthenticationServices"]),
+        .library(name: "DeviceCheck", targets: ["DeviceCheck"]),
     ]
     targets += [
         // The Linux crypto engine: OpenSSL 3 / libsodium wrappers (package API only).
@@ -190,6 +191,11 @@ if linuxHost {
         // through `LocalAuthentication`, and a configurable stand-in for the Apple ID.
         .target(name: "AuthenticationServices",
                 dependencies: ["LatchkeySupport", "LatchkeyWebAuthn", "Security", "LocalAuthentication"],
+                swiftSettings: strict),
+        // DCAppAttestService over `SecureEnclave` keys and a development attestation authority of the package's own
+        // (its root and intermediate keys in the TPM; certificates made with OpenSSL); DCDevice answers unsupported.
+        .target(name: "DeviceCheck",
+                dependencies: ["CryptoKit", "LatchkeyCrypto", "LatchkeyOpenSSL", "LatchkeyKeychainLinux", "LatchkeySupport"],
                 swiftSettings: strict),
     ]
 }
@@ -231,8 +237,8 @@ if !appleFrameworksMode {
                         dependencies: ["Security", "LocalAuthentication", "LatchkeyKeychain", "LatchkeyAuth"]),
             // `SecureEnclave` (the Linux CryptoKit's, on a TPM) and `DeviceCheck` over it, against swtpm started by the tests.
             .testTarget(name: "SecureEnclaveTests",
-                        dependencies: ["CryptoKit", "Security", "LocalAuthentication", "LatchkeyAuthCore", "LatchkeyCrypto",
-                                       "LatchkeySupport"],
+                        dependencies: ["CryptoKit", "Security", "LocalAuthentication", "DeviceCheck", "LatchkeyAuthCore",
+                                       "LatchkeyCrypto", "LatchkeySupport"],
                         swiftSettings: strict),
             // The Keychain Services conformance table (docs/conformance/*.tsv, read by path) run against every Linux store.
             .testTarget(name: "KeychainConformanceTests",
@@ -253,7 +259,8 @@ if !appleFrameworksMode {
 // (Tests/ApplePinTests): the same files compile against Apple's SDK, where the frameworks need no dependency.
 targets.append(.testTarget(name: "ApplePinTests",
                            dependencies: linuxHost
-                               ? ["Security", "LocalAuthentication", "CryptoKit", "CommonCrypto", "AuthenticationServices"] : [],
+                               ? ["Security", "LocalAuthentication", "CryptoKit", "CommonCrypto", "AuthenticationServices",
+                                  "DeviceCheck"] : [],
                            swiftSettings: strict))
 
 let package = Package(
