@@ -229,7 +229,7 @@ package enum TPMEngine {
             parts.append("manufacturer " + String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespaces))
         }
         if latchkey_tpm_property(data, latchkey_tpm_pt_firmware_version_1(), &firmware) == 1 {
-            parts.append("firmware \(firmware >> 16).\(firmware & 0xffff)")
+            parts.append("firmware 0x" + String(firmware, radix: 16))
         }
         return parts.isEmpty ? "TPM 2.0" : "TPM 2.0, " + parts.joined(separator: ", ")
     }
