@@ -215,7 +215,8 @@ if !appleFrameworksMode {
         .executableTarget(name: "latchkey", dependencies: ["Latchkey", "LatchkeyServer"] + linuxOnly("DeviceCheck"),
                           swiftSettings: strict),
         .executableTarget(name: "latchkey-bench",
-                          dependencies: ["Latchkey", "LatchkeyServer", "COpenSSL", "CSodium", "CSQLite", "CMicroHTTPD"],
+                          dependencies: ["Latchkey", "LatchkeyServer", "COpenSSL", "CSodium", "CSQLite", "CMicroHTTPD"]
+                              + linuxOnly("LatchkeyTPM"),
                           swiftSettings: strict),
         .testTarget(name: "LatchkeyServerTests", dependencies: ["LatchkeyServer", "Latchkey", "LatchkeyFuzzTargets"],
                     swiftSettings: strict),
@@ -239,7 +240,7 @@ if !appleFrameworksMode {
             // `SecureEnclave` (the Linux CryptoKit's, on a TPM) and `DeviceCheck` over it, against swtpm started by the tests.
             .testTarget(name: "SecureEnclaveTests",
                         dependencies: ["CryptoKit", "Security", "LocalAuthentication", "DeviceCheck", "LatchkeyAuthCore",
-                                       "LatchkeyCrypto", "LatchkeySupport"],
+                                       "LatchkeyCrypto", "LatchkeySupport", "LatchkeyTPM"],
                         swiftSettings: strict),
             // The Keychain Services conformance table (docs/conformance/*.tsv, read by path) run against every Linux store.
             .testTarget(name: "KeychainConformanceTests",

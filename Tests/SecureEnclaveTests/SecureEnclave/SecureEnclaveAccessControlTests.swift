@@ -1,5 +1,6 @@
 import CryptoKit
 import Foundation
+import LatchkeyTPM
 import LocalAuthentication
 import Security
 import Testing

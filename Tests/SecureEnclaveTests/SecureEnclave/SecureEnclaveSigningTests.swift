@@ -1,5 +1,6 @@
 import CryptoKit
 import Foundation
+import LatchkeyTPM
 import LocalAuthentication
 import Security
 import Testing
@@ -32,6 +33,20 @@ import Testing
             #expect(restored.publicKey.rawRepresentation == key.publicKey.rawRepresentation)
             #expect(restored.dataRepresentation == key.dataRepresentation)
             let message = Data("after a restart".utf8)
+            #expect(key.publicKey.isValidSignature(try restored.signature(for: message), for: message))
+        }
+    }
+
+    @Test func keysOutliveAPowerCycleOfTheTPM() throws {
+        guard let tpm = try SoftwareTPM.start() else { return }
+        try LatchkeySecureEnclaveConfiguration.$taskTCTI.withValue(tpm.tcti) {
+            let key = try SecureEnclave.P256.Signing.PrivateKey()
+            let message = Data("before the reboot".utf8)
+            #expect(key.publicKey.isValidSignature(try key.signature(for: message), for: message))
+            // The TPM forgets everything volatile (the primary key's saved context included) and must be started again.
+            try tpm.powerCycle()
+            #expect(key.publicKey.isValidSignature(try key.signature(for: message), for: message))
+            let restored = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: key.dataRepresentation)
             #expect(key.publicKey.isValidSignature(try restored.signature(for: message), for: message))
         }
     }
