@@ -72,10 +72,9 @@ import Testing
         let device = try TestDevice()
         defer { device.remove() }
         try LatchkeySecureEnclaveConfiguration.$taskTCTI.withValue(tpm.tcti) {
-            let access = try #require(SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly,
-                                                                      [.privateKeyUsage, .devicePasscode], nil))
             let context = device.context()
-            let key = try SecureEnclave.P256.Signing.PrivateKey(accessControl: access, authenticationContext: context)
+            let key = try SecureEnclave.P256.Signing.PrivateKey(accessControl: try TestDevice.access([.privateKeyUsage, .devicePasscode]),
+                                                                authenticationContext: context)
             let blob = key.dataRepresentation
             // Every byte flipped in turn: the blob no longer parses, no longer loads, or no longer unwraps its
             // authorization — never a key that signs without what its access control asked.
