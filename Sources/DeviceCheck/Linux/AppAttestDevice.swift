@@ -138,8 +138,8 @@ struct AppAttestDevice {
     /// `SEQUENCE { UTF8String "latchkey development receipt", UTF8String appID, OCTET STRING keyID, UTF8String date }`.
     private static func receipt(appID: String, keyID: Data) -> Data {
         let date = ISO8601DateFormatter().string(from: Date())
-        return DERBuilder.sequence(DERBuilder.utf8String("latchkey development receipt") + DERBuilder.utf8String(appID)
-                                   + DERBuilder.octetString(keyID) + DERBuilder.utf8String(date))
+        return DERWriter.sequence(DERWriter.utf8String("latchkey development receipt") + DERWriter.utf8String(appID)
+                                   + DERWriter.octetString(keyID) + DERWriter.utf8String(date))
     }
 
     /// A `SecureEnclave` failure as DeviceCheck reports it: no TPM → featureUnsupported; a key this TPM does not open

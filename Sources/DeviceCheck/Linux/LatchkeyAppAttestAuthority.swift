@@ -52,7 +52,7 @@ public struct LatchkeyAppAttestAuthority: Sendable, Hashable {
     func credentialCertificate(publicKey: P256.Signing.PublicKey, keyID: Data, nonce: Data, now: Date = Date()) throws -> [Data] {
         let material = try prepared()
         let signer = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: material.intermediateKey)
-        let nonceExtension = DERBuilder.sequence(DERBuilder.explicit(1, DERBuilder.octetString(nonce)))
+        let nonceExtension = DERWriter.sequence(DERWriter.explicit(1, DERWriter.octetString(nonce)))
         let builder = X509CertificateBuilder(
             subject: [("CN", keyID.hexString), ("OU", "App Attest"), ("O", Self.organization)],
             issuer: try X509Certificate(derRepresentation: material.intermediate),

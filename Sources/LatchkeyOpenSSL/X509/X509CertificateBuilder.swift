@@ -61,7 +61,7 @@ package struct X509CertificateBuilder {
         try fill(x509)
         let tbs = try Self.tbsCertificate(x509)
         let signature = try sign(tbs)
-        let certificate = DERBuilder.sequence(tbs + Self.ecdsaWithSHA256 + DERBuilder.bitString(signature))
+        let certificate = DERWriter.sequence(tbs + Self.ecdsaWithSHA256 + DERWriter.bitString(signature))
         // OpenSSL must read it back, and the issuer's key (the subject's own for a self-signed one) must verify it.
         let parsed = try X509Certificate(derRepresentation: certificate)
         guard parsed.isSigned(by: issuer ?? parsed) else {
@@ -141,28 +141,4 @@ package struct X509CertificateBuilder {
         guard length > 0, let out else { throw .libraryFailure("i2d_re_X509_tbs") }
         return Data(bytes: out, count: Int(length))
     }
-}
-
-/// The few DER encodings certificate assembly needs (definite lengths).
-package enum DERBuilder {
-    package static func tlv(_ tag: UInt8, _ content: Data) -> Data {
-        var out = Data([tag])
-        let count = content.count
-        if count < 0x80 {
-            out.append(UInt8(count))
-        } else {
-            let bytes = withUnsafeBytes(of: UInt64(count).bigEndian) { Array($0.drop { $0 == 0 }) }
-            out.append(0x80 | UInt8(bytes.count))
-            out.append(contentsOf: bytes)
-        }
-        return out + content
-    }
-
-    package static func sequence(_ content: Data) -> Data { tlv(0x30, content) }
-    package static func octetString(_ content: Data) -> Data { tlv(0x04, content) }
-    package static func utf8String(_ text: String) -> Data { tlv(0x0c, Data(text.utf8)) }
-    /// A BIT STRING with no unused bits.
-    package static func bitString(_ content: Data) -> Data { tlv(0x03, Data([0]) + content) }
-    /// `[number] EXPLICIT` (constructed, context-specific; number < 31).
-    package static func explicit(_ number: UInt8, _ content: Data) -> Data { tlv(0xa0 | number, content) }
 }
