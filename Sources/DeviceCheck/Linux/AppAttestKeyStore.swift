@@ -41,7 +41,8 @@ struct AppAttestKeyStore: Sendable {
     /// Runs `body` on the key's record under the key's lock, and stores the record durably when `body` changed it.
     /// `invalidKey` when no such key exists.
     func update<T>(_ keyID: Data, _ body: (inout AppAttestKeyRecord) throws(DCError) -> T) throws(DCError) -> T {
-        guard FileManager.default.fileExists(atPath: directory.path) else { throw DCError(.invalidKey) }
+        // No lock file is made for a key that does not exist.
+        guard FileManager.default.fileExists(atPath: url(keyID).path) else { throw DCError(.invalidKey) }
         return try withLock(keyID) { () throws(DCError) -> T in
             guard let data = FileManager.default.contents(atPath: url(keyID).path) else { throw DCError(.invalidKey) }
             guard let record = try? JSONDecoder().decode(AppAttestKeyRecord.self, from: data), record.version == 1 else {
