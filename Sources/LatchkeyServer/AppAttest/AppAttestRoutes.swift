@@ -62,9 +62,9 @@ extension AppAttestService {
     }
 
     func handleAttest(_ request: HTTPRequest) -> HTTPResponse {
-        guard configuration != nil else { return AppAttestEndpointError.notConfigured.response }
         let body: AppAttestAttestRequest
         do { body = try request.decodeJSON(AppAttestAttestRequest.self) } catch { return error.response }
+        guard configuration != nil else { return AppAttestEndpointError.notConfigured.response }
         guard body.keyID.data.count == 32 else {
             return AppAttestEndpointError.invalidRequest("key_id must be 32 bytes (base64url).").response
         }
