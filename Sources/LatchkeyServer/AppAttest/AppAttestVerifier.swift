@@ -20,6 +20,8 @@ public struct AppAttestVerifier: Sendable {
 
     /// The credential certificate's nonce extension.
     public static let nonceExtensionOID = "1.2.840.113635.100.8.2"
+    /// prime256v1, the named curve of App Attest keys.
+    static let p256OID = "1.2.840.10045.3.1.7"
     /// The attestation statement format.
     public static let format = "apple-appattest"
 
@@ -46,9 +48,10 @@ public struct AppAttestVerifier: Sendable {
         }
         let chain = try certificates(object.statement[text: "x5c"])
 
-        // Step 5: SHA-256 of the certified key's uncompressed point is the key identifier.
-        guard let spki = try? chain[0].subjectPublicKeyInfo, let key = try? P256.Signing.PublicKey(derRepresentation: spki),
-              Data(SHA256.hash(data: key.x963Representation)) == keyID else {
+        // Step 5: SHA-256 of the certified key's uncompressed point is the key identifier. (The point is read, not
+        // decoded: the chain vouches for it, and the stored key is built and checked when it first verifies.)
+        guard let key = chain[0].ellipticCurvePublicKey, key.curve == Self.p256OID, key.point.count == 65,
+              key.point.first == 0x04, Data(SHA256.hash(data: key.point)) == keyID else {
             throw .keyIdentifierMismatch
         }
         // Step 6: the RP ID hash is SHA-256 of an accepted app ID.
@@ -69,8 +72,8 @@ public struct AppAttestVerifier: Sendable {
         } catch {
             throw .certificateChainInvalid("\(error)")
         }
-        let point = key.x963Representation
-        let cose = COSEKey.ec2(algorithm: .es256, curve: .p256, x: point[1..<33], y: point[33..<65]).encoded
+        let point = key.point.dropFirst()
+        let cose = COSEKey.ec2(algorithm: .es256, curve: .p256, x: Data(point.prefix(32)), y: Data(point.suffix(32))).encoded
         return AppAttestKeyRecord(keyID: keyID, appID: appID.description, environment: configuration.environment,
                                   publicKey: cose, counter: 0, receipt: receipt, createdAt: Int64(now.timeIntervalSince1970))
     }
