@@ -94,39 +94,54 @@ import Testing
     }
 
     /// The kit's client attests one key per install (kept in the keychain, this device only), asserts the requests
-    /// it is given and token refreshes, and replaces a key the device or the server no longer knows.
+    /// it is given and token refreshes, and replaces a key the device or the server no longer knows. Its first part is
+    /// docs/APP-ATTEST.md's example.
     @Test func theKitClientAttestsOnceAndAssertsMarkedRequests() async throws {
         guard let (f, server) = try await Self.start() else { return }
         defer { server.stop(); f.remove() }
         let keychain = Keychain(service: "org.latchkey.tests.app-attest", store: MemoryStore())
-        let baseURL = server.baseURL
-        let appAttest = AppAttestClient(server: baseURL, keychain: keychain)
-        #expect(try await f.run { appAttest.isSupported })
+        let api = server.baseURL
+        let (status, tokens) = try await f.run { () async throws -> (Int, TokenManager) in
+            // APP-ATTEST.md begin
+            let appAttest = AppAttestClient(server: api, keychain: keychain)   // over DCAppAttestService.shared
 
+            // Sign-up: sent with an X-App-Attest-Assertion over its method, path and body (the key is attested the first time).
+            var signUp = URLRequest(url: api.appendingPathComponent("v1/accounts"))
+            signUp.httpMethod = "POST"
+            signUp.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            signUp.httpBody = try JSONEncoder().encode(["username": "ada", "password": "correct horse battery"])
+            let (_, response) = try await appAttest.data(for: signUp)
+
+            // Token refresh: every refresh carries an assertion too.
+            let tokens = TokenManager(storage: KeychainTokenStorage(keychain: keychain),
+                                      refresher: OAuthTokenRefresher(tokenEndpoint: api.appendingPathComponent("v1/token"),
+                                                                     appAttest: appAttest))
+            // APP-ATTEST.md end
+            return (response.statusCode, tokens)
+        }
+        #expect(status == 201)
+        let login = try await server.post("v1/session/password", body: Self.signUpBody("ada"))
+        try await tokens.store(AuthTokens(accessToken: try #require(login.json["access_token"] as? String),
+                                          refreshToken: login.json["refresh_token"] as? String, expiresAt: Date()))
+        let refreshed = try await f.run { try await tokens.forceRefresh() }
+        #expect(refreshed.refreshToken != login.json["refresh_token"] as? String)
+
+        // Another client over the same keychain (the app launched again) uses the same key.
+        let appAttest = AppAttestClient(server: api, keychain: keychain)
+        #expect(try await f.run { appAttest.isSupported })
         func signUp(_ name: String) async throws -> Int {
-            var request = URLRequest(url: baseURL.appendingPathComponent("v1/accounts"))
+            var request = URLRequest(url: api.appendingPathComponent("v1/accounts"))
             request.httpMethod = "POST"
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             request.httpBody = Self.signUpBody(name)
             let marked = request
             return try await f.run { try await appAttest.data(for: marked).1.statusCode }
         }
-        #expect(try await signUp("kit-user") == 201)
         let keyID = try await f.run { try await appAttest.attestedKeyID() }
         #expect(try await signUp("kit-user-2") == 201)
         #expect(try await f.run { try await appAttest.attestedKeyID() } == keyID, "one key per install")
         let item = try #require(try await keychain.attributes(forKey: appAttest.keychainKey))
         #expect(item.accessibility == .afterFirstUnlockThisDeviceOnly)
-
-        // Token refresh through TokenManager with an asserting refresher.
-        let login = try await server.post("v1/session/password", body: Self.signUpBody("kit-user"))
-        let tokens = TokenManager(storage: KeychainTokenStorage(keychain: keychain),
-                                  refresher: OAuthTokenRefresher(tokenEndpoint: baseURL.appendingPathComponent("v1/token"),
-                                                                 appAttest: appAttest))
-        try await tokens.store(AuthTokens(accessToken: try #require(login.json["access_token"] as? String),
-                                          refreshToken: login.json["refresh_token"] as? String, expiresAt: Date()))
-        let refreshed = try await f.run { try await tokens.forceRefresh() }
-        #expect(refreshed.refreshToken != login.json["refresh_token"] as? String)
 
         // A key the device no longer has (the app reinstalled, the device restored): DCError.invalidKey, a new key.
         let gone = Data(repeating: 0x42, count: 32).base64EncodedString()
@@ -160,4 +175,21 @@ import Testing
         #expect(try await keychain.data(forKey: appAttest.keychainKey) == nil)
         #expect(AppAttestClientError.refused(.environment).message(in: .korean).contains("environment"))
     }
+}
+
+/// docs/APP-ATTEST.md shows exactly the code the kit test runs.
+@Test func theAppAttestDocumentShowsTheTestedCode() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    let document = try String(contentsOf: root.appendingPathComponent("docs/APP-ATTEST.md"), encoding: .utf8)
+    let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+    let blockStart = try #require(document.range(of: "```swift\n"))
+    let blockEnd = try #require(document.range(of: "\n```", range: blockStart.upperBound..<document.endIndex))
+    let documented = String(document[blockStart.upperBound..<blockEnd.lowerBound])
+    let lines = source.components(separatedBy: "\n")
+    let begin = try #require(lines.firstIndex { $0.hasSuffix("// APP-ATTEST.md begin") })
+    let end = try #require(lines.firstIndex { $0.hasSuffix("// APP-ATTEST.md end") })
+    let region = lines[(begin + 1)..<end]
+    let indent = region.filter { !$0.isEmpty }.map { $0.prefix { $0 == " " }.count }.min() ?? 0
+    #expect(documented == region.map { $0.isEmpty ? "" : String($0.dropFirst(indent)) }.joined(separator: "\n"))
 }
