@@ -10,7 +10,7 @@ export LATCHKEY_LANG ?= en
 
 # Debian packages the build and the tests need. Installed only when missing; needs root (CI runs as root).
 DEBS := pkg-config libssl-dev libsodium-dev libsqlite3-dev libpq-dev libmicrohttpd-dev \
-        libpam0g-dev libpam-wrapper libsecret-1-dev libkeyutils-dev libtss2-dev libtss2-tcti-swtpm0 swtpm \
+        libpam0g-dev libpam-wrapper libsecret-1-dev libkeyutils-dev libtss2-dev libtss2-tcti-swtpm0 swtpm swtpm-tools \
         dbus dbus-bin gnome-keyring postgresql openssl strace tmux python3-venv chromium chromium-driver \
         fprintd libpam-fprintd python3-dbusmock libargon2-1 nginx-light
 

@@ -212,9 +212,11 @@ if !appleFrameworksMode {
                 dependencies: ["LatchkeyCrypto", "LatchkeyWebAuthn", "CSQLite", "CPostgres", "CMicroHTTPD"],
                 resources: [.copy("Resources")],
                 swiftSettings: strict),
-        .executableTarget(name: "latchkey", dependencies: ["Latchkey", "LatchkeyServer"], swiftSettings: strict),
+        .executableTarget(name: "latchkey", dependencies: ["Latchkey", "LatchkeyServer"] + linuxOnly("DeviceCheck"),
+                          swiftSettings: strict),
         .executableTarget(name: "latchkey-bench",
-                          dependencies: ["Latchkey", "LatchkeyServer", "COpenSSL", "CSodium", "CSQLite", "CMicroHTTPD"],
+                          dependencies: ["Latchkey", "LatchkeyServer", "COpenSSL", "CSodium", "CSQLite", "CMicroHTTPD"]
+                              + linuxOnly("LatchkeyTPM"),
                           swiftSettings: strict),
         .testTarget(name: "LatchkeyServerTests", dependencies: ["LatchkeyServer", "Latchkey", "LatchkeyFuzzTargets"],
                     swiftSettings: strict),
@@ -239,7 +241,8 @@ if !appleFrameworksMode {
             // Also App Attest end to end: that DeviceCheck, the kit's client and `latchkey serve` (AppAttestServer/).
             .testTarget(name: "SecureEnclaveTests",
                         dependencies: ["CryptoKit", "Security", "LocalAuthentication", "DeviceCheck", "LatchkeyAuthCore",
-                                       "LatchkeyCrypto", "LatchkeySupport", "Latchkey", "LatchkeyKeychain", "LatchkeyWebAuthn"],
+                                       "LatchkeyCrypto", "LatchkeySupport", "LatchkeyTPM", "Latchkey", "LatchkeyKeychain",
+                                       "LatchkeyWebAuthn"],
                         swiftSettings: strict),
             // The Keychain Services conformance table (docs/conformance/*.tsv, read by path) run against every Linux store.
             .testTarget(name: "KeychainConformanceTests",

@@ -8,6 +8,8 @@ import Foundation
 final class TPMConnection {
     /// The `ESYS_CONTEXT *`.
     let context: OpaquePointer
+    /// The TCTI configuration it was opened with.
+    let configuration: String
     private var tcti: OpaquePointer?
     private var transients: [ESYS_TR] = []
 
@@ -26,6 +28,7 @@ final class TPMConnection {
         }
         self.context = context
         self.tcti = tcti
+        self.configuration = configuration
     }
 
     deinit {

@@ -4,12 +4,19 @@ import LatchkeySupport
 
 /// The TPM 2.0 engine below the Linux `CryptoKit`'s `SecureEnclave`: P-256 keys made and used inside a TPM through
 /// tpm2-tss's ESAPI (no TPM command is encoded here). Every operation opens its own connection to the selected TPM,
-/// derives the package's primary key (a storage key of the owner hierarchy, the same on every call on the same TPM),
+/// loads the package's primary key (a storage key of the owner hierarchy, the same on every call on the same TPM),
 /// loads the child key under it, runs one command and flushes everything. Operations of this process are serialized.
+///
+/// The primary key is derived (TPM2_CreatePrimary) once per TPM and process, then saved (TPM2_ContextSave: a blob the
+/// TPM encrypts and integrity-protects, valid until the TPM is reset) and loaded from that blob by later operations
+/// (TPM2_ContextLoad, about a tenth of the derivation's cost on swtpm); a blob the TPM no longer accepts is dropped and
+/// the key derived again.
 package enum TPMEngine {
     /// The primary key's `unique.x`: keys of this package are children of a storage key no other software derives.
     private static let primaryLabel = Array("latchkey secure enclave v1".utf8)
     private static let serial = Locked(())
+    /// Saved contexts of the primary key, by TCTI configuration (marshalled `TPMS_CONTEXT`).
+    private static let savedPrimaries = Locked<[String: Data]>([:])
 
     /// `"IBM, firmware 0x…"`-like text when the TPM answers; the reason otherwise.
     package static func probe(_ selection: TPMSelection) -> Result<String, TPMError> {
@@ -24,7 +31,7 @@ package enum TPMEngine {
     package static func createKey(_ kind: TPMKeyKind, authValue: Data, on selection: TPMSelection) throws(TPMError) -> TPMKeyBlob {
         guard authValue.count <= 32 else { throw .invalidParameter("an authorization value longer than 32 bytes") }
         return try run(selection) { connection throws(TPMError) in
-            let primary = try createPrimary(connection)
+            let primary = try loadPrimary(connection)
             var sensitive = TPM2B_SENSITIVE_CREATE()
             defer { TPMBytes.wipe(&sensitive) }
             sensitive.sensitive.userAuth.size = TPMBytes.store(authValue, into: &sensitive.sensitive.userAuth.buffer) ?? 0
@@ -173,6 +180,36 @@ package enum TPMEngine {
         throw .failed(operation: operation, code: code, text: TPMConnection.text(rc))
     }
 
+    /// The primary key, loaded from its saved context when the TPM still accepts it, else derived and saved.
+    private static func loadPrimary(_ connection: TPMConnection) throws(TPMError) -> ESYS_TR {
+        if let saved = savedPrimaries.withLock({ $0[connection.configuration] }) {
+            var context = TPMS_CONTEXT()
+            var offset = 0
+            let parsed = saved.withUnsafeBytes { raw in
+                Tss2_MU_TPMS_CONTEXT_Unmarshal(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, &offset, &context)
+            }
+            var handle = ESYS_TR(ESYS_TR_NONE)
+            let rc = parsed == 0 ? Esys_ContextLoad(connection.context, &context, &handle) : parsed
+            if rc == 0 {
+                connection.track(handle)
+                return handle
+            }
+            if isTransient(rc) { throw .failed(operation: "TPM2_ContextLoad", code: rc, text: TPMConnection.text(rc)) }
+            savedPrimaries.withLock { _ = $0.removeValue(forKey: connection.configuration) }
+        }
+        let handle = try createPrimary(connection)
+        var saved: UnsafeMutablePointer<TPMS_CONTEXT>?
+        if Esys_ContextSave(connection.context, handle, &saved) == 0, let saved {
+            defer { Esys_Free(saved) }
+            var buffer = [UInt8](repeating: 0, count: MemoryLayout<TPMS_CONTEXT>.size + 16)
+            var offset = 0
+            if buffer.withUnsafeMutableBufferPointer({ Tss2_MU_TPMS_CONTEXT_Marshal(saved, $0.baseAddress, $0.count, &offset) }) == 0 {
+                savedPrimaries.withLock { $0[connection.configuration] = Data(buffer.prefix(offset)) }
+            }
+        }
+        return handle
+    }
+
     private static func createPrimary(_ connection: TPMConnection) throws(TPMError) -> ESYS_TR {
         var template = primaryLabel.withUnsafeBufferPointer { latchkey_tpm_primary_template($0.baseAddress, $0.count) }
         var sensitive = TPM2B_SENSITIVE_CREATE()
@@ -188,7 +225,7 @@ package enum TPMEngine {
     }
 
     private static func load(_ key: TPMKeyBlob, _ connection: TPMConnection) throws(TPMError) -> ESYS_TR {
-        let primary = try createPrimary(connection)
+        let primary = try loadPrimary(connection)
         var pub = try key.publicStructure
         var priv = try key.privateStructure
         var handle = ESYS_TR(ESYS_TR_NONE)
@@ -229,7 +266,7 @@ package enum TPMEngine {
             parts.append("manufacturer " + String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespaces))
         }
         if latchkey_tpm_property(data, latchkey_tpm_pt_firmware_version_1(), &firmware) == 1 {
-            parts.append("firmware \(firmware >> 16).\(firmware & 0xffff)")
+            parts.append("firmware 0x" + String(firmware, radix: 16))
         }
         return parts.isEmpty ? "TPM 2.0" : "TPM 2.0, " + parts.joined(separator: ", ")
     }

@@ -59,21 +59,21 @@ package struct TPMKeyBlob: Sendable, Hashable {
     }
 
     private static func unmarshalPublic(_ bytes: Data) -> TPM2B_PUBLIC? {
-        var out = TPM2B_PUBLIC()
-        let ok = bytes.withUnsafeBytes { raw -> Bool in
-            guard let base = raw.bindMemory(to: UInt8.self).baseAddress else { return false }
-            var offset = 0
-            return Tss2_MU_TPM2B_PUBLIC_Unmarshal(base, raw.count, &offset, &out) == 0 && offset == raw.count
-        }
-        return ok ? out : nil
+        unmarshal(bytes, TPM2B_PUBLIC(), Tss2_MU_TPM2B_PUBLIC_Unmarshal)
     }
 
     private static func unmarshalPrivate(_ bytes: Data) -> TPM2B_PRIVATE? {
-        var out = TPM2B_PRIVATE()
+        unmarshal(bytes, TPM2B_PRIVATE(), Tss2_MU_TPM2B_PRIVATE_Unmarshal)
+    }
+
+    /// tpm2-tss's unmarshalling of exactly `bytes` (nothing left over) into a `T`.
+    private static func unmarshal<T>(_ bytes: Data, _ empty: T,
+                                     _ function: (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<Int>?, UnsafeMutablePointer<T>?) -> TSS2_RC) -> T? {
+        var out = empty
         let ok = bytes.withUnsafeBytes { raw -> Bool in
             guard let base = raw.bindMemory(to: UInt8.self).baseAddress else { return false }
             var offset = 0
-            return Tss2_MU_TPM2B_PRIVATE_Unmarshal(base, raw.count, &offset, &out) == 0 && offset == raw.count
+            return function(base, raw.count, &offset, &out) == 0 && offset == raw.count
         }
         return ok ? out : nil
     }

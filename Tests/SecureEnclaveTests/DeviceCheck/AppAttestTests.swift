@@ -1,6 +1,7 @@
 import CryptoKit
 import DeviceCheck
 import Foundation
+import LatchkeyTPM
 import LatchkeyCrypto
 import Testing
 

@@ -1,5 +1,6 @@
 import CryptoKit
 import Foundation
+import LatchkeyTPM
 import LocalAuthentication
 import Security
 import Testing
@@ -13,9 +14,8 @@ import Testing
         defer { device.remove() }
         let context = try await device.evaluatedContext()  // the one prompt: the next one would time out
         try LatchkeySecureEnclaveConfiguration.$taskTCTI.withValue(tpm.tcti) {
-            let access = try #require(SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly,
-                                                                      [.privateKeyUsage, .userPresence], nil))
-            let key = try SecureEnclave.P256.Signing.PrivateKey(accessControl: access, authenticationContext: context)
+            let key = try SecureEnclave.P256.Signing.PrivateKey(accessControl: try TestDevice.access([.privateKeyUsage, .userPresence]),
+                                                                authenticationContext: context)
             let message = Data("transfer".utf8)
             for _ in 0..<3 {
                 #expect(key.publicKey.isValidSignature(try key.signature(for: message), for: message))
@@ -34,15 +34,16 @@ import Testing
         }
     }
 
-    @Test func biometryCurrentSetKeyRefusesToSignAfterReEnrolment() async throws {
+    /// A `.biometryCurrentSet` key refuses to sign once the enrolled biometry changed; a `.biometryAny` key still signs.
+    @Test(arguments: [(SecAccessControlCreateFlags.biometryCurrentSet, false), (.biometryAny, true)])
+    func reEnrolment(_ constraint: SecAccessControlCreateFlags, survives: Bool) async throws {
         guard let tpm = try SoftwareTPM.start() else { return }
         let device = try TestDevice()
         defer { device.remove() }
         let before = try await device.evaluatedContext()
         let blob = try LatchkeySecureEnclaveConfiguration.$taskTCTI.withValue(tpm.tcti) {
-            let access = try #require(SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly,
-                                                                      [.privateKeyUsage, .biometryCurrentSet], nil))
-            let key = try SecureEnclave.P256.Signing.PrivateKey(accessControl: access, authenticationContext: before)
+            let key = try SecureEnclave.P256.Signing.PrivateKey(accessControl: try TestDevice.access([.privateKeyUsage, constraint]),
+                                                                authenticationContext: before)
             _ = try key.signature(for: Data("before".utf8))
             return key.dataRepresentation
         }
@@ -50,29 +51,12 @@ import Testing
         let after = try await device.evaluatedContext()
         try LatchkeySecureEnclaveConfiguration.$taskTCTI.withValue(tpm.tcti) {
             let key = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: blob, authenticationContext: after)
-            #expect(throws: CryptoKitError.underlyingCoreCryptoError(error: -25293)) {
-                try key.signature(for: Data("after".utf8))
-            }
-        }
-    }
-
-    @Test func biometryAnyKeySurvivesReEnrolment() async throws {
-        guard let tpm = try SoftwareTPM.start() else { return }
-        let device = try TestDevice()
-        defer { device.remove() }
-        let before = try await device.evaluatedContext()
-        let blob = try LatchkeySecureEnclaveConfiguration.$taskTCTI.withValue(tpm.tcti) {
-            let access = try #require(SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly,
-                                                                      [.privateKeyUsage, .biometryAny], nil))
-            return try SecureEnclave.P256.Signing.PrivateKey(accessControl: access, authenticationContext: before)
-                .dataRepresentation
-        }
-        try device.simulator.enroll()
-        let after = try await device.evaluatedContext()
-        try LatchkeySecureEnclaveConfiguration.$taskTCTI.withValue(tpm.tcti) {
-            let key = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: blob, authenticationContext: after)
             let message = Data("after".utf8)
-            #expect(key.publicKey.isValidSignature(try key.signature(for: message), for: message))
+            if survives {
+                #expect(key.publicKey.isValidSignature(try key.signature(for: message), for: message))
+            } else {
+                #expect(throws: CryptoKitError.underlyingCoreCryptoError(error: -25293)) { try key.signature(for: message) }
+            }
         }
     }
 
@@ -81,11 +65,9 @@ import Testing
         let device = try TestDevice()
         defer { device.remove() }
         try LatchkeySecureEnclaveConfiguration.$taskTCTI.withValue(tpm.tcti) {
-            let access = try #require(SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly,
-                                                                      [.privateKeyUsage, .devicePasscode], nil))
             // No biometric outcome is queued: a biometric prompt would fail. The passcode prompt answers "1234".
-            let context = device.context()
-            let key = try SecureEnclave.P256.KeyAgreement.PrivateKey(accessControl: access, authenticationContext: context)
+            let key = try SecureEnclave.P256.KeyAgreement.PrivateKey(
+                accessControl: try TestDevice.access([.privateKeyUsage, .devicePasscode]), authenticationContext: device.context())
             let peer = P256.KeyAgreement.PrivateKey()
             #expect(try key.sharedSecretFromKeyAgreement(with: peer.publicKey)
                     == peer.sharedSecretFromKeyAgreement(with: key.publicKey))

@@ -1,5 +1,6 @@
 import CryptoKit
 import Foundation
+import LatchkeyTPM
 import Testing
 
 /// `SecureEnclave.P256.KeyAgreement`: ECDH in the TPM agrees with a software key.

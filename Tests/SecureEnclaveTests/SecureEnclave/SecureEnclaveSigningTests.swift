@@ -1,5 +1,6 @@
 import CryptoKit
 import Foundation
+import LatchkeyTPM
 import LocalAuthentication
 import Security
 import Testing
@@ -36,6 +37,20 @@ import Testing
         }
     }
 
+    @Test func keysOutliveAPowerCycleOfTheTPM() throws {
+        guard let tpm = try SoftwareTPM.start() else { return }
+        try LatchkeySecureEnclaveConfiguration.$taskTCTI.withValue(tpm.tcti) {
+            let key = try SecureEnclave.P256.Signing.PrivateKey()
+            let message = Data("before the reboot".utf8)
+            #expect(key.publicKey.isValidSignature(try key.signature(for: message), for: message))
+            // The TPM forgets everything volatile (the primary key's saved context included) and must be started again.
+            try tpm.powerCycle()
+            #expect(key.publicKey.isValidSignature(try key.signature(for: message), for: message))
+            let restored = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: key.dataRepresentation)
+            #expect(key.publicKey.isValidSignature(try restored.signature(for: message), for: message))
+        }
+    }
+
     @Test func theBlobDoesNotLoadOnAnotherTPM() throws {
         guard let first = try SoftwareTPM.start(), let second = try SoftwareTPM.start() else { return }
         let blob = try LatchkeySecureEnclaveConfiguration.$taskTCTI.withValue(first.tcti) {
@@ -57,10 +72,9 @@ import Testing
         let device = try TestDevice()
         defer { device.remove() }
         try LatchkeySecureEnclaveConfiguration.$taskTCTI.withValue(tpm.tcti) {
-            let access = try #require(SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly,
-                                                                      [.privateKeyUsage, .devicePasscode], nil))
             let context = device.context()
-            let key = try SecureEnclave.P256.Signing.PrivateKey(accessControl: access, authenticationContext: context)
+            let key = try SecureEnclave.P256.Signing.PrivateKey(accessControl: try TestDevice.access([.privateKeyUsage, .devicePasscode]),
+                                                                authenticationContext: context)
             let blob = key.dataRepresentation
             // Every byte flipped in turn: the blob no longer parses, no longer loads, or no longer unwraps its
             // authorization — never a key that signs without what its access control asked.

@@ -1,6 +1,8 @@
 import Foundation
 import LatchkeyAuthCore
 import LocalAuthentication
+import LatchkeyTPM
+import Security
 
 /// A simulated phone (Face ID, enrolled, passcode "1234") in a control file of the test's own, whose contexts are
 /// handed to the API under test as `LAContext`s: no process-wide configuration is touched.
@@ -33,6 +35,14 @@ struct TestDevice {
     }
 
     func remove() { try? FileManager.default.removeItem(at: simulator.stateURL) }
+
+    /// `SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, nil)`.
+    static func access(_ flags: SecAccessControlCreateFlags) throws -> SecAccessControl {
+        guard let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, nil) else {
+            throw SoftwareTPMError.failed("SecAccessControlCreateWithFlags refused \(flags.rawValue)")
+        }
+        return access
+    }
 }
 
 /// Answers every passcode prompt with "1234".

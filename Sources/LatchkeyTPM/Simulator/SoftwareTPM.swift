@@ -1,29 +1,27 @@
 import Foundation
-import LatchkeySupport
-import Testing
-#if canImport(Glibc)
 import Glibc
-#endif
+import LatchkeySupport
 
-/// A swtpm (Debian `swtpm`) of the test's own: a TPM 2.0 simulator on two free loopback ports (commands, and the
-/// control channel tpm2-tss's swtpm TCTI needs on the next port), its state in a temporary directory. A watchdog shell
-/// stops it and removes the directory when the test process ends, however it ends. `stop()` ends it at once.
-final class SoftwareTPM: Sendable {
+/// A swtpm (Debian `swtpm`), the TPM 2.0 simulator, for tests and benchmarks: on two free loopback ports (commands, and
+/// the control channel tpm2-tss's swtpm TCTI needs on the next port), its state in a temporary directory. A watchdog
+/// shell stops it and removes the directory when the process that started it ends, however it ends. `stop()` ends it
+/// at once.
+package final class SoftwareTPM: Sendable {
     /// The TCTI configuration for `LatchkeySecureEnclaveConfiguration` / `LATCHKEY_TPM_TCTI`.
-    let tcti: String
-    let directory: URL
-    let port: Int
+    package let tcti: String
+    package let directory: URL
+    package let port: Int
 
     /// The swtpm executable, or nil when Debian's `swtpm` is not installed.
-    static let executable: String? = ["/usr/bin/swtpm", "/usr/local/bin/swtpm"].first {
+    package static let executable: String? = ["/usr/bin/swtpm", "/usr/local/bin/swtpm"].first {
         FileManager.default.isExecutableFile(atPath: $0)
     }
 
-    /// Whether a test without swtpm must fail rather than be skipped (`make test` sets it).
-    static var required: Bool { ProcessInfo.processInfo.environment["LATCHKEY_REQUIRE_SERVICES"] == "1" }
+    /// Whether a test without swtpm must fail rather than be skipped (`make test` sets LATCHKEY_REQUIRE_SERVICES=1).
+    package static var required: Bool { ProcessInfo.processInfo.environment["LATCHKEY_REQUIRE_SERVICES"] == "1" }
 
-    /// Starts a new swtpm; nil (the test skips) when swtpm is missing and not required.
-    static func start() throws -> SoftwareTPM? {
+    /// Starts a new swtpm; nil when swtpm is missing and not `required` (the caller skips).
+    package static func start() throws -> SoftwareTPM? {
         guard let executable else {
             if required { throw SoftwareTPMError.missing }
             return nil
@@ -56,8 +54,19 @@ final class SoftwareTPM: Sendable {
 
     deinit { stop() }
 
+    /// A power cycle: swtpm-tools' `swtpm_ioctl -i` (TPM_Init over the control channel). The TPM's volatile state is
+    /// gone — objects, sessions and saved contexts of before — and it waits for TPM2_Startup, as after a reboot; its
+    /// seeds, hence keys made before, remain.
+    package func powerCycle() throws {
+        guard let tool = ["/usr/bin/swtpm_ioctl", "/usr/local/bin/swtpm_ioctl"].first(where: {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }) else { throw SoftwareTPMError.missing }
+        let status = try SpawnedCommand.run([tool, "--tcp", "127.0.0.1:\(port + 1)", "-i"])
+        guard status == 0 else { throw SoftwareTPMError.failed("swtpm_ioctl -i exited with \(status)") }
+    }
+
     /// Stops swtpm (the watchdog then removes the state directory).
-    func stop() {
+    package func stop() {
         guard let text = try? String(contentsOf: directory.appendingPathComponent("pid"), encoding: .utf8),
               let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 0 else { return }
         kill(pid, SIGTERM)
@@ -83,12 +92,14 @@ final class SoftwareTPM: Sendable {
     }
 }
 
-enum SoftwareTPMError: Error, CustomStringConvertible {
+package enum SoftwareTPMError: Error, CustomStringConvertible {
     case missing, noPort
-    var description: String {
+    case failed(String)
+    package var description: String {
         switch self {
-        case .missing: "swtpm is not installed (Debian swtpm, swtpm-tools; make deps installs them)"
+        case .missing: "swtpm is not installed (Debian swtpm and swtpm-tools; make deps installs them)"
         case .noPort: "no free pair of loopback ports for swtpm after 40 tries"
+        case let .failed(reason): reason
         }
     }
 }
