@@ -6,6 +6,7 @@ import FoundationNetworking
 #endif
 @testable import Latchkey
 import LatchkeyKeychain
+import LatchkeyTPM
 import LatchkeyWebAuthn
 import Testing
 
