@@ -65,8 +65,11 @@ public actor AppAttestClient {
     // MARK: Marked requests
 
     /// Sends `request` with an assertion over it and returns the answer (any status). A refusal the client can cure —
-    /// the key unknown to the server, a counter or challenge that lost a race — is answered by one more try.
+    /// the key unknown to the server, a counter or challenge that lost a race — is answered by one more try. On a device
+    /// without App Attest (`isSupported` false) the request goes without an assertion: the server's policy decides
+    /// (`report` serves it, `require` refuses it with the step `missing`).
     public func data(for request: URLRequest) async throws(AppAttestClientError) -> (Data, HTTPURLResponse) {
+        guard provider.isSupported else { return try await send(request) }
         var answer = try await send(try await asserted(request))
         guard answer.1.statusCode == 403, let step = Self.refusedStep(answer.0),
               [.unknownKey, .counter, .challenge].contains(step) else { return answer }
