@@ -134,6 +134,7 @@ public actor AppAttestClient {
             if let keyID { key = keyID } else {
                 key = try await provider.generateKey()
                 try store(StoredKey(keyID: key, attested: false))
+                keyID = key
             }
             let challenge = try await challenge()
             let attestation: Data
@@ -153,8 +154,11 @@ public actor AppAttestClient {
                 try store(StoredKey(keyID: key, attested: true))
                 return key
             default:
-                // A refused attestation will not pass later (Apple: discard the key identifier).
-                if let step = Self.refusedStep(data) {
+                let step = Self.refusedStep(data)
+                // An expired or raced challenge says nothing about the key: once more, with a new challenge.
+                if step == .challenge, attempt == 0 { continue }
+                // Any other refusal will not pass later (Apple: discard the key identifier).
+                if let step {
                     try forgetKey()
                     throw .refused(step)
                 }
