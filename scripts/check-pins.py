@@ -9,7 +9,8 @@ What it checks:
    so an overload without its own pin is reported. New facade API cannot go unpinned.
 2. Each Security / LocalAuthentication / Core Foundation / AuthenticationServices / DeviceCheck name (`Sec…`, `kSec…`,
    `errSec…`, `LA…`, `kLA…`, `CF…`, `kCF…`, `AS…` without an underscore, `DC…`) that the client products' code
-   compiled for an Apple platform uses appears in a pin, so what the package calls on Apple platforms is pinned even where no facade declares it.
+   compiled for an Apple platform uses appears in a pin, so what the package calls on Apple platforms is pinned even
+   where no facade declares it.
 
 How: scripts/checks/swiftdecls.py lists the facades' declarations; the pin files are read as tokens (every `#if`
 branch). A member reference is `Type.member`, `Type<Arguments>.member` or `\\Type.member`. A generic parameter

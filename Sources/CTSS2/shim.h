@@ -115,6 +115,24 @@ static inline TSS2_RC latchkey_tpm_rc_testing(void) { return TPM2_RC_TESTING; }
 static inline TSS2_RC latchkey_tpm_rc_layer(TSS2_RC rc) { return rc & TSS2_RC_LAYER_MASK; }
 static inline TSS2_RC latchkey_tpm_layer_tpm(void) { return TSS2_TPM_RC_LAYER; }
 
+/* An HMAC session salted with the primary key, AES-128-CFB parameter encryption, SHA-256: the session's symmetric
+ * definition, type, hash, and its attributes (kept across commands; the first command parameter and/or the first
+ * response parameter encrypted). */
+static inline TPMT_SYM_DEF latchkey_tpm_session_symmetric(void) {
+    TPMT_SYM_DEF d;
+    memset(&d, 0, sizeof d);
+    d.algorithm = TPM2_ALG_AES;
+    d.keyBits.aes = 128;
+    d.mode.aes = TPM2_ALG_CFB;
+    return d;
+}
+static inline TPM2_SE latchkey_tpm_session_hmac(void) { return TPM2_SE_HMAC; }
+static inline TPMI_ALG_HASH latchkey_tpm_alg_sha256(void) { return TPM2_ALG_SHA256; }
+static inline TPMA_SESSION latchkey_tpm_session_attributes(int encryptCommand, int encryptResponse) {
+    return TPMA_SESSION_CONTINUESESSION | (encryptCommand ? TPMA_SESSION_DECRYPT : 0)
+        | (encryptResponse ? TPMA_SESSION_ENCRYPT : 0);
+}
+
 /* TPM2_GetCapability(TPM_PROPERTIES) of the manufacturer and the firmware version, and reading one property back. */
 static inline TPM2_CAP latchkey_tpm_cap_tpm_properties(void) { return TPM2_CAP_TPM_PROPERTIES; }
 static inline TPM2_PT latchkey_tpm_pt_manufacturer(void) { return TPM2_PT_MANUFACTURER; }

@@ -32,6 +32,9 @@ package enum TPMEngine {
         guard authValue.count <= 32 else { throw .invalidParameter("an authorization value longer than 32 bytes") }
         return try run(selection) { connection throws(TPMError) in
             let primary = try loadPrimary(connection)
+            // The new key's authValue is the command's first parameter: encrypted by a salted session when there is one.
+            let session = authValue.isEmpty ? ESYS_TR(ESYS_TR_PASSWORD)
+                : try startSession(connection, saltedWith: primary, encryptCommand: true, encryptResponse: false)
             var sensitive = TPM2B_SENSITIVE_CREATE()
             defer { TPMBytes.wipe(&sensitive) }
             sensitive.sensitive.userAuth.size = TPMBytes.store(authValue, into: &sensitive.sensitive.userAuth.buffer) ?? 0
@@ -40,7 +43,7 @@ package enum TPMEngine {
             var pcrs = TPML_PCR_SELECTION()
             var outPrivate: UnsafeMutablePointer<TPM2B_PRIVATE>?
             var outPublic: UnsafeMutablePointer<TPM2B_PUBLIC>?
-            let rc = Esys_Create(connection.context, primary, ESYS_TR(ESYS_TR_PASSWORD), ESYS_TR(ESYS_TR_NONE),
+            let rc = Esys_Create(connection.context, primary, session, ESYS_TR(ESYS_TR_NONE),
                                  ESYS_TR(ESYS_TR_NONE), &sensitive, &template, &outside, &pcrs,
                                  &outPrivate, &outPublic, nil, nil, nil)
             defer {
@@ -56,7 +59,7 @@ package enum TPMEngine {
     /// Loads `key` under the primary key and flushes it: throws `.foreignKey` when this TPM did not make it.
     package static func checkLoads(_ key: TPMKeyBlob, on selection: TPMSelection) throws(TPMError) {
         try run(selection) { connection throws(TPMError) in
-            let handle = try load(key, connection)
+            let (handle, _) = try load(key, connection)
             connection.flush(handle)
         }
     }
@@ -66,14 +69,17 @@ package enum TPMEngine {
         guard key.kind == .signing else { throw .invalidParameter("a key-agreement key cannot sign") }
         guard digest.count == 32 else { throw .invalidParameter("a SHA-256 digest is 32 bytes, not \(digest.count)") }
         return try run(selection) { connection throws(TPMError) in
-            let handle = try load(key, connection)
+            let (handle, _) = try load(key, connection)
             try authorize(handle, authValue, connection)
+            // An authValue is proven with an HMAC (keyed by it), never sent; none needs no session.
+            let session = authValue.isEmpty ? ESYS_TR(ESYS_TR_PASSWORD)
+                : try startSession(connection, saltedWith: nil, encryptCommand: false, encryptResponse: false)
             var message = TPM2B_DIGEST()
             message.size = TPMBytes.store(digest, into: &message.buffer) ?? 0
             var scheme = latchkey_tpm_ecdsa_sha256_scheme()
             var ticket = latchkey_tpm_null_ticket()
             var signature: UnsafeMutablePointer<TPMT_SIGNATURE>?
-            let rc = Esys_Sign(connection.context, handle, ESYS_TR(ESYS_TR_PASSWORD), ESYS_TR(ESYS_TR_NONE),
+            let rc = Esys_Sign(connection.context, handle, session, ESYS_TR(ESYS_TR_NONE),
                                ESYS_TR(ESYS_TR_NONE), &message, &scheme, &ticket, &signature)
             defer { Esys_Free(signature) }
             try check(rc, "TPM2_Sign", authorizing: true)
@@ -96,14 +102,16 @@ package enum TPMEngine {
         guard key.kind == .keyAgreement else { throw .invalidParameter("a signing key cannot agree on a secret") }
         guard peer.count == 65, peer.first == 0x04 else { throw .invalidParameter("a P-256 point is 65 bytes, 04 ‖ x ‖ y") }
         return try run(selection) { connection throws(TPMError) in
-            let handle = try load(key, connection)
+            let (handle, primary) = try load(key, connection)
             try authorize(handle, authValue, connection)
+            // The shared point is the response's first parameter: encrypted by a salted session.
+            let session = try startSession(connection, saltedWith: primary, encryptCommand: false, encryptResponse: true)
             var point = TPM2B_ECC_POINT()
             point.point.x.size = TPMBytes.store(peer[1..<33], into: &point.point.x.buffer) ?? 0
             point.point.y.size = TPMBytes.store(peer[33..<65], into: &point.point.y.buffer) ?? 0
             point.size = UInt16(MemoryLayout<UInt16>.size * 2 + 64)
             var out: UnsafeMutablePointer<TPM2B_ECC_POINT>?
-            let rc = Esys_ECDH_ZGen(connection.context, handle, ESYS_TR(ESYS_TR_PASSWORD), ESYS_TR(ESYS_TR_NONE),
+            let rc = Esys_ECDH_ZGen(connection.context, handle, session, ESYS_TR(ESYS_TR_NONE),
                                     ESYS_TR(ESYS_TR_NONE), &point, &out)
             defer {
                 if let out { TPMBytes.wipe(&out.pointee) }
@@ -224,7 +232,8 @@ package enum TPMEngine {
         return handle
     }
 
-    private static func load(_ key: TPMKeyBlob, _ connection: TPMConnection) throws(TPMError) -> ESYS_TR {
+    /// The key loaded under the primary key: its handle, and the primary's.
+    private static func load(_ key: TPMKeyBlob, _ connection: TPMConnection) throws(TPMError) -> (key: ESYS_TR, primary: ESYS_TR) {
         let primary = try loadPrimary(connection)
         var pub = try key.publicStructure
         var priv = try key.privateStructure
@@ -238,7 +247,27 @@ package enum TPMEngine {
         }
         try check(rc, "TPM2_Load")
         connection.track(handle)
-        return handle
+        return (handle, primary)
+    }
+
+    /// An HMAC session: the authorizing entity's authValue is proven with an HMAC instead of being sent, and the
+    /// command's or the response's first parameter travels AES-128-CFB-encrypted where asked. Salted with the primary key
+    /// (a secret only the TPM and this process know, for what no authValue protects: a new key's authValue, an ECDH
+    /// point) or not (the HMAC is keyed by the key's own 256-bit authValue). So neither an authValue nor an ECDH secret
+    /// crosses the TCTI — a socket, the kernel, the bus to the chip — in the clear. A salted session costs about three
+    /// times an unsalted one on swtpm (an ECDH on each side), so it is used where it protects something.
+    private static func startSession(_ connection: TPMConnection, saltedWith primary: ESYS_TR?, encryptCommand: Bool,
+                                     encryptResponse: Bool) throws(TPMError) -> ESYS_TR {
+        var symmetric = latchkey_tpm_session_symmetric()
+        var session = ESYS_TR(ESYS_TR_NONE)
+        let rc = Esys_StartAuthSession(connection.context, primary ?? ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE),
+                                       ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), nil, latchkey_tpm_session_hmac(),
+                                       &symmetric, latchkey_tpm_alg_sha256(), &session)
+        try check(rc, "TPM2_StartAuthSession")
+        connection.track(session)
+        let attributes = latchkey_tpm_session_attributes(encryptCommand ? 1 : 0, encryptResponse ? 1 : 0)
+        try check(Esys_TRSess_SetAttributes(connection.context, session, attributes, 0xff), "Esys_TRSess_SetAttributes")
+        return session
     }
 
     private static func authorize(_ handle: ESYS_TR, _ authValue: Data, _ connection: TPMConnection) throws(TPMError) {

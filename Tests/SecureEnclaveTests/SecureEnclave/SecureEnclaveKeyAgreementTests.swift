@@ -27,3 +27,40 @@ import Testing
         }
     }
 }
+
+/// What crosses the TCTI: the ECDH secret never in the clear (the TPM encrypts the response under a salted session).
+@Suite struct SecureEnclaveTrafficTests {
+    @Test func theSharedSecretNeverCrossesTheTCTIInTheClear() throws {
+        guard let tpm = try SoftwareTPM.start() else { return }
+        let proxy = try RecordingProxy(to: tpm)
+        try LatchkeySecureEnclaveConfiguration.$taskTCTI.withValue(proxy.tcti) {
+            let enclave = try SecureEnclave.P256.KeyAgreement.PrivateKey()
+            let peer = P256.KeyAgreement.PrivateKey()
+            let secret = try enclave.sharedSecretFromKeyAgreement(with: peer.publicKey)
+            #expect(secret == (try peer.sharedSecretFromKeyAgreement(with: enclave.publicKey)))
+            let traffic = proxy.traffic
+            // The recording works: the peer's point went to the TPM as a plain command parameter.
+            #expect(traffic.range(of: peer.publicKey.x963Representation.dropFirst().prefix(32)) != nil)
+            #expect(traffic.range(of: secret.withUnsafeBytes { Data($0) }) == nil)
+        }
+    }
+
+    /// A key's authValue goes to the TPM encrypted when the key is made and is never sent when it is used (an HMAC).
+    @Test func anAuthValueNeverCrossesTheTCTIInTheClear() throws {
+        guard let tpm = try SoftwareTPM.start() else { return }
+        let proxy = try RecordingProxy(to: tpm)
+        let selection = TPMSelection.configured(proxy.tcti)
+        let authValue = Data((0..<32).map { UInt8(0xa0 + $0 % 16) })
+        let key = try TPMEngine.createKey(.signing, authValue: authValue, on: selection)
+        let digest = Data(SHA256.hash(data: Data("x".utf8)))
+        let signature = try TPMEngine.sign(digest: digest, with: key, authValue: authValue, on: selection)
+        let publicKey = try P256.Signing.PublicKey(x963Representation: key.x963PublicKey)
+        #expect(publicKey.isValidSignature(try P256.Signing.ECDSASignature(rawRepresentation: signature),
+                                           for: SHA256.hash(data: Data("x".utf8))))
+        #expect(throws: TPMError.authorizationFailed) {
+            try TPMEngine.sign(digest: digest, with: key, authValue: Data(repeating: 1, count: 32), on: selection)
+        }
+        #expect(proxy.traffic.range(of: digest) != nil)   // the recording works
+        #expect(proxy.traffic.range(of: authValue) == nil)
+    }
+}
