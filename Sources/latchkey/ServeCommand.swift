@@ -313,8 +313,10 @@ enum ServeCommand {
         guard !options.appAttestAppIDs.isEmpty else { return nil }
         var configuration = AppAttestConfiguration(appIDs: options.appAttestAppIDs, environment: options.appAttestEnvironment)
         for path in options.appAttestRootFiles {
+            let language = MessageLanguage.current
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-                throw AppleOptionError(message: "--app-attest-root: cannot read \(path)")
+                throw AppleOptionError(message: language.pick(english: "--app-attest-root: cannot read \(path)",
+                                                              korean: "--app-attest-root: \(path)을(를) 읽을 수 없습니다"))
             }
             do { configuration.trustAnchors += try Certificate.all(pem: text) } catch {
                 throw AppleOptionError(message: "--app-attest-root: \(path): \(error.localizedDescription)")
