@@ -120,8 +120,8 @@ var targets: [Target] = [
     // `AuthenticationServices` exists: Apple's framework, or on Linux the package's module of that name (both builds).
     .target(name: "Latchkey",
             dependencies: ["LatchkeyCrypto", "LatchkeyKeychain", "LatchkeyAuth", "LatchkeyWebAuthn"]
-                + backend(linux: ["AuthenticationServices"],
-                          apple: ["Security", "LocalAuthentication", "AuthenticationServices"]),
+                + backend(linux: ["AuthenticationServices", "DeviceCheck"],
+                          apple: ["Security", "LocalAuthentication", "AuthenticationServices", "DeviceCheck"]),
             swiftSettings: client),
     // SwiftUI views over the kit's screen models (Sources/Latchkey/Screens), layout only. Every file is under
     // `#if canImport(SwiftUI)`: the module is empty where SwiftUI is missing (Linux).
@@ -238,9 +238,11 @@ if !appleFrameworksMode {
             .testTarget(name: "CompatibilityTests",
                         dependencies: ["Security", "LocalAuthentication", "LatchkeyKeychain", "LatchkeyAuth"]),
             // `SecureEnclave` (the Linux CryptoKit's, on a TPM) and `DeviceCheck` over it, against swtpm started by the tests.
+            // Also App Attest end to end: that DeviceCheck, the kit's client and `latchkey serve` (AppAttestServer/).
             .testTarget(name: "SecureEnclaveTests",
                         dependencies: ["CryptoKit", "Security", "LocalAuthentication", "DeviceCheck", "LatchkeyAuthCore",
-                                       "LatchkeyCrypto", "LatchkeySupport", "LatchkeyTPM"],
+                                       "LatchkeyCrypto", "LatchkeySupport", "LatchkeyTPM", "Latchkey", "LatchkeyKeychain",
+                                       "LatchkeyWebAuthn"],
                         swiftSettings: strict),
             // The Keychain Services conformance table (docs/conformance/*.tsv, read by path) run against every Linux store.
             .testTarget(name: "KeychainConformanceTests",

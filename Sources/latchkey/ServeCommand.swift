@@ -15,6 +15,8 @@ enum ServeCommand {
                               [--metadata BLOB.jwt --metadata-root ROOT.pem|.der [--metadata-stale warn|refuse]]
                               [--apple-client-id ID]... [--apple-base-url URL] [--apple-team-id ID --apple-key-id ID
                                --apple-key-file KEY.p8] [--apple-token-key-file FILE] [--apple-app-id TEAMID.bundle.id]...
+                              [--app-attest-app-id TEAMID.bundle.id]... [--app-attest-environment development|production]
+                              [--app-attest-root ROOT.pem]... [--app-attest-policy OPERATION=off|report|require]...
         Prints `listening on http://HOST:PORT` once bound (port 0 picks a free port); SIGTERM/SIGINT shut it down
         gracefully. --print-routes lists the route table ("METHOD /path" lines) and exits.
         Several instances on one PostgreSQL (docs/ARCHITECTURE.md, "Running more than one instance"): give them the
@@ -46,6 +48,12 @@ enum ServeCommand {
         served at /.well-known/apple-app-site-association ({"webcredentials":{"apps":[...]}}), so an app whose
         entitlement has webcredentials:<rp id> uses passkeys of this relying party; give --rp-id and
         --origin https://<rp id>, and serve the domain over HTTPS. Without the option the file answers 404.
+        App Attest (docs/APP-ATTEST.md): --app-attest-app-id (repeatable) turns it on for an app, TEAMID.bundle.id;
+        --app-attest-environment (default production) is the environment its entitlement names (the AAGUID attestations
+        must carry). Attestations must chain to Apple's App Attestation Root CA or to a --app-attest-root (repeatable,
+        PEM; e.g. the development attestation authority of Linux's DeviceCheck). --app-attest-policy sets what
+        sign-up (POST /v1/accounts) and token-refresh (POST /v1/token) ask of the X-App-Attest-Assertion header: off,
+        report (verify and log, serve anyway; the default) or require (403 without a valid assertion).
         """
 
     struct Options {
@@ -79,6 +87,10 @@ enum ServeCommand {
         var metadataFile: String?
         var metadataRootFile: String?
         var metadataStalePolicy = MetadataBLOB.StalePolicy.warn
+        var appAttestAppIDs: [AppleAppID] = []
+        var appAttestEnvironment = AppAttestEnvironment.production
+        var appAttestRootFiles: [String] = []
+        var appAttestPolicies: [AppAttestProtectedOperation: AppAttestPolicy] = [:]
     }
 
     enum Parsed {
@@ -210,6 +222,29 @@ enum ServeCommand {
                 case "refuse": options.metadataStalePolicy = .refuse
                 default: return .failure("--metadata-stale needs warn or refuse")
                 }
+            case "--app-attest-app-id":
+                guard let text = value() else { return .failure("--app-attest-app-id needs TEAMID.bundle.id") }
+                do {
+                    options.appAttestAppIDs.append(try AppleAppID(text))
+                } catch {
+                    return .failure("--app-attest-app-id: \(error.localizedDescription)")
+                }
+            case "--app-attest-environment":
+                guard let text = value(), let environment = AppAttestEnvironment(rawValue: text) else {
+                    return .failure("--app-attest-environment needs development or production")
+                }
+                options.appAttestEnvironment = environment
+            case "--app-attest-root":
+                guard let path = value(), !path.isEmpty else { return .failure("--app-attest-root needs a PEM file") }
+                options.appAttestRootFiles.append(path)
+            case "--app-attest-policy":
+                let operations = AppAttestProtectedOperation.allCases.map(\.rawValue).joined(separator: ", ")
+                guard let text = value(), let equals = text.firstIndex(of: "="),
+                      let operation = AppAttestProtectedOperation(rawValue: String(text[..<equals])),
+                      let policy = AppAttestPolicy(rawValue: String(text[text.index(after: equals)...])) else {
+                    return .failure("--app-attest-policy needs OPERATION=off|report|require, OPERATION one of \(operations)")
+                }
+                options.appAttestPolicies[operation] = policy
             case "--print-routes":
                 options.printRoutes = true
             case "--help", "-h":
@@ -221,6 +256,10 @@ enum ServeCommand {
         }
         guard (options.metadataFile == nil) == (options.metadataRootFile == nil) else {
             return .failure("--metadata and --metadata-root go together")
+        }
+        if options.appAttestAppIDs.isEmpty,
+           !options.appAttestRootFiles.isEmpty || !options.appAttestPolicies.isEmpty {
+            return .failure("--app-attest-root and --app-attest-policy need --app-attest-app-id")
         }
         return .success(options)
     }
@@ -265,6 +304,28 @@ enum ServeCommand {
             let summary = AttestationRoots.summary(configuration.attestationTrustAnchors)
             FileHandle.standardError.write(Data("latchkey serve: attestation roots: \(summary)\n".utf8))
         }
+        return configuration
+    }
+
+    /// App Attest from the `--app-attest-*` options (nil without an app ID): Apple's root plus the `--app-attest-root`
+    /// files, the policies over the defaults (report), reported on standard error.
+    static func appAttestConfiguration(_ options: Options) throws -> AppAttestConfiguration? {
+        guard !options.appAttestAppIDs.isEmpty else { return nil }
+        var configuration = AppAttestConfiguration(appIDs: options.appAttestAppIDs, environment: options.appAttestEnvironment)
+        for path in options.appAttestRootFiles {
+            let language = MessageLanguage.current
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                throw AppleOptionError(message: language.pick(english: "--app-attest-root: cannot read \(path)",
+                                                              korean: "--app-attest-root: \(path)을(를) 읽을 수 없습니다"))
+            }
+            do { configuration.trustAnchors += try Certificate.all(pem: text) } catch {
+                throw AppleOptionError(message: "--app-attest-root: \(path): \(error.localizedDescription)")
+            }
+        }
+        configuration.policies.merge(options.appAttestPolicies) { _, given in given }
+        let policies = AppAttestProtectedOperation.allCases.map { "\($0.rawValue) \(configuration.policy(for: $0).rawValue)" }
+        FileHandle.standardError.write(Data(("latchkey serve: App Attest for \(options.appAttestAppIDs.map(\.description).joined(separator: ", ")) "
+            + "(\(options.appAttestEnvironment.rawValue), \(configuration.trustAnchors.count) roots; \(policies.joined(separator: ", ")))\n").utf8))
         return configuration
     }
 
@@ -351,7 +412,9 @@ enum ServeCommand {
                                           userVerification: options.userVerificationRequired ? .required : .preferred)
             let apple = try appleService(options, auth: service)
             let association = AppleAppSiteAssociation(webCredentialApps: options.appleAppIDs)
-            let router = Router(service.routes() + passkeys.routes() + apple.routes() + (WebPage()?.routes() ?? []),
+            let appAttest = AppAttestService(auth: service, configuration: try appAttestConfiguration(options))
+            let router = Router(appAttest.guarding(service.routes()) + passkeys.routes() + apple.routes()
+                                    + appAttest.routes() + (WebPage()?.routes() ?? []),
                                 synchronous: [.health, association.route])
             if options.printRoutes {
                 let table = router.routeTable.map { "\($0.method) \($0.path)\n" }.joined()

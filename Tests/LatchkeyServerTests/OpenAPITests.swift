@@ -61,7 +61,7 @@ struct OpenAPITests {
     @Test func everyOperationIsDescribed() throws {
         let document = try Self.document()
         let operations = document.operations
-        #expect(operations.count == 21)
+        #expect(operations.count == 23)
         #expect(Set(operations.map(\.operationID)).count == operations.count, "operationIds are unique")
         for operation in operations {
             let name = "\(operation.method) \(operation.path)"

@@ -158,6 +158,28 @@ public enum SchemaMigrations {
         Migration(version: 6, name: "refresh tokens without the parent index", statements: [
             "DROP INDEX IF EXISTS refresh_tokens_parent",
         ]),
+        // App Attest: attested keys with the highest counter accepted, and one-time challenges (keys base64url).
+        Migration(version: 10, name: "app attest", statements: [
+            """
+            CREATE TABLE app_attest_keys (
+                key_id TEXT PRIMARY KEY,
+                app_id TEXT NOT NULL,
+                environment TEXT NOT NULL,
+                public_key TEXT NOT NULL,
+                sign_count BIGINT NOT NULL,
+                receipt TEXT NOT NULL,
+                created_at BIGINT NOT NULL,
+                last_used_at BIGINT
+            )
+            """,
+            """
+            CREATE TABLE app_attest_challenges (
+                challenge TEXT PRIMARY KEY,
+                expires_at BIGINT NOT NULL
+            )
+            """,
+            "CREATE INDEX app_attest_challenges_expiry ON app_attest_challenges (expires_at)",
+        ]),
     ]
 
     /// The newest version this program knows.
