@@ -139,6 +139,21 @@ public final class DeviceOwnerContext: AuthenticationContext {
         return try device.secret(for: domain)
     }
 
+    /// The domain's sealing key, with no prompt: a new item of the domain can be sealed at any time (Apple adds
+    /// access-controlled items without asking), but only for a domain this device can prove — a passcode is set, and
+    /// for biometry a sensor with something enrolled — as adding fails on Apple platforms without them.
+    public func sealingKey(for domain: ProtectionDomain) throws(AuthenticationError) -> Data {
+        if state.withLock({ $0.invalidated }) { throw .invalidContext }
+        let status = try device.status()
+        guard status.passcodeSet else { throw .passcodeNotSet }
+        if domain == .biometryAny || domain == .biometryCurrentSet {
+            guard status.biometryType != .none else { throw .biometryNotAvailable }
+            guard status.biometryEnrolled else { throw .biometryNotEnrolled }
+        }
+        let secret = try device.secret(for: domain)
+        do { return try ProtectionDomainKey.publicKey(secret: secret) } catch { throw .authenticationFailed }
+    }
+
     // MARK: - Evaluation
 
     /// Whether an earlier evaluation of this context already proved some alternative of `requirement`.

@@ -31,6 +31,10 @@ public protocol AuthenticationContext: AnyObject, Sendable {
     /// devicePasscode/userPresence). Throws `.notInteractive` / `.authenticationFailed` otherwise.
     func releaseSecret(for domain: ProtectionDomain) throws(AuthenticationError) -> Data
 
+    /// The public key new items of `domain` are sealed to (`ProtectionDomainKey`); a context over a device hands it
+    /// out without prompting, so adding an access-controlled item asks nothing, as on Apple platforms.
+    func sealingKey(for domain: ProtectionDomain) throws(AuthenticationError) -> Data
+
     /// Proves what an access control needs (`LAContext.evaluateAccessControl`): the prompts follow the
     /// requirement's domains (a passcode-only item never takes a biometric match), and the application
     /// password is asked for when the requirement has one and none was set. Returns at once when this context
@@ -53,6 +57,13 @@ extension AuthenticationContext {
         if requirement.applicationPassword && !isCredentialSet(.applicationPassword) { throw .notInteractive }
         guard !requirement.alternatives.isEmpty else { return }
         try await evaluate(requirement.policy, reason: reason)
+    }
+
+    /// For contexts that know a domain only through its released secret: the public key of that secret (so sealing
+    /// needs the domain's evaluation first).
+    public func sealingKey(for domain: ProtectionDomain) throws(AuthenticationError) -> Data {
+        let secret = try releaseSecret(for: domain)
+        do { return try ProtectionDomainKey.publicKey(secret: secret) } catch { throw .authenticationFailed }
     }
 
     /// Keeps nothing: false.
