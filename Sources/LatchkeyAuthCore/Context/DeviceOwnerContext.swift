@@ -20,7 +20,7 @@ import LatchkeySupport
 /// - `releaseSecret(for:)` returns a domain's secret only after this context's successful evaluation
 ///   covering it; without one it rethrows the last failure (`.authenticationFailed`, `.userCancel`...)
 ///   or `.notInteractive` when nothing was evaluated.
-public final class DeviceOwnerContext: AuthenticationContext {
+public final class DeviceOwnerContext: AuthenticationContext, SealingKeyProviding {
     private struct State {
         var fallbackTitle: String?
         var cancelTitle: String?

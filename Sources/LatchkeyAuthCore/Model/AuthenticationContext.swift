@@ -31,10 +31,6 @@ public protocol AuthenticationContext: AnyObject, Sendable {
     /// devicePasscode/userPresence). Throws `.notInteractive` / `.authenticationFailed` otherwise.
     func releaseSecret(for domain: ProtectionDomain) throws(AuthenticationError) -> Data
 
-    /// The public key new items of `domain` are sealed to (`ProtectionDomainKey`); a context over a device hands it
-    /// out without prompting, so adding an access-controlled item asks nothing, as on Apple platforms.
-    func sealingKey(for domain: ProtectionDomain) throws(AuthenticationError) -> Data
-
     /// Proves what an access control needs (`LAContext.evaluateAccessControl`): the prompts follow the
     /// requirement's domains (a passcode-only item never takes a biometric match), and the application
     /// password is asked for when the requirement has one and none was set. Returns at once when this context
@@ -59,9 +55,11 @@ extension AuthenticationContext {
         try await evaluate(requirement.policy, reason: reason)
     }
 
-    /// For contexts that know a domain only through its released secret: the public key of that secret (so sealing
-    /// needs the domain's evaluation first).
+    /// The public key new items of `domain` are sealed to (`ProtectionDomainKey`): from a `SealingKeyProviding` context
+    /// (one over a device) without an evaluation, so adding an access-controlled item asks nothing, as on Apple
+    /// platforms; from any other context, the public key of the secret it releases (after evaluating the domain).
     public func sealingKey(for domain: ProtectionDomain) throws(AuthenticationError) -> Data {
+        if let provider = self as? any SealingKeyProviding { return try provider.sealingKey(for: domain) }
         let secret = try releaseSecret(for: domain)
         do { return try ProtectionDomainKey.publicKey(secret: secret) } catch { throw .authenticationFailed }
     }
@@ -72,4 +70,11 @@ extension AuthenticationContext {
     public func isCredentialSet(_ type: CredentialType) -> Bool { false }
     /// `.notInteractive`: nothing is kept.
     public func credential(_ type: CredentialType) throws(AuthenticationError) -> Passcode { throw .notInteractive }
+}
+
+/// A context that hands out the public sealing key of a protection domain without an evaluation (`DeviceOwnerContext`:
+/// its device keeps the domains' secrets), so items are sealed to the domain at any time and only opening asks.
+public protocol SealingKeyProviding: AnyObject, Sendable {
+    /// The public key (32 bytes, `ProtectionDomainKey`) new items of `domain` are sealed to.
+    func sealingKey(for domain: ProtectionDomain) throws(AuthenticationError) -> Data
 }
