@@ -20,18 +20,18 @@ public final class MemoryStore: ItemStore {
     /// One alternative of a gated item: the ephemeral public key and SHA-256 of the agreements it was sealed with.
     package struct Gate: Sendable {
         package var ephemeralKey: Data
-        package var digest: SHA256Digest
+        package var digest: Data
 
         init(sealingKeys: [Data]) throws(KeychainStoreError) {
             let sealing = try GateAgreement.seal(to: sealingKeys)
             ephemeralKey = sealing.ephemeralKey
-            digest = Self.digest(sealing.agreements)
+            digest = Data(Self.digest(sealing.agreements))
         }
 
         /// Whether `secrets` (one alternative's released domain secrets) give this gate's agreements.
         func opens(with secrets: [Data]) throws(KeychainStoreError) -> Bool {
             let agreements = try GateAgreement.open(ephemeralKey: ephemeralKey, secrets: secrets)
-            return Self.digest(agreements) == digest  // constant-time
+            return Self.digest(agreements) == digest  // a digest compared with bytes in constant time
         }
 
         static func digest(_ agreements: [Data]) -> SHA256Digest {

@@ -9,7 +9,10 @@ import Testing
 
 struct HPKEVector: Sendable, CustomTestStringConvertible {
     let section: String
-    let ciphersuite: HPKE.Ciphersuite
+    /// The RFC's `kem_id`, `kdf_id` and `aead_id` (`HPKE.Ciphersuite` is `Sendable` only from the iOS 18.4 SDK).
+    let kemID: Int
+    let kdfID: Int
+    let aeadID: Int
     let skRm: String
     let pkSm: String?
     let psk: String?
@@ -23,13 +26,34 @@ struct HPKEVector: Sendable, CustomTestStringConvertible {
     let exportLength: Int
     let exported: String
     var testDescription: String { "RFC 9180 \(section)" }
+
+    var ciphersuite: HPKE.Ciphersuite {
+        let kem: HPKE.KEM = switch kemID {
+        case 0x0010: .P256_HKDF_SHA256
+        case 0x0011: .P384_HKDF_SHA384
+        case 0x0012: .P521_HKDF_SHA512
+        default: .Curve25519_HKDF_SHA256
+        }
+        let kdf: HPKE.KDF = switch kdfID {
+        case 2: .HKDF_SHA384
+        case 3: .HKDF_SHA512
+        default: .HKDF_SHA256
+        }
+        let aead: HPKE.AEAD = switch aeadID {
+        case 1: .AES_GCM_128
+        case 2: .AES_GCM_256
+        case 3: .chaChaPoly
+        default: .exportOnly
+        }
+        return HPKE.Ciphersuite(kem: kem, kdf: kdf, aead: aead)
+    }
 }
 
 @Suite("HPKE: RFC 9180 Appendix A")
 struct HPKEVectorTests {
     static let vectors: [HPKEVector] = [
         HPKEVector(section: "A.1.1 Base",
-                   ciphersuite: HPKE.Ciphersuite(kem: .Curve25519_HKDF_SHA256, kdf: .HKDF_SHA256, aead: .AES_GCM_128),
+                   kemID: 0x0020, kdfID: 1, aeadID: 1,
                    skRm: "4612c550263fc8ad58375df3f557aac531d26850903e55a9f23f21d8534e8ac8",
                    pkSm: nil,
                    psk: nil,
@@ -46,7 +70,7 @@ struct HPKEVectorTests {
                    exportLength: 32,
                    exported: "e9e43065102c3836401bed8c3c3c75ae46be1639869391d62c61f1ec7af54931"),
         HPKEVector(section: "A.2.2 PSK",
-                   ciphersuite: HPKE.Ciphersuite(kem: .Curve25519_HKDF_SHA256, kdf: .HKDF_SHA256, aead: .chaChaPoly),
+                   kemID: 0x0020, kdfID: 1, aeadID: 3,
                    skRm: "77d114e0212be51cb1d76fa99dd41cfd4d0166b08caa09074430a6c59ef17879",
                    pkSm: nil,
                    psk: "0247fd33b913760fa1fa51e1892d9f307fbe65eb171e8132c2af18555a738b82",
@@ -63,7 +87,7 @@ struct HPKEVectorTests {
                    exportLength: 32,
                    exported: "ad40e3ae14f21c99bfdebc20ae14ab86f4ca2dc9a4799d200f43a25f99fa78ae"),
         HPKEVector(section: "A.3.3 Auth",
-                   ciphersuite: HPKE.Ciphersuite(kem: .P256_HKDF_SHA256, kdf: .HKDF_SHA256, aead: .AES_GCM_128),
+                   kemID: 0x0010, kdfID: 1, aeadID: 1,
                    skRm: "d929ab4be2e59f6954d6bedd93e638f02d4046cef21115b00cdda2acb2a4440e",
                    pkSm:
                        "04a817a0902bf28e036d66add5d544cc3a0457eab150f104285df1e293b5c10eef8651213e43d9cd"
@@ -84,7 +108,7 @@ struct HPKEVectorTests {
                    exportLength: 32,
                    exported: "14fe634f95ca0d86e15247cca7de7ba9b73c9b9deb6437e1c832daf7291b79d5"),
         HPKEVector(section: "A.4.4 AuthPSK",
-                   ciphersuite: HPKE.Ciphersuite(kem: .P256_HKDF_SHA256, kdf: .HKDF_SHA512, aead: .AES_GCM_128),
+                   kemID: 0x0010, kdfID: 3, aeadID: 1,
                    skRm: "00510a70fde67af487c093234fc4215c1cdec09579c4b30cc8e48cb530414d0e",
                    pkSm:
                        "04b59a4157a9720eb749c95f842a5e3e8acdccbe834426d405509ac3191e23f2165b5bb1f07a6240"
@@ -105,7 +129,7 @@ struct HPKEVectorTests {
                    exportLength: 32,
                    exported: "bed80f2e54f1285895c4a3f3b3625e6206f78f1ed329a0cfb5864f7c139b3c6a"),
         HPKEVector(section: "A.5.1 Base",
-                   ciphersuite: HPKE.Ciphersuite(kem: .P256_HKDF_SHA256, kdf: .HKDF_SHA256, aead: .chaChaPoly),
+                   kemID: 0x0010, kdfID: 1, aeadID: 3,
                    skRm: "a4d1c55836aa30f9b3fbb6ac98d338c877c2867dd3a77396d13f68d3ab150d3b",
                    pkSm: nil,
                    psk: nil,
@@ -124,7 +148,7 @@ struct HPKEVectorTests {
                    exportLength: 32,
                    exported: "477a50d804c7c51941f69b8e32fe8288386ee1a84905fe4938d58972f24ac938"),
         HPKEVector(section: "A.6.3 Auth",
-                   ciphersuite: HPKE.Ciphersuite(kem: .P521_HKDF_SHA512, kdf: .HKDF_SHA512, aead: .AES_GCM_256),
+                   kemID: 0x0012, kdfID: 3, aeadID: 2,
                    skRm:
                        "013ef326940998544a899e15e1726548ff43bbdb23a8587aa3bef9d1b857338d87287df5667037b5"
                        + "19d6a14661e9503cfc95a154d93566d8c84e95ce93ad05293a0b",
@@ -151,7 +175,7 @@ struct HPKEVectorTests {
                    exportLength: 32,
                    exported: "620b176d737cf366bcc20d96adb54ec156978220879b67923689e6dca36210ed"),
         HPKEVector(section: "A.7.4 AuthPSK",
-                   ciphersuite: HPKE.Ciphersuite(kem: .Curve25519_HKDF_SHA256, kdf: .HKDF_SHA256, aead: .exportOnly),
+                   kemID: 0x0020, kdfID: 1, aeadID: 0xFFFF,
                    skRm: "c4962a7f97d773a47bdf40db4b01dc6a56797c9e0deaab45f4ea3aa9b1d72904",
                    pkSm: "29a5bf3867a6128bbdf8e070abe7fe70ca5e07b629eba5819af73810ee20112f",
                    psk: "0247fd33b913760fa1fa51e1892d9f307fbe65eb171e8132c2af18555a738b82",
