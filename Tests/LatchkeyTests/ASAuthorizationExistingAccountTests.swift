@@ -4,6 +4,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Security
+import LatchkeyCrypto
 import Testing
 @testable import Latchkey
 
@@ -34,17 +35,6 @@ extension ASAuthorizationTests {
             try #require(created.status == 201, "creating \(username): \(created.status)")
         }
 
-        @MainActor
-        static func event(_ controller: LoginController, start: () -> Void) async -> ExistingAccountEvent {
-            await withCheckedContinuation { continuation in
-                controller.onEvent = { event in
-                    controller.onEvent = nil
-                    continuation.resume(returning: event)
-                }
-                start()
-            }
-        }
-
         /// Apple's sample, unchanged: the saved password of the app's `webcredentials:` domain comes back as an
         /// `ASPasswordCredential`, and the server starts a session with it.
         @MainActor @Test func applesExistingAccountCodeHandsOverTheSavedPassword() async throws {
@@ -58,7 +48,7 @@ extension ASAuthorizationTests {
             }
             let controller = LoginController()
             // Nothing saved and no earlier Sign in with Apple for this app: the flow ends without a sheet.
-            let nothing = await Self.event(controller) { controller.performExistingAccountSetupFlows() }
+            let nothing = await ASAuthorizationTests.event(controller) { controller.performExistingAccountSetupFlows() }
             guard case .canceled = nothing else {
                 Issue.record("expected .canceled, got \(nothing)")
                 return
@@ -66,7 +56,7 @@ extension ASAuthorizationTests {
 
             try await Self.createAccount(services.server, username: "juice", password: "correct horse battery")
             try Self.savePassword("correct horse battery", user: "juice", domain: domain)
-            let found = await Self.event(controller) { controller.performExistingAccountSetupFlows() }
+            let found = await ASAuthorizationTests.event(controller) { controller.performExistingAccountSetupFlows() }
             guard case let .password(username, password) = found else {
                 Issue.record("expected the saved password, got \(found)")
                 return
@@ -78,7 +68,7 @@ extension ASAuthorizationTests {
 
             // The user declines the Face ID prompt that hands the password over: canceled, as the sheet would be.
             try AuthenticationServicesFixture.simulator.enqueue(.cancel)
-            let declined = await Self.event(controller) { controller.performExistingAccountSetupFlows() }
+            let declined = await ASAuthorizationTests.event(controller) { controller.performExistingAccountSetupFlows() }
             guard case .canceled = declined else {
                 Issue.record("expected .canceled, got \(declined)")
                 return
@@ -91,14 +81,14 @@ extension ASAuthorizationTests {
             let services = try AuthenticationServicesFixture.start(relyingParty: "apple.example", appleID: "juice@example.com")
             defer { services.stop() }
             let controller = LoginController()
-            let before = await Self.event(controller) { controller.performExistingAccountSetupFlows() }
+            let before = await ASAuthorizationTests.event(controller) { controller.performExistingAccountSetupFlows() }
             guard case .canceled = before else {
                 Issue.record("expected .canceled before any Sign in with Apple, got \(before)")
                 return
             }
             let first = try await SystemAppleIDAuthorizer().authorize(AppleIDAuthorizationRequest(
                 hashedNonce: AppleSignIn.makeNonce().hashed, state: "s", scopes: [.email]))
-            let found = await Self.event(controller) { controller.performExistingAccountSetupFlows() }
+            let found = await ASAuthorizationTests.event(controller) { controller.performExistingAccountSetupFlows() }
             guard case let .appleID(user, identityToken, email, _) = found else {
                 Issue.record("expected the Apple ID credential, got \(found)")
                 return
@@ -110,10 +100,35 @@ extension ASAuthorizationTests {
                                                            json: ["client_id": AuthenticationServicesFixture.clientID,
                                                                   "user": user])
             #expect(revoked.status == 200)
-            let after = await Self.event(controller) { controller.performExistingAccountSetupFlows() }
+            let after = await ASAuthorizationTests.event(controller) { controller.performExistingAccountSetupFlows() }
             guard case .canceled = after else {
                 Issue.record("expected .canceled after the revocation, got \(after)")
                 return
+            }
+        }
+
+        /// A saved password is never printed: not by the credential, not by the kit's form of it.
+        @MainActor @Test func thePasswordIsNeverPrinted() {
+            let credential = ASPasswordCredential(user: "juice", password: "pw-Secret-4711")
+            var dumped = ""
+            dump(credential, to: &dumped)
+            #expect(credential.user == "juice" && credential.password == "pw-Secret-4711")
+            #expect(!dumped.contains("pw-Secret") && !credential.description.contains("pw-Secret"))
+            let picked = ExistingAccountCredential.password(user: "juice", password: "pw-Secret-4711")
+            #expect("\(picked)" == "password(user: juice)")
+        }
+
+        @Test func errorsAreWordedInEnglishAndKorean() {
+            let rows: [(ExistingAccountSignInError, Bilingual)] = [
+                (.password(.invalidCredentials), Bilingual("The user name or password is incorrect.",
+                                                          "사용자 이름 또는 암호가 올바르지 않습니다.")),
+                (.password(.throttled(retryAfter: 30)), Bilingual("Too many failed attempts. Try again in 30 seconds.",
+                                                                 "실패한 시도가 너무 많습니다. 30초 후에 다시 시도하세요.")),
+                (.authorization(.notHandled), Bilingual("The sign-in request was not handled.",
+                                                        "로그인 요청이 처리되지 않았습니다.")),
+            ]
+            for (error, words) in rows {
+                for language in MessageLanguage.allCases { #expect(error.message(in: language) == words(language)) }
             }
         }
 
