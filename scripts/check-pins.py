@@ -56,6 +56,8 @@ EXEMPT = {
     "kSecKeyKeyExchangeParameterRequestedSize": "Apple's Swift has only SecKeyKeyExchangeParameter.requestedSize "
                                                 "(a CF_STRING_ENUM constant)",
     "kSecKeyKeyExchangeParameterSharedInfo": "Apple's Swift has only SecKeyKeyExchangeParameter.sharedInfo",
+    "ASPasswordCredential.customMirror": "CustomReflectable on Linux only, so dump() and debuggers never show the "
+                                         "password (Apple's credential is an Objective-C object)",
     "ASAuthorizationError.errorDescription": "LocalizedError on Linux only, as LAError's (English and Korean text); "
                                              "portable code reads localizedDescription",
     "PrivateKey.init(compactRepresentable:authenticationContext:)":

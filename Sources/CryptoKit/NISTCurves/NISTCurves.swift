@@ -80,7 +80,9 @@ public enum P256: Sendable {
             public init(compactRepresentable: Bool = true) { impl = NISTPrivateKey(compactRepresentable: compactRepresentable) }
 
             /// Creates a P256 private key from a collection of bytes (the scalar).
-            public init<D: ContiguousBytes>(rawRepresentation: D) throws { impl = try NISTPrivateKey(rawRepresentation: rawRepresentation) }
+            public init<Bytes: ContiguousBytes>(rawRepresentation: Bytes) throws {
+                impl = try NISTPrivateKey(rawRepresentation: rawRepresentation)
+            }
 
             /// Creates a P256 private key from an ANSI X9.63 representation (04||x||y||d).
             public init<Bytes: ContiguousBytes>(x963Representation: Bytes) throws {
@@ -213,7 +215,9 @@ public enum P256: Sendable {
             public init(compactRepresentable: Bool = true) { impl = NISTPrivateKey(compactRepresentable: compactRepresentable) }
 
             /// Creates a P256 private key from a collection of bytes (the scalar).
-            public init<D: ContiguousBytes>(rawRepresentation: D) throws { impl = try NISTPrivateKey(rawRepresentation: rawRepresentation) }
+            public init<Bytes: ContiguousBytes>(rawRepresentation: Bytes) throws {
+                impl = try NISTPrivateKey(rawRepresentation: rawRepresentation)
+            }
 
             /// Creates a P256 private key from an ANSI X9.63 representation (04||x||y||d).
             public init<Bytes: ContiguousBytes>(x963Representation: Bytes) throws {
@@ -323,7 +327,9 @@ public enum P384: Sendable {
             public init(compactRepresentable: Bool = true) { impl = NISTPrivateKey(compactRepresentable: compactRepresentable) }
 
             /// Creates a P384 private key from a collection of bytes (the scalar).
-            public init<D: ContiguousBytes>(rawRepresentation: D) throws { impl = try NISTPrivateKey(rawRepresentation: rawRepresentation) }
+            public init<Bytes: ContiguousBytes>(rawRepresentation: Bytes) throws {
+                impl = try NISTPrivateKey(rawRepresentation: rawRepresentation)
+            }
 
             /// Creates a P384 private key from an ANSI X9.63 representation (04||x||y||d).
             public init<Bytes: ContiguousBytes>(x963Representation: Bytes) throws {
@@ -456,7 +462,9 @@ public enum P384: Sendable {
             public init(compactRepresentable: Bool = true) { impl = NISTPrivateKey(compactRepresentable: compactRepresentable) }
 
             /// Creates a P384 private key from a collection of bytes (the scalar).
-            public init<D: ContiguousBytes>(rawRepresentation: D) throws { impl = try NISTPrivateKey(rawRepresentation: rawRepresentation) }
+            public init<Bytes: ContiguousBytes>(rawRepresentation: Bytes) throws {
+                impl = try NISTPrivateKey(rawRepresentation: rawRepresentation)
+            }
 
             /// Creates a P384 private key from an ANSI X9.63 representation (04||x||y||d).
             public init<Bytes: ContiguousBytes>(x963Representation: Bytes) throws {
@@ -566,7 +574,9 @@ public enum P521: Sendable {
             public init(compactRepresentable: Bool = true) { impl = NISTPrivateKey(compactRepresentable: compactRepresentable) }
 
             /// Creates a P521 private key from a collection of bytes (the scalar).
-            public init<D: ContiguousBytes>(rawRepresentation: D) throws { impl = try NISTPrivateKey(rawRepresentation: rawRepresentation) }
+            public init<Bytes: ContiguousBytes>(rawRepresentation: Bytes) throws {
+                impl = try NISTPrivateKey(rawRepresentation: rawRepresentation)
+            }
 
             /// Creates a P521 private key from an ANSI X9.63 representation (04||x||y||d).
             public init<Bytes: ContiguousBytes>(x963Representation: Bytes) throws {
@@ -699,7 +709,9 @@ public enum P521: Sendable {
             public init(compactRepresentable: Bool = true) { impl = NISTPrivateKey(compactRepresentable: compactRepresentable) }
 
             /// Creates a P521 private key from a collection of bytes (the scalar).
-            public init<D: ContiguousBytes>(rawRepresentation: D) throws { impl = try NISTPrivateKey(rawRepresentation: rawRepresentation) }
+            public init<Bytes: ContiguousBytes>(rawRepresentation: Bytes) throws {
+                impl = try NISTPrivateKey(rawRepresentation: rawRepresentation)
+            }
 
             /// Creates a P521 private key from an ANSI X9.63 representation (04||x||y||d).
             public init<Bytes: ContiguousBytes>(x963Representation: Bytes) throws {
