@@ -100,6 +100,7 @@ enum CryptoKitHPKEPins {
         privateKey(Curve25519.KeyAgreement.PrivateKey.self)
         serialization(P256.KeyAgreement.PublicKey.self)
         recipientKey(P256.KeyAgreement.PrivateKey.self)
+        recipientKey(SecureEnclave.P256.KeyAgreement.PrivateKey.self)
         // Each key's own members (the protocols' requirements are pinned above).
         let _: () -> P256.KeyAgreement.PrivateKey = P256.KeyAgreement.PrivateKey.init
         let _: () -> P384.KeyAgreement.PrivateKey = P384.KeyAgreement.PrivateKey.init

@@ -48,3 +48,7 @@ extension Curve25519.KeyAgreement.PublicKey: HPKEDiffieHellmanPublicKey {
         return rawRepresentation
     }
 }
+
+/// A Secure Enclave (TPM) key-agreement key as an HPKE recipient key: its ECDH runs in the TPM.
+@available(iOS 17.0, macOS 14.0, watchOS 10.0, tvOS 17.0, macCatalyst 17.0, *)
+extension SecureEnclave.P256.KeyAgreement.PrivateKey: HPKEDiffieHellmanPrivateKey {}

@@ -38,7 +38,9 @@ public enum GateAgreement {
         }
         do {
             return try secrets.map { secret in
-                try bytes(ProtectionDomainKey.privateKey(secret: secret).sharedSecretFromKeyAgreement(with: peer))
+                try ProtectionDomainKey.withPrivateKey(secret: secret) { raw in
+                    try bytes(Curve25519.KeyAgreement.PrivateKey(rawRepresentation: raw).sharedSecretFromKeyAgreement(with: peer))
+                }
             }
         } catch {
             throw KeychainStoreError(.authFailed)

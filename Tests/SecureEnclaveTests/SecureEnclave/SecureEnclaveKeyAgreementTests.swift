@@ -26,6 +26,37 @@ import Testing
             }
         }
     }
+
+    /// An HPKE recipient key in the TPM (Apple's conformance of iOS 17): a software sender seals to its public key, the
+    /// recipient opens with the key's ECDH done in the TPM, in the base and the PSK modes.
+    @Test func isAnHPKERecipientKey() throws {
+        guard let tpm = try SoftwareTPM.start() else { return }
+        try LatchkeySecureEnclaveConfiguration.$taskTCTI.withValue(tpm.tcti) {
+            let enclave = try SecureEnclave.P256.KeyAgreement.PrivateKey()
+            let suite = HPKE.Ciphersuite.P256_SHA256_AES_GCM_256
+            let info = Data("latchkey hpke".utf8)
+            var sender = try HPKE.Sender(recipientKey: enclave.publicKey, ciphersuite: suite, info: info)
+            let sealed = try sender.seal(Data("to the enclave".utf8), authenticating: Data("aad".utf8))
+            var recipient = try HPKE.Recipient(privateKey: enclave, ciphersuite: suite, info: info,
+                                               encapsulatedKey: sender.encapsulatedKey)
+            #expect(try recipient.open(sealed, authenticating: Data("aad".utf8)) == Data("to the enclave".utf8))
+            #expect(try recipient.exportSecret(context: Data("c".utf8), outputByteCount: 32)
+                    == sender.exportSecret(context: Data("c".utf8), outputByteCount: 32))
+
+            let psk = SymmetricKey(size: .bits256), pskID = Data("psk id".utf8)
+            var pskSender = try HPKE.Sender(recipientKey: enclave.publicKey, ciphersuite: suite, info: info,
+                                            presharedKey: psk, presharedKeyIdentifier: pskID)
+            let pskSealed = try pskSender.seal(Data("psk".utf8))
+            var pskRecipient = try HPKE.Recipient(privateKey: enclave, ciphersuite: suite, info: info,
+                                                  encapsulatedKey: pskSender.encapsulatedKey,
+                                                  presharedKey: psk, presharedKeyIdentifier: pskID)
+            #expect(try pskRecipient.open(pskSealed) == Data("psk".utf8))
+            // Another key cannot open it.
+            var stranger = try HPKE.Recipient(privateKey: P256.KeyAgreement.PrivateKey(), ciphersuite: suite, info: info,
+                                              encapsulatedKey: sender.encapsulatedKey)
+            #expect(throws: (any Error).self) { try stranger.open(sealed, authenticating: Data("aad".utf8)) }
+        }
+    }
 }
 
 /// What crosses the TCTI: the ECDH secret never in the clear (the TPM encrypts the response under a salted session).
