@@ -66,7 +66,8 @@ enum AuthBenchmarks {
                                     message: Data(repeating: 0x61, count: 300))
             let now = Int64(Date().timeIntervalSince1970)
             let claims = AccessTokenClaims(iss: "http://127.0.0.1", sub: "acct", aud: "latchkey", exp: now + 900,
-                                           iat: now, jti: "j", clientID: "app", scope: "openid", sid: "s")
+                                           iat: now, jti: "j", clientID: "app", scope: "openid", sid: "s",
+                                           authTime: now, amr: ["hwk", "user", "mfa"])
             return Benchmark.Pair(baseline: { try raw.sign() },
                                   subject: { _ = try ring.signAccessToken(claims) },
                                   tearDown: { fixture.cleanup() })
@@ -321,7 +322,8 @@ struct TokenFixture: Sendable {
                                       rotationInterval: 86_400)
         let now = Int64(Date().timeIntervalSince1970)
         token = try ring.signAccessToken(AccessTokenClaims(iss: "http://127.0.0.1", sub: "acct", aud: "latchkey", exp: now + 900,
-                                                            iat: now, jti: "j", clientID: "app", scope: "openid", sid: "s"))
+                                                            iat: now, jti: "j", clientID: "app", scope: "openid", sid: "s",
+                                                            authTime: now, amr: ["hwk", "user", "mfa"]))
         let keys = try ring.publishedKeySet()
         publicKey = try keys.keys[0].publicKey()
         verifier = TokenVerifier(keySet: keys, issuer: "http://127.0.0.1", audience: "latchkey")

@@ -39,7 +39,7 @@ enum SessionBenchmarks {
             baseline: {
                 raw.bind(select, 1, account)
                 raw.bind(select, 2, now)
-                let rows = raw.readAll(select, textColumns: [0, 1, 2, 6, 7, 8, 9, 11], integerColumns: [3, 4, 10, 12])
+                let rows = raw.readAll(select, textColumns: [0, 1, 2, 6, 7, 8, 9], integerColumns: [3, 4, 10, 11, 12])
                 guard rows == sessions else { throw SessionSeed.Failure.rows(rows) }
             },
             subject: {
@@ -126,12 +126,12 @@ struct SessionSeed: Sendable {
             let session = try raw.prepare("""
                 INSERT INTO sessions (id, account_id, client_id, created_at, expires_at, revoked_at, device_name, user_agent,
                     client_address, sign_in_method, auth_time, amr)
-                VALUES (?1, ?2, 'app', ?3, ?4, NULL, 'Laptop', 'Bench/1.0', '198.51.100.7', 'passkey', ?3, 'hwk user mfa')
+                VALUES (?1, ?2, 'app', ?3, ?4, NULL, 'Laptop', 'Bench/1.0', '198.51.100.7', 'passkey', ?3, 26)
                 """)
             let token = try raw.prepare("""
                 INSERT INTO refresh_tokens (token_hash, family_id, parent_hash, account_id, client_id, scope, created_at,
                     expires_at, used_at, revoked_at, auth_time, amr)
-                VALUES (?1, ?2, NULL, ?3, 'app', 'openid', ?4, ?5, ?6, NULL, ?4, 'hwk user mfa')
+                VALUES (?1, ?2, NULL, ?3, 'app', 'openid', ?4, ?5, ?6, NULL, ?4, 26)
                 """)
             let passkey = try raw.prepare("""
                 INSERT INTO passkeys VALUES (?1, ?2, ?1, 'key', -7, 0, 'internal', 0, 0, 1, '00', 'none', 'none', 'Key', ?3, NULL)

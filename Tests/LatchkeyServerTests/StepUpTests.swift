@@ -228,9 +228,10 @@ struct StepUpTests {
         #expect(SignInProof.apple.amr == ["fed"])
         #expect(SignInProof.passkey(backupEligible: false, userVerified: true).amr == ["hwk", "user", "mfa"])
         #expect(SignInProof.passkey(backupEligible: true, userVerified: false).amr == ["swk", "user"])
-        #expect(SignInProof.references(stored: SignInProof.passkey(backupEligible: true, userVerified: true).storedAMR)
-                == ["swk", "user", "mfa"])
-        #expect(SignInProof.references(stored: "") == [])
+        #expect(SignInProof.passkey(backupEligible: true, userVerified: true).amr == ["swk", "user", "mfa"])
+        #expect(AuthenticationMethods().references == [])
+        #expect(AuthenticationMethods(rawValue: SignInProof.passkey(backupEligible: false, userVerified: true).methods.rawValue)
+                .references == ["hwk", "user", "mfa"], "as stored")
     }
 }
 

@@ -84,6 +84,8 @@ def main():
         register_passkey(base, token, index)
     listed = call(base, "GET", "/v1/passkeys", token=token)["passkeys"]
     print("contract-test: seeded %s with %d passkeys" % (username, len(listed)))
+    # The account's id, for the hooks (they keep schemathesis from deleting it or changing its password).
+    print("account_id=%s" % call(base, "GET", "/v1/me", token=token)["id"])
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ public struct SessionSummary: Codable, Sendable, Equatable {
         deviceName = session.deviceName ?? session.userAgent
         clientAddress = session.clientAddress
         signInMethod = session.signInMethod
-        amr = session.amr
+        amr = session.amr.references
         authTime = session.authTime
         self.current = current
     }

@@ -341,24 +341,24 @@ public final class AuthService: Sendable {
         try database.createSession(
             SessionRecord(id: sessionID, accountID: accountID, clientID: clientID, createdAt: now, expiresAt: sessionEnd,
                           deviceName: context.deviceName, userAgent: context.userAgent, clientAddress: context.clientAddress,
-                          signInMethod: proof.method, authTime: now, amr: proof.amr),
+                          signInMethod: proof.method, authTime: now, amr: proof.methods),
             firstToken: RefreshTokenRecord(tokenHash: RefreshTokenSecret.hash(of: refresh), familyID: sessionID, parentHash: nil,
                                            accountID: accountID, clientID: clientID, scope: scope, createdAt: now,
                                            expiresAt: min(now + configuration.refreshTokenLifetime, sessionEnd),
-                                           authTime: now, amr: proof.storedAMR),
+                                           authTime: now, amr: proof.methods),
             audit: audit)
         return try issue(accountID: accountID, sessionID: sessionID, clientID: clientID, scope: scope, refreshToken: refresh,
-                         authTime: now, amr: proof.storedAMR, now: now)
+                         authTime: now, amr: proof.methods, now: now)
     }
 
     /// Signs an access token for the session (its `auth_time` and stored `amr`) and answers it with `refreshToken`.
     private func issue(accountID: String, sessionID: String, clientID: String, scope: String, refreshToken: String,
-                       authTime: Int64, amr: String, now: Int64) throws -> TokenResponse {
+                       authTime: Int64, amr: AuthenticationMethods, now: Int64) throws -> TokenResponse {
         let claims = AccessTokenClaims(iss: configuration.issuer, sub: accountID, aud: configuration.audience,
                                        exp: now + configuration.accessTokenLifetime, iat: now,
                                        jti: SecureRandom.bytes(count: 16).base64URLEncodedString(), clientID: clientID,
                                        scope: scope, sid: sessionID, authTime: authTime,
-                                       amr: amr.isEmpty ? nil : SignInProof.references(stored: amr))
+                                       amr: amr.isEmpty ? nil : amr.references)
         return TokenResponse(accessToken: try keyRing.sign(claims), expiresIn: Int(configuration.accessTokenLifetime),
                              refreshToken: refreshToken, scope: scope)
     }

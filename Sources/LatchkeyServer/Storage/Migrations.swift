@@ -159,8 +159,8 @@ public enum SchemaMigrations {
             "DROP INDEX IF EXISTS refresh_tokens_parent",
         ]),
         // Issue 32. A session tells where and how it signed in, and when it last did (auth_time: only a sign-in renews
-        // it, a refresh keeps it); each refresh token carries its session's auth_time and amr, so a rotation copies
-        // them with the row it already writes instead of reading the session. The family index gains created_at:
+        // it, a refresh keeps it); each refresh token carries its session's auth_time and amr (`AuthenticationMethods`,
+        // an integer), so a rotation copies them with the row it already writes instead of reading the session. The family index gains created_at:
         // the newest token of a family is the session's last use, found by one seek (an index entry a little wider,
         // no extra index to write per rotation).
         Migration(version: 7, name: "sessions: devices, sign-in method, authentication time", statements: [
@@ -169,10 +169,10 @@ public enum SchemaMigrations {
             "ALTER TABLE sessions ADD COLUMN client_address TEXT",
             "ALTER TABLE sessions ADD COLUMN sign_in_method TEXT",
             "ALTER TABLE sessions ADD COLUMN auth_time BIGINT NOT NULL DEFAULT 0",
-            "ALTER TABLE sessions ADD COLUMN amr TEXT NOT NULL DEFAULT ''",
+            "ALTER TABLE sessions ADD COLUMN amr BIGINT NOT NULL DEFAULT 0",
             "UPDATE sessions SET auth_time = created_at",
             "ALTER TABLE refresh_tokens ADD COLUMN auth_time BIGINT NOT NULL DEFAULT 0",
-            "ALTER TABLE refresh_tokens ADD COLUMN amr TEXT NOT NULL DEFAULT ''",
+            "ALTER TABLE refresh_tokens ADD COLUMN amr BIGINT NOT NULL DEFAULT 0",
             """
             UPDATE refresh_tokens SET auth_time = COALESCE(
                 (SELECT created_at FROM sessions WHERE sessions.id = refresh_tokens.family_id), created_at)

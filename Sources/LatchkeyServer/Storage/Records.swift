@@ -45,11 +45,11 @@ public struct SessionRecord: Sendable, Equatable {
     /// Unix seconds of its last real sign-in (the session's start, or its latest step-up). Refreshes keep it.
     public var authTime: Int64
     /// RFC 8176 method references of that sign-in.
-    public var amr: [String]
+    public var amr: AuthenticationMethods
 
     public init(id: String, accountID: String, clientID: String, createdAt: Int64, expiresAt: Int64, revokedAt: Int64? = nil,
                 deviceName: String? = nil, userAgent: String? = nil, clientAddress: String? = nil,
-                signInMethod: SignInMethod? = nil, authTime: Int64? = nil, amr: [String] = []) {
+                signInMethod: SignInMethod? = nil, authTime: Int64? = nil, amr: AuthenticationMethods = []) {
         self.id = id; self.accountID = accountID; self.clientID = clientID
         self.createdAt = createdAt; self.expiresAt = expiresAt; self.revokedAt = revokedAt
         self.deviceName = deviceName; self.userAgent = userAgent; self.clientAddress = clientAddress
@@ -72,12 +72,12 @@ public struct RefreshTokenRecord: Sendable, Equatable {
     public var revokedAt: Int64?
     /// Unix seconds of the session's last real sign-in when this token was issued.
     public var authTime: Int64
-    /// That sign-in's RFC 8176 method references, space-separated (as stored).
-    public var amr: String
+    /// That sign-in's RFC 8176 method references.
+    public var amr: AuthenticationMethods
 
     public init(tokenHash: String, familyID: String, parentHash: String?, accountID: String, clientID: String,
                 scope: String, createdAt: Int64, expiresAt: Int64, usedAt: Int64? = nil, revokedAt: Int64? = nil,
-                authTime: Int64? = nil, amr: String = "") {
+                authTime: Int64? = nil, amr: AuthenticationMethods = []) {
         self.tokenHash = tokenHash; self.familyID = familyID; self.parentHash = parentHash
         self.accountID = accountID; self.clientID = clientID; self.scope = scope
         self.createdAt = createdAt; self.expiresAt = expiresAt; self.usedAt = usedAt; self.revokedAt = revokedAt
@@ -93,7 +93,7 @@ public struct RefreshTokenRecord: Sendable, Equatable {
                   accountID: try row.text(3), clientID: try row.text(4), scope: try row.text(5),
                   createdAt: try row.integer(6), expiresAt: try row.integer(7),
                   usedAt: row.optionalInteger(8), revokedAt: row.optionalInteger(9),
-                  authTime: try row.integer(10), amr: row.optionalText(11) ?? "")
+                  authTime: try row.integer(10), amr: AuthenticationMethods(rawValue: row.optionalInteger(11) ?? 0))
     }
 }
 

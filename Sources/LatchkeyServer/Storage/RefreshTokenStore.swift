@@ -25,7 +25,7 @@ extension Database {
                               .integer(session.expiresAt), .optional(session.revokedAt), .optional(session.deviceName),
                               .optional(session.userAgent), .optional(session.clientAddress),
                               .optional(session.signInMethod?.rawValue), .integer(session.authTime),
-                              .text(session.amr.joined(separator: " "))])
+                              .integer(session.amr.rawValue)])
             try insertRefreshToken(firstToken, on: conn)
             if let audit { try insertAudit(audit, on: conn) }
         }
@@ -179,7 +179,7 @@ func insertRefreshToken(_ token: RefreshTokenRecord, on conn: any SQLConnection)
     try conn.execute(RefreshTokenSQL.insert,
                      [.text(token.tokenHash), .text(token.familyID), .optional(token.parentHash), .text(token.accountID),
                       .text(token.clientID), .text(token.scope), .integer(token.createdAt), .integer(token.expiresAt),
-                      .optional(token.usedAt), .optional(token.revokedAt), .integer(token.authTime), .text(token.amr)])
+                      .optional(token.usedAt), .optional(token.revokedAt), .integer(token.authTime), .integer(token.amr.rawValue)])
 }
 
 private func insertSuccessor(of previous: RefreshTokenRecord, hash: String, now: Int64, expiresAt: Int64,

@@ -13,7 +13,7 @@ extension SessionRecord {
                   createdAt: try row.integer(3), expiresAt: try row.integer(4), revokedAt: row.optionalInteger(5),
                   deviceName: row.optionalText(6), userAgent: row.optionalText(7), clientAddress: row.optionalText(8),
                   signInMethod: row.optionalText(9).flatMap(SignInMethod.init(rawValue:)), authTime: try row.integer(10),
-                  amr: SignInProof.references(stored: row.optionalText(11) ?? ""))
+                  amr: AuthenticationMethods(rawValue: row.optionalInteger(11) ?? 0))
     }
 }
 
@@ -65,7 +65,7 @@ extension Database {
                     device_name = COALESCE(?, device_name), user_agent = COALESCE(?, user_agent)
                 WHERE id = ? AND account_id = ? AND revoked_at IS NULL AND expires_at > ?
                 RETURNING client_id, expires_at
-                """, [.integer(now), .text(proof.storedAMR), .text(proof.method.rawValue), .optional(context.clientAddress),
+                """, [.integer(now), .integer(proof.methods.rawValue), .text(proof.method.rawValue), .optional(context.clientAddress),
                       .optional(context.deviceName), .optional(context.userAgent), .text(id), .text(accountID),
                       .integer(now)]).first else { return nil }
             let retired = try conn.execute("""
@@ -77,7 +77,7 @@ extension Database {
                 tokenHash: successorHash, familyID: id, parentHash: retired.count == 1 ? try retired[0].text(0) : nil,
                 accountID: accountID, clientID: try session.text(0), scope: try retired.first?.text(1) ?? defaultScope,
                 createdAt: now, expiresAt: min(now + refreshTokenLifetime, try session.integer(1)), authTime: now,
-                amr: proof.storedAMR)
+                amr: proof.methods)
             try insertRefreshToken(token, on: conn)
             if let audit { try insertAudit(audit, on: conn) }
             return token
