@@ -33,8 +33,6 @@ enum SessionBenchmarks {
             """)
         let account = seed.accountID(0)
         let now = seed.now
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return Benchmark.Pair(
             baseline: {
                 raw.bind(select, 1, account)
@@ -47,7 +45,7 @@ enum SessionBenchmarks {
                     .map { SessionSummary($0, current: false) }
                     .sorted { ($0.lastUsedAt, $0.id) > ($1.lastUsedAt, $1.id) }
                 guard listed.count == sessions else { throw SessionSeed.Failure.rows(listed.count) }
-                _ = try encoder.encode(["sessions": listed])
+                _ = SessionSummary.listBody(listed)
             },
             tearDown: {
                 raw.close()

@@ -135,6 +135,21 @@ struct SessionsTests {
         #expect(DeviceName.userAgent("\u{1}\u{2}") == nil)
     }
 
+    /// The hand-built list is byte for byte what the server's JSONEncoder writes, escapes and absent members included.
+    @Test(arguments: ["plain", "with \"quotes\" and \\ back/slash", "tab\tnew\nline\u{1}\u{1f}", "café ✓ 🔑", ""])
+    func theListBodyMatchesJSONEncoder(_ text: String) throws {
+        let full = SessionRecord(id: text, accountID: "a", clientID: "c", createdAt: 1, expiresAt: 2, deviceName: text,
+                                 userAgent: "ua", clientAddress: text, signInMethod: .passkey, authTime: -3,
+                                 amr: [.hardwareKey, .userPresence, .multipleFactors])
+        let bare = SessionRecord(id: "b", accountID: "a", clientID: "c", createdAt: 5, expiresAt: 6)
+        for sessions in [[], [SessionSummary(SessionActivity(session: full, lastUsedAt: 9), current: true)],
+                         [SessionSummary(SessionActivity(session: full, lastUsedAt: 9), current: false),
+                          SessionSummary(SessionActivity(session: bare, lastUsedAt: 5), current: true)]] {
+            let expected = try JSONCoding.encoder.encode(["sessions": sessions])
+            #expect(String(decoding: SessionSummary.listBody(sessions), as: UTF8.self) == String(decoding: expected, as: UTF8.self))
+        }
+    }
+
     @Test func theSessionRoutesNeedALiveBearerToken() async throws {
         let f = try #require(try await ServiceFixture.make())
         defer { f.test.cleanup() }

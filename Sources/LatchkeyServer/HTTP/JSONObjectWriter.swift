@@ -1,6 +1,7 @@
 import Foundation
 
-/// Writes one flat JSON object — string, string-array and integer members, in the order given — as the exact bytes the
+/// Writes one JSON object — string, string-array, integer, boolean members and arrays of objects written the same
+/// way, in the order given — as the exact bytes the
 /// server's `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`) writes for the same members, so a
 /// hot response can skip Codable. Callers give the members in sorted order and leave out absent optionals
 /// (what the synthesized `encodeIfPresent` does); tests compare the bytes with `JSONEncoder`'s.
@@ -58,6 +59,23 @@ struct JSONObjectWriter {
         for (index, text) in texts.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
             string(text)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    /// `"name":true` or `"name":false`.
+    mutating func member(_ name: StaticString, _ value: Bool) {
+        key(name)
+        bytes.append(contentsOf: value ? Array("true".utf8) : Array("false".utf8))
+    }
+
+    /// `"name":[{…},{…}]` from objects already written (`finish()`ed) by writers like this one.
+    mutating func member(_ name: StaticString, objects: [Data]) {
+        key(name)
+        bytes.append(UInt8(ascii: "["))
+        for (index, object) in objects.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(contentsOf: object)
         }
         bytes.append(UInt8(ascii: "]"))
     }

@@ -11,8 +11,6 @@ struct PasswordChangeRequest: Decodable, Sendable {
     }
 }
 
-struct SessionList: Encodable, Sendable { var sessions: [SessionSummary] }
-
 struct SessionsEnded: Encodable, Sendable { var ended: Int }
 
 extension AuthService {
@@ -63,7 +61,7 @@ extension AuthService {
 
     func handleListSessions(_ request: HTTPRequest) -> HTTPResponse {
         do {
-            return .json(SessionList(sessions: try sessions(authorization: request.header("authorization"))))
+            return .json(body: SessionSummary.listBody(try sessions(authorization: request.header("authorization"))))
         } catch {
             return error.response
         }
