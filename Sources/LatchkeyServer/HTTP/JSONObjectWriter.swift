@@ -66,18 +66,32 @@ struct JSONObjectWriter {
     /// `"name":true` or `"name":false`.
     mutating func member(_ name: StaticString, _ value: Bool) {
         key(name)
-        bytes.append(contentsOf: value ? Array("true".utf8) : Array("false".utf8))
+        append(value ? "true" : "false")
     }
 
-    /// `"name":[{…},{…}]` from objects already written (`finish()`ed) by writers like this one.
-    mutating func member(_ name: StaticString, objects: [Data]) {
+    /// `"name":[{…},{…}]`, each element's object written by `write` into the same buffer.
+    mutating func member<Element>(_ name: StaticString, objects elements: [Element],
+                                  _ write: (Element, inout JSONObjectWriter) -> Void) {
         key(name)
         bytes.append(UInt8(ascii: "["))
-        for (index, object) in objects.enumerated() {
+        for (index, element) in elements.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            bytes.append(contentsOf: object)
+            var nested = JSONObjectWriter(continuing: &bytes)
+            write(element, &nested)
+            nested.bytes.append(UInt8(ascii: "}"))
+            swap(&bytes, &nested.bytes)
         }
         bytes.append(UInt8(ascii: "]"))
+    }
+
+    /// A writer of an object that continues `buffer` (which it takes over; give it back with `swap`).
+    private init(continuing buffer: inout [UInt8]) {
+        swap(&bytes, &buffer)
+        bytes.append(UInt8(ascii: "{"))
+    }
+
+    private mutating func append(_ text: StaticString) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// `"name":number`.
@@ -96,8 +110,9 @@ struct JSONObjectWriter {
         if !empty { bytes.append(UInt8(ascii: ",")) }
         empty = false
         bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        append(name)
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
     }
 
     private static func hexDigit(_ nibble: UInt8) -> UInt8 {

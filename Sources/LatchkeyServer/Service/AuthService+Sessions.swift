@@ -40,14 +40,13 @@ public struct SessionSummary: Codable, Sendable, Equatable {
     /// The body of `GET /v1/sessions`, `{"sessions":[…]}`: the bytes the server's `JSONEncoder` writes for it, built
     /// directly (`JSONEncoder` was four fifths of listing 100 sessions).
     public static func listBody(_ sessions: [SessionSummary]) -> Data {
-        var out = JSONObjectWriter(capacity: 16 + 256 * sessions.count)
-        out.member("sessions", objects: sessions.map(\.jsonBody))
+        var out = JSONObjectWriter(capacity: 16 + 320 * sessions.count)
+        out.member("sessions", objects: sessions) { session, object in session.write(to: &object) }
         return out.finish()
     }
 
-    /// This session as one JSON object, the members in `JSONEncoder`'s sorted order, absent ones left out.
-    var jsonBody: Data {
-        var out = JSONObjectWriter(capacity: 256 + (deviceName?.utf8.count ?? 0))
+    /// Writes this session's members in `JSONEncoder`'s sorted order, absent ones left out.
+    func write(to out: inout JSONObjectWriter) {
         out.member("amr", amr)
         out.member("auth_time", authTime)
         if let clientAddress { out.member("client_address", clientAddress) }
@@ -57,7 +56,6 @@ public struct SessionSummary: Codable, Sendable, Equatable {
         out.member("id", id)
         out.member("last_used_at", lastUsedAt)
         if let signInMethod { out.member("sign_in_method", signInMethod.rawValue) }
-        return out.finish()
     }
 }
 
