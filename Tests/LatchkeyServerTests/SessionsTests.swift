@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import LatchkeyWebAuthn
 @testable import LatchkeyServer
 
 /// `GET /v1/sessions`, `DELETE /v1/sessions/{id}`, `POST /v1/sessions/revoke-others`.
@@ -147,6 +148,29 @@ struct SessionsTests {
                           SessionSummary(SessionActivity(session: bare, lastUsedAt: 5), current: true)]] {
             let expected = try JSONCoding.encoder.encode(["sessions": sessions])
             #expect(String(decoding: SessionSummary.listBody(sessions), as: UTF8.self) == String(decoding: expected, as: UTF8.self))
+        }
+    }
+
+    @Test func aPasskeySignInNamesItsSession() async throws {
+        let f = try #require(try await PasskeyEndpointFixture.make())
+        defer { f.base.test.cleanup() }
+        let key = SoftwareAuthenticator(store: InMemorySoftwareCredentialStore())
+        #expect(try await f.register(key, username: "ines").status == 201)
+        func signIn(deviceName: Any) async throws -> HTTPResponse {
+            var body = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(try await f.assertion(key)))
+                                        as? [String: Any])
+            body["device_name"] = deviceName
+            return await f.request("POST", "/v1/passkeys/authenticate/verify", body: try JSONSerialization.data(withJSONObject: body))
+        }
+        let named = try await signIn(deviceName: "Ines’s Pixel")
+        try #require(named.status == 200, "\(named.bodyText)")
+        let listed = try Self.sessions(await f.request("GET", "/v1/sessions",
+                                                       bearer: try #require(named.object["access_token"] as? String)))
+        #expect(listed.first { $0.current }?.deviceName == "Ines’s Pixel")
+        #expect(listed.first { $0.current }?.signInMethod == .passkey && listed.first { $0.current }?.amr == ["hwk", "user", "mfa"])
+        for bad in ["", "\u{202E}evil"] as [Any] + [42] {
+            let refused = try await signIn(deviceName: bad)
+            #expect(refused.status == 400 && refused.object["error"] as? String == "invalid_request", "\(bad)")
         }
     }
 

@@ -21,10 +21,9 @@ import json
 import os
 import random
 import time
-import urllib.error
-import urllib.request
 
 import schemathesis
+from seed import send
 
 SIGN_INS = {"passwordLogin", "passkeyAuthenticationVerify", "appleLogin"}
 ACCOUNT_CHANGES = {"deleteMe", "changePassword"}
@@ -35,17 +34,7 @@ _throwaway = {"token": None, "issued": 0.0}
 
 
 def _call(method, path, body=None, token=None):
-    request = urllib.request.Request(BASE + path, method=method,
-                                     data=None if body is None else json.dumps(body).encode())
-    if body is not None:
-        request.add_header("Content-Type", "application/json")
-    if token is not None:
-        request.add_header("Authorization", "Bearer " + token)
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, json.loads(response.read() or b"null")
-    except urllib.error.HTTPError as error:
-        return error.code, None
+    return send(BASE, method, path, body, token)
 
 
 def _subject(authorization):

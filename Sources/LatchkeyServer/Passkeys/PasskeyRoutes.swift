@@ -69,9 +69,17 @@ struct DeviceNameMember: Decodable, Sendable {
 
     enum CodingKeys: String, CodingKey { case deviceName = "device_name" }
 
-    static func read(_ request: HTTPRequest) -> String? {
-        guard request.body.range(of: Data("\"device_name\"".utf8)) != nil else { return nil }
-        return (try? request.decodeJSON(DeviceNameMember.self))?.deviceName
+    /// The member, validated (`DeviceName`); nil when absent; a 400 answer when it is not an acceptable name.
+    static func read(_ request: HTTPRequest) -> Result<String?, HTTPResponseBox> {
+        guard request.body.range(of: Data("\"device_name\"".utf8)) != nil else { return .success(nil) }
+        do {
+            guard let name = try request.decodeJSON(DeviceNameMember.self).deviceName else { return .success(nil) }
+            return .success(try DeviceName.validated(name))
+        } catch let error as DeviceNameError {
+            return .failure(HTTPResponseBox(PasskeyService.response(.invalidRequest(error.englishText))))
+        } catch {
+            return .failure(HTTPResponseBox(PasskeyService.response(.invalidRequest("device_name must be a string."))))
+        }
     }
 }
 
@@ -113,9 +121,10 @@ extension PasskeyService {
     func handleRegistrationVerify(_ request: HTTPRequest) async -> HTTPResponse {
         let body: RegistrationResponse
         do { body = try request.decodeJSON(RegistrationResponse.self) } catch { return error.response }
-        var deviceName: String?
-        if let given = DeviceNameMember.read(request) {
-            do { deviceName = try DeviceName.validated(given) } catch { return Self.response(.invalidRequest(error.englishText)) }
+        let deviceName: String?
+        switch DeviceNameMember.read(request) {
+        case .success(let name): deviceName = name
+        case .failure(let box): return box.response
         }
         do {
             let done = try await verifyRegistration(body, authorization: request.header("authorization"), ip: request.remoteAddress,
@@ -145,8 +154,11 @@ extension PasskeyService {
         let body: AuthenticationResponse
         do { body = try request.decodeJSON(AuthenticationResponse.self) } catch { return error.response }
         let context: SignInContext
-        do { context = try auth.signInContext(request, deviceName: DeviceNameMember.read(request)) } catch {
-            return AuthService.bearerError(error)
+        switch DeviceNameMember.read(request) {
+        case .success(let name):
+            do { context = try auth.signInContext(request, validatedDeviceName: name) } catch { return AuthService.bearerError(error) }
+        case .failure(let box):
+            return box.response
         }
         do {
             return AuthService.tokenResponse(try await signIn(body, ip: request.remoteAddress, context: context))

@@ -34,8 +34,13 @@ extension AuthService {
         if let deviceName {
             do { name = try DeviceName.validated(deviceName) } catch { throw .invalidRequest(error.englishText) }
         }
-        return SignInContext(deviceName: name, userAgent: request.header("user-agent"), clientAddress: request.remoteAddress,
-                             reauthenticating: try stepUpClaims(request.header("authorization")))
+        return try signInContext(request, validatedDeviceName: name)
+    }
+
+    /// `signInContext(_:deviceName:)` for a name already `DeviceName.validated`.
+    func signInContext(_ request: HTTPRequest, validatedDeviceName name: String?) throws(OAuthError) -> SignInContext {
+        SignInContext(deviceName: name, userAgent: request.header("user-agent"), clientAddress: request.remoteAddress,
+                      reauthenticating: try stepUpClaims(request.header("authorization")))
     }
 
     func handleDeleteMe(_ request: HTTPRequest) -> HTTPResponse {
