@@ -59,10 +59,11 @@ enum SessionBenchmarks {
         let seed = try SessionSeed(accounts: pool, sessionsPerAccount: 100, tokensPerSession: 1)
         let database = try seed.serverDatabase()
         let raw = try RawSQLite(path: seed.rawPath)
-        // The server's commits hand the WAL's copying back to a checkpointer thread of their own (WALCheckpointer); the
-        // floor does not checkpoint at all.
-        try raw.execute("PRAGMA synchronous=FULL")
-        try raw.execute("PRAGMA wal_autocheckpoint=0")
+        // The server's settings (SQLiteDatabase: FULL, foreign keys, a 4 MiB page cache); its commits hand the WAL's
+        // copying to a checkpointer thread of their own (WALCheckpointer), and the floor does not checkpoint at all.
+        for pragma in ["PRAGMA synchronous=FULL", "PRAGMA foreign_keys=ON", "PRAGMA cache_size=-4096", "PRAGMA wal_autocheckpoint=0"] {
+            try raw.execute(pragma)
+        }
         let statements = try [
             "BEGIN IMMEDIATE",
             "UPDATE accounts SET failed_count = failed_count WHERE id = ?1 RETURNING username_key",
