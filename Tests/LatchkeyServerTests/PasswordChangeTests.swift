@@ -86,6 +86,32 @@ struct PasswordChangeTests {
         #expect(late.status == 401 && late.errorCode == "insufficient_user_authentication" && late.json["max_age"] as? Int == 300)
     }
 
+    @Test func anAppleOnlyAccountAddsAPasswordWithARecentSignIn() async throws {
+        let f = try #require(try await AppleSessionTests.Fixture.make())
+        defer { f.cleanup() }
+        let signedIn = try await f.signIn()
+        let access = try #require(signedIn.object["access_token"] as? String)
+        let claims = try f.auth.authenticate("Bearer \(access)")
+        #expect(claims.amr == ["fed"])
+        f.clock.advance(by: 301)
+        let stale = await f.request("POST", "/v1/me/password", body: Data(Self.body(current: nil, new: "apple user's password").utf8),
+                                    bearer: access)
+        #expect(stale.status == 401 && stale.object["error"] as? String == "insufficient_user_authentication")
+        // A Sign in with Apple step-up (the same session), then the password is added.
+        let stepped = try await f.signIn(bearer: access)
+        try #require(stepped.status == 200, "\(stepped.bodyText)")
+        let fresh = try #require(stepped.object["access_token"] as? String)
+        #expect(try f.auth.authenticate("Bearer \(fresh)").sid == claims.sid)
+        let added = await f.request("POST", "/v1/me/password", body: Data(Self.body(current: nil, new: "apple user's password").utf8),
+                                    bearer: fresh)
+        #expect(added.status == 204)
+        let me = await f.request("GET", "/v1/me", bearer: fresh)
+        #expect(me.object["sign_in_methods"] as? [String] == ["password", "apple"])
+        let username = try #require(me.object["username"] as? String)
+        #expect(try await f.auth.loginWithPassword(username: username, password: "apple user's password", ip: "127.0.0.1")
+            .accessToken.isEmpty == false)
+    }
+
     @Test func aPasskeyOnlyAccountAddsAPasswordAfterAStepUp() async throws {
         let f = try #require(try await PasskeyEndpointFixture.make())
         defer { f.base.test.cleanup() }
