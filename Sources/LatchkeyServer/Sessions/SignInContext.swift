@@ -15,7 +15,7 @@ public struct SignInContext: Sendable {
     public init(deviceName: String? = nil, userAgent: String? = nil, clientAddress: String? = nil,
                 reauthenticating: AccessTokenClaims? = nil) {
         self.deviceName = deviceName
-        self.userAgent = userAgent.flatMap(DeviceName.userAgent)
+        self.userAgent = DeviceName.userAgent(userAgent)
         self.clientAddress = clientAddress
         self.reauthenticating = reauthenticating
     }
