@@ -55,7 +55,11 @@ BASE=$(sed -n 's/^listening on //p' "$WORK/server.out" | head -n 1)
 export LATCHKEY_CONTRACT_USERNAME="contract-user"
 LATCHKEY_CONTRACT_PASSWORD="contract-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
 export LATCHKEY_CONTRACT_PASSWORD
-"$VENV/bin/python" scripts/contract/seed.py "$BASE" "$LATCHKEY_CONTRACT_USERNAME" "$LATCHKEY_CONTRACT_PASSWORD" 3
+seeded=$("$VENV/bin/python" scripts/contract/seed.py "$BASE" "$LATCHKEY_CONTRACT_USERNAME" "$LATCHKEY_CONTRACT_PASSWORD" 3)
+echo "$seeded" | grep -v "^account_id="
+LATCHKEY_CONTRACT_ACCOUNT_ID=$(echo "$seeded" | sed -n 's/^account_id=//p')
+LATCHKEY_CONTRACT_URL=$BASE
+export LATCHKEY_CONTRACT_ACCOUNT_ID LATCHKEY_CONTRACT_URL
 
 started=$(date +%s)
 status=0
