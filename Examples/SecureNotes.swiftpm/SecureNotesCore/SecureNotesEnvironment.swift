@@ -24,11 +24,13 @@ public struct SecureNotesEnvironment: Sendable {
     public var sessionTimeout: TimeInterval
     /// The language of every text.
     public var language: MessageLanguage
+    /// How the server's devices list names this device's sessions (`nil`: the server shows the User-Agent).
+    public var deviceName: String?
 
     public init(service: String, store: any ItemStore, authenticator: BiometricAuthenticator,
                 passkeyCeremony: any PasskeyCeremony, appleCredentialStates: any AppleCredentialStateProvider,
                 defaultServer: URL, passwordHashStrength: PasswordHash.Strength = .standard,
-                sessionTimeout: TimeInterval = 60, language: MessageLanguage = .current) {
+                sessionTimeout: TimeInterval = 60, language: MessageLanguage = .current, deviceName: String? = nil) {
         self.service = service
         self.store = store
         self.authenticator = authenticator
@@ -38,6 +40,7 @@ public struct SecureNotesEnvironment: Sendable {
         self.passwordHashStrength = passwordHashStrength
         self.sessionTimeout = sessionTimeout
         self.language = language
+        self.deviceName = deviceName
     }
 
     #if canImport(AuthenticationServices) && !os(watchOS)
