@@ -9,12 +9,13 @@ enum ServeCommand {
         usage: latchkey serve [--host 127.0.0.1] [--port 8080] [--database sqlite:PATH|postgres://...]
                               [--threads 4] [--access-log] [--issuer URL] [--print-routes]
                               [--db-pool 8] [--db-timeout-ms 5000] [--refresh-grace SECONDS] [--key-reload SECONDS]
-                              [--trusted-proxy ADDRESS]...
+                              [--trusted-proxy ADDRESS]... [--step-up-max-age SECONDS]
                               [--rp-id localhost] [--rp-name NAME] [--origin URL]... [--user-verification required|preferred]
                               [--attestation none|indirect|direct|enterprise] [--attestation-roots DIR] [--allow-rs1]
                               [--metadata BLOB.jwt --metadata-root ROOT.pem|.der [--metadata-stale warn|refuse]]
                               [--apple-client-id ID]... [--apple-base-url URL] [--apple-team-id ID --apple-key-id ID
-                               --apple-key-file KEY.p8] [--apple-token-key-file FILE] [--apple-app-id TEAMID.bundle.id]...
+                               --apple-key-file KEY.p8] [--apple-token-key-file FILE] [--apple-revocation-retry SECONDS]
+                              [--apple-app-id TEAMID.bundle.id]...
         Prints `listening on http://HOST:PORT` once bound (port 0 picks a free port); SIGTERM/SIGINT shut it down
         gracefully. --print-routes lists the route table ("METHOD /path" lines) and exits.
         Several instances on one PostgreSQL (docs/ARCHITECTURE.md, "Running more than one instance"): give them the
@@ -23,7 +24,9 @@ enum ServeCommand {
         (default 0: off) lets a refresh token presented again within SECONDS of its rotation return the same
         successor instead of revoking the family. --key-reload (default 30) bounds how long a signing key rotated
         by another instance takes to be published by this one. --trusted-proxy (repeatable) names a load balancer
-        whose X-Forwarded-For gives the client address used for throttling and the access log.
+        whose X-Forwarded-For gives the client address used for throttling, the session list and the access log.
+        --step-up-max-age (default 300) is how recent a sign-in must be for DELETE /v1/me, a password change without
+        the current password and adding a sign-in method; older tokens get 401 insufficient_user_authentication.
         Passkeys: --rp-id is the WebAuthn relying party ID; --origin (repeatable) the accepted origins, by default
         http://localhost:PORT and http://127.0.0.1:PORT (the terminal client) when the RP ID is localhost.
         --attestation is the attestation the options ask for (default none). --attestation-roots DIR holds the
@@ -41,7 +44,9 @@ enum ServeCommand {
         error from level warning up unless LATCHKEY_LOG says otherwise.
         Sign in with Apple: --apple-client-id (repeatable) are the accepted audiences; team/key id and the .p8 key
         file enable the authorization-code exchange; --apple-token-key-file (base64 of 32 bytes) is the AES-256-GCM
-        key Apple refresh tokens are sealed with (without it they are not stored).
+        key Apple refresh tokens are sealed with (without it they are not stored). When an account is deleted, its Apple
+        refresh token is revoked at Apple; if Apple cannot be reached the revocation waits in the database and is
+        retried after --apple-revocation-retry seconds (default 60), doubling up to an hour, until Apple answers.
         iOS apps: --apple-app-id (repeatable) lists an app, TEAMID.bundle.id, in the apple-app-site-association file
         served at /.well-known/apple-app-site-association ({"webcredentials":{"apps":[...]}}), so an app whose
         entitlement has webcredentials:<rp id> uses passkeys of this relying party; give --rp-id and
@@ -75,6 +80,8 @@ enum ServeCommand {
         var databaseTimeoutMilliseconds = 5_000
         var refreshGraceSeconds: Int64 = 0
         var keyReloadSeconds: Int64 = 30
+        var stepUpMaxAge: Int64 = 300
+        var appleRevocationRetrySeconds: Int64 = 60
         var trustedProxies: Set<String> = []
         var metadataFile: String?
         var metadataRootFile: String?
@@ -132,6 +139,16 @@ enum ServeCommand {
             case "--trusted-proxy":
                 guard let address = value(), !address.isEmpty else { return .failure("--trusted-proxy needs an address") }
                 options.trustedProxies.insert(address)
+            case "--step-up-max-age":
+                guard let text = value(), let seconds = Int64(text), (1...86_400).contains(seconds) else {
+                    return .failure("--step-up-max-age needs a number of seconds 1...86400")
+                }
+                options.stepUpMaxAge = seconds
+            case "--apple-revocation-retry":
+                guard let text = value(), let seconds = Int64(text), (1...3600).contains(seconds) else {
+                    return .failure("--apple-revocation-retry needs a number of seconds 1...3600")
+                }
+                options.appleRevocationRetrySeconds = seconds
             case "--key-reload":
                 guard let text = value(), let seconds = Int64(text), (1...3600).contains(seconds) else {
                     return .failure("--key-reload needs a number of seconds 1...3600")
@@ -245,6 +262,7 @@ enum ServeCommand {
                                                  acquireTimeoutMilliseconds: options.databaseTimeoutMilliseconds)
         var configuration = AuthConfiguration(issuer: options.issuer ?? baseURL, refreshGraceSeconds: options.refreshGraceSeconds)
         configuration.signingKeyReloadInterval = options.keyReloadSeconds
+        configuration.stepUpMaxAge = options.stepUpMaxAge
         return try AuthService(database: database, configuration: configuration)
     }
 
@@ -298,7 +316,10 @@ enum ServeCommand {
         let configuration = AppleSignInConfiguration(
             clientIDs: Set(options.appleClientIDs), baseURL: options.appleBaseURL ?? AppleSignInConfiguration.appleBaseURL,
             teamID: options.appleTeamID, keyID: options.appleKeyID, privateKey: privateKey)
-        return AppleSessionService(auth: auth, configuration: configuration, refreshTokenKey: tokenKey)
+        let retry = options.appleRevocationRetrySeconds
+        return AppleSessionService(auth: auth, configuration: configuration, refreshTokenKey: tokenKey,
+                                   revocationPolicy: AppleRevocationOutbox.Policy(firstRetryDelay: retry,
+                                                                                 pollInterval: min(retry, 60)))
     }
 
     /// Rotates the signing key when it is due, checked every hour (old keys stay published until their tokens expire).
@@ -360,7 +381,12 @@ enum ServeCommand {
             }
             try server.start(router: router)
             let rotation = scheduleKeyRotation(service)
-            defer { rotation.cancel() }
+            // Apple revocations queued by deletions (here or on another instance, before a restart included).
+            let revocations = apple.revocations.map { outbox in Task.detached { await outbox.run() } }
+            defer {
+                rotation.cancel()
+                revocations?.cancel()
+            }
             return server.serveUntilSignal(as: "serve")
         } catch {
             FileHandle.standardError.write(Data("latchkey serve: \(error.localizedDescription)\n".utf8))

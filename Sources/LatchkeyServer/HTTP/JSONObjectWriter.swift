@@ -1,6 +1,6 @@
 import Foundation
 
-/// Writes one flat JSON object — string and integer members, in the order given — as the exact bytes the
+/// Writes one flat JSON object — string, string-array and integer members, in the order given — as the exact bytes the
 /// server's `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`) writes for the same members, so a
 /// hot response can skip Codable. Callers give the members in sorted order and leave out absent optionals
 /// (what the synthesized `encodeIfPresent` does); tests compare the bytes with `JSONEncoder`'s.
@@ -19,6 +19,10 @@ struct JSONObjectWriter {
     /// `"name":"text"`, escaped as `JSONEncoder` escapes (quote, backslash, control characters; not `/`).
     mutating func member(_ name: StaticString, _ text: String) {
         key(name)
+        string(text)
+    }
+
+    private mutating func string(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { appendEscaped($0) }
@@ -45,6 +49,17 @@ struct JSONObjectWriter {
             }
         }
         bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
+    }
+
+    /// `"name":["text",...]`, each element escaped as `member(_:_:)` escapes a string.
+    mutating func member(_ name: StaticString, _ texts: [String]) {
+        key(name)
+        bytes.append(UInt8(ascii: "["))
+        for (index, text) in texts.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            string(text)
+        }
+        bytes.append(UInt8(ascii: "]"))
     }
 
     /// `"name":number`.

@@ -62,6 +62,19 @@ struct PasskeySummary: Encodable, Sendable {
 
 struct PasskeyRenameRequest: Decodable, Sendable { var name: String }
 
+/// The optional `device_name` member a sign-in sends next to the credential's members (read only when the body has it,
+/// so a body without it costs no second decoding).
+struct DeviceNameMember: Decodable, Sendable {
+    var deviceName: String?
+
+    enum CodingKeys: String, CodingKey { case deviceName = "device_name" }
+
+    static func read(_ request: HTTPRequest) -> String? {
+        guard request.body.range(of: Data("\"device_name\"".utf8)) != nil else { return nil }
+        return (try? request.decodeJSON(DeviceNameMember.self))?.deviceName
+    }
+}
+
 struct PasskeyList: Encodable, Sendable { var passkeys: [PasskeySummary] }
 
 extension PasskeyService {
@@ -100,8 +113,15 @@ extension PasskeyService {
     func handleRegistrationVerify(_ request: HTTPRequest) async -> HTTPResponse {
         let body: RegistrationResponse
         do { body = try request.decodeJSON(RegistrationResponse.self) } catch { return error.response }
+        var deviceName: String?
+        if let given = DeviceNameMember.read(request) {
+            do { deviceName = try DeviceName.validated(given) } catch { return Self.response(.invalidRequest(error.englishText)) }
+        }
         do {
-            let done = try await verifyRegistration(body, authorization: request.header("authorization"), ip: request.remoteAddress)
+            let done = try await verifyRegistration(body, authorization: request.header("authorization"), ip: request.remoteAddress,
+                                                    context: SignInContext(deviceName: deviceName,
+                                                                           userAgent: request.header("user-agent"),
+                                                                           clientAddress: request.remoteAddress))
             let answer = PasskeyRegistrationBody(
                 id: done.passkeyID, createdAt: Self.timestamp(done.createdAt), accessToken: done.tokens?.accessToken,
                 tokenType: done.tokens?.tokenType, expiresIn: done.tokens?.expiresIn, refreshToken: done.tokens?.refreshToken,
@@ -124,8 +144,12 @@ extension PasskeyService {
     func handleAuthenticationVerify(_ request: HTTPRequest) async -> HTTPResponse {
         let body: AuthenticationResponse
         do { body = try request.decodeJSON(AuthenticationResponse.self) } catch { return error.response }
+        let context: SignInContext
+        do { context = try auth.signInContext(request, deviceName: DeviceNameMember.read(request)) } catch {
+            return AuthService.bearerError(error)
+        }
         do {
-            return AuthService.tokenResponse(try await signIn(body, ip: request.remoteAddress))
+            return AuthService.tokenResponse(try await signIn(body, ip: request.remoteAddress, context: context))
         } catch {
             return Self.response(error)
         }
@@ -176,6 +200,7 @@ extension PasskeyService {
 
     static func response(_ error: PasskeyEndpointError) -> HTTPResponse {
         var response = HTTPResponse.error(status: error.status, code: error.code, description: error.protocolDescription)
+        if case .insufficientUserAuthentication(let maxAge) = error { return StepUpChallenge.response(maxAge: maxAge) }
         if error == .invalidToken {
             response.headers.append((name: "WWW-Authenticate", value: "Bearer error=\"invalid_token\""))
         }
