@@ -184,7 +184,8 @@ extension ASAuthorizationTests {
 
             #expect(try await tokens.storedTokens() == nil)
             #expect(try await notesKeychain.allKeys().isEmpty)
-            #expect(lockSessions.lastActive() == nil && trustedBiometrics.loadTrustedState() == nil)
+            #expect(lockSessions.lastActive() == nil)
+            #expect(try trustedBiometrics.loadTrustedState() == nil)
             #expect(appLock.state == .needsLogin)
         }
     }

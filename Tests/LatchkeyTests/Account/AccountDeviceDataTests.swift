@@ -73,6 +73,7 @@ struct AccountDeviceDataTests {
         // The on-device login with its biometric shortcut.
         let login = PasswordLogin(keychain: keychain, hashStrength: .testing)
         let local = try login.createAccount(username: name, password: "a local password")
+        try phone.next(.match)
         try await login.enableBiometricShortcut(after: local, authenticator: phone.authenticator(), reason: "Enable")
         #expect(login.hasAccount && login.isBiometricShortcutEnabled)
         // The app's notes, and a file of the account's.
