@@ -3,6 +3,7 @@
 
 const $ = (id) => document.getElementById(id);
 let accessToken = sessionStorage.getItem("latchkey.access_token");
+let relyingPartyID = null;   // the server's, from the last WebAuthn options
 
 function setStatus(text, isError = false) {
   $("status").textContent = text;
@@ -46,7 +47,7 @@ async function reauthenticate() {
     abortConditionalSignIn();
     const options = await api("POST", "/v1/passkeys/authenticate/options", {});
     const credential = await navigator.credentials.get({
-      publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(options.publicKey),
+      publicKey: requestOptions(options),
     });
     keepTokens(await api("POST", "/v1/passkeys/authenticate/verify", credential.toJSON(), true));
   } else {
@@ -84,6 +85,17 @@ function askPassword() {
   });
 }
 
+// The server's WebAuthn options as the browser takes them; the relying party is remembered for the Signal API.
+function requestOptions(options) {
+  relyingPartyID = options.publicKey.rpId || relyingPartyID;
+  return PublicKeyCredential.parseRequestOptionsFromJSON(options.publicKey);
+}
+
+function creationOptions(options) {
+  relyingPartyID = (options.publicKey.rp && options.publicKey.rp.id) || relyingPartyID;
+  return PublicKeyCredential.parseCreationOptionsFromJSON(options.publicKey);
+}
+
 function keepTokens(tokens) {
   if (tokens && tokens.access_token) {
     accessToken = tokens.access_token;
@@ -111,13 +123,13 @@ function forgetSession() {
   sessionStorage.removeItem("latchkey.access_token");
 }
 
-function showSignedOut() {
+function showSignedOut({ autofill = true } = {}) {
   $("delete-confirm").hidden = true;
   $("reauth").hidden = true;
   $("signed-in").hidden = true;
   $("signed-out").hidden = false;
   $("whoami").textContent = "";
-  startConditionalSignIn();
+  if (autofill) startConditionalSignIn();
 }
 
 function describeBackup(key) {
@@ -229,10 +241,26 @@ async function revokeOtherSessions() {
 
 async function deleteAccount() {
   $("delete-confirm").hidden = true;
+  const passkeyIDs = [...document.querySelectorAll("#passkeys li")].map((item) => item.dataset.id);
   await withStepUp(() => api("DELETE", "/v1/me", undefined, true));
   forgetSession();
-  showSignedOut();
+  await forgetPasskeys(passkeyIDs);
+  // No autofill request now: the deleted account's passkey may still be offered by this device.
+  showSignedOut({ autofill: false });
   setStatus("Your account has been deleted.");
+}
+
+// Tells the device's passkey manager that the deleted account's passkeys are gone (WebAuthn Signal API, where the
+// browser has it), so it stops offering them. Best effort: the server refuses them anyway.
+async function forgetPasskeys(ids) {
+  if (!window.PublicKeyCredential || !PublicKeyCredential.signalUnknownCredential) return;
+  for (const id of ids) {
+    try {
+      await PublicKeyCredential.signalUnknownCredential({ rpId: relyingPartyID || location.hostname, credentialId: id });
+    } catch (e) {
+      document.body.dataset.signalError = e.name || "Error";
+    }
+  }
 }
 
 // Inline rename: a text field and Save/Cancel in place of the name.
@@ -291,7 +319,7 @@ async function startConditionalSignIn() {
     const credential = await navigator.credentials.get({
       mediation: "conditional",
       signal: controller.signal,
-      publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(options.publicKey),
+      publicKey: requestOptions(options),
     });
     conditionalRequest = null;
     await run(async () => {
@@ -322,7 +350,7 @@ async function registerPasskey(signedIn) {
   const body = signedIn ? {} : { username: $("username").value };
   const options = await api("POST", "/v1/passkeys/register/options", body, signedIn);
   const credential = await navigator.credentials.create({
-    publicKey: PublicKeyCredential.parseCreationOptionsFromJSON(options.publicKey),
+    publicKey: creationOptions(options),
   });
   const result = await api("POST", "/v1/passkeys/register/verify", credential.toJSON(), signedIn);
   keepTokens(result);
@@ -334,7 +362,7 @@ async function passkeyLogin() {
   abortConditionalSignIn();
   const options = await api("POST", "/v1/passkeys/authenticate/options", {});
   const credential = await navigator.credentials.get({
-    publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(options.publicKey),
+    publicKey: requestOptions(options),
   });
   keepTokens(await api("POST", "/v1/passkeys/authenticate/verify", credential.toJSON()));
   setStatus("Signed in with a passkey.");
