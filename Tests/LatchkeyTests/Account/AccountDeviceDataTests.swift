@@ -115,10 +115,7 @@ struct AccountDeviceDataTests {
     @MainActor @Test func whatCouldNotBeClearedIsSaidAndClearingAgainFinishes() async throws {
         let server = try AccountServer()
         defer { server.stop() }
-        let name = AccountServer.username("ren")
-        try await server.createAccount(name, password: AccountManagerTests.password)
-        let grant = try await server.signIn(name, password: AccountManagerTests.password, deviceName: "Phone")
-        let tokens = try await server.tokens(grant)
+        let (_, _, tokens) = try await server.signedInAccount("ren")
         let failing = Locked(true)
         let cleared = Locked(false)
         let account = KitAccountManager(

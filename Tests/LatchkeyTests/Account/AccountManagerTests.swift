@@ -7,7 +7,7 @@ import Testing
 /// deletion, with the server's step-up challenge met by a real re-authentication and the request retried once.
 @Suite("AccountManager against latchkey serve", .enabled(if: LatchkeyBinary.testsRun, LatchkeyBinary.skipReason))
 struct AccountManagerTests {
-    static let password = "correct horse battery staple"
+    static let password = AccountServer.password
 
     @Test func sessionsAreListedAndEndedOneByOneOrAllOthers() async throws {
         let server = try AccountServer()
@@ -87,10 +87,7 @@ struct AccountManagerTests {
     @Test func deletingStepsUpWithThePasswordRetriesOnceAndLeavesNothingOnTheServer() async throws {
         let server = try AccountServer(stepUpMaxAge: 1)
         defer { server.stop() }
-        let name = AccountServer.username("sora")
-        try await server.createAccount(name, password: Self.password)
-        let grant = try await server.signIn(name, password: Self.password, deviceName: "Phone")
-        let tokens = try await server.tokens(grant)
+        let (name, grant, tokens) = try await server.signedInAccount("sora")
         let prompts = AccountServer.Prompts()
         let account = KitAccountManager(baseURL: server.baseURL, tokens: tokens,
                                         reauthentication: AccountServer.password(server, Self.password, prompts: prompts))
@@ -114,9 +111,7 @@ struct AccountManagerTests {
     @Test func theStepUpRenewsTheSameSession() async throws {
         let server = try AccountServer(stepUpMaxAge: 1)
         defer { server.stop() }
-        let name = AccountServer.username("yuna")
-        try await server.createAccount(name, password: Self.password)
-        let tokens = try await server.tokens(try await server.signIn(name, password: Self.password, deviceName: "Phone"))
+        let (name, _, tokens) = try await server.signedInAccount("yuna")
         let prompts = AccountServer.Prompts()
         let account = KitAccountManager(baseURL: server.baseURL, tokens: tokens,
                                         reauthentication: AccountServer.password(server, Self.password, prompts: prompts))
@@ -135,10 +130,7 @@ struct AccountManagerTests {
     @Test func aCancelledReauthenticationDeletesNothing() async throws {
         let server = try AccountServer(stepUpMaxAge: 1)
         defer { server.stop() }
-        let name = AccountServer.username("jun")
-        try await server.createAccount(name, password: Self.password)
-        let grant = try await server.signIn(name, password: Self.password, deviceName: "Phone")
-        let tokens = try await server.tokens(grant)
+        let (name, _, tokens) = try await server.signedInAccount("jun")
         let prompts = AccountServer.Prompts()
         let account = KitAccountManager(baseURL: server.baseURL, tokens: tokens,
                                         reauthentication: AccountServer.password(server, nil, prompts: prompts))
@@ -159,10 +151,7 @@ struct AccountManagerTests {
     @Test func aReauthenticationThatRenewsNothingIsRefusedAfterOneRetry() async throws {
         let server = try AccountServer(stepUpMaxAge: 1)
         defer { server.stop() }
-        let name = AccountServer.username("hana")
-        try await server.createAccount(name, password: Self.password)
-        let grant = try await server.signIn(name, password: Self.password, deviceName: "Phone")
-        let tokens = try await server.tokens(grant)
+        let (name, grant, tokens) = try await server.signedInAccount("hana")
         let calls = AccountServer.Prompts()
         // "Re-authenticates" by handing back the tokens it was given: the server still wants a recent sign-in.
         let stale = AccountReauthentication { challenge in

@@ -14,10 +14,8 @@ struct AccountScreenModelTests {
     static func signedIn(_ server: AccountServer, reauthentication: AccountReauthentication? = nil,
                          deviceName: String = "Phone") async throws
         -> (name: String, account: KitAccountManager) {
-        let name = AccountServer.username("mina")
-        try await server.createAccount(name, password: password)
-        let grant = try await server.signIn(name, password: password, deviceName: deviceName)
-        let account = KitAccountManager(baseURL: server.baseURL, tokens: try await server.tokens(grant),
+        let (name, _, tokens) = try await server.signedInAccount("mina", deviceName: deviceName)
+        let account = KitAccountManager(baseURL: server.baseURL, tokens: tokens,
                                         reauthentication: reauthentication
                                             ?? AccountReauthentication { _ in throw CancellationError() })
         return (name, account)

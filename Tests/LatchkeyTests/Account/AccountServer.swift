@@ -33,6 +33,19 @@ struct AccountServer {
         try #require(created.status == 201, "account creation: \(created.status) \(created.body)")
     }
 
+    /// The password every test account has.
+    static let password = "correct horse battery staple"
+
+    /// A new password account (`prefix-<random>`), signed in on `deviceName`: its name, the sign-in's tokens, and a
+    /// token manager holding them.
+    func signedInAccount(_ prefix: String, deviceName: String = "Phone") async throws
+        -> (name: String, grant: TokenGrant, tokens: TokenManager) {
+        let name = Self.username(prefix)
+        try await createAccount(name, password: Self.password)
+        let grant = try await signIn(name, password: Self.password, deviceName: deviceName)
+        return (name, grant, try await tokens(grant))
+    }
+
     /// Signs in with the password: a new session named `deviceName`.
     func signIn(_ username: String, password: String, deviceName: String) async throws -> TokenGrant {
         try await PasswordSessionClient(baseURL: baseURL, deviceName: deviceName)
