@@ -39,6 +39,8 @@ public final class DeleteAccountScreenModel {
     typealias Deletion = @MainActor (DeleteAccountScreenModel) async throws(AccountManagerError) -> Void
 
     @ObservationIgnored private let deletion: Deletion
+    /// A deletion got as far as the server (`.deviceDataNotCleared`): trying again clears the device only.
+    @ObservationIgnored private(set) var isDeletedOnServer = false
     @ObservationIgnored private let onDeleted: @MainActor () -> Void
 
     /// A screen deleting `account`'s account (`AccountManager.deleteAccount()`: the server's account, then this
@@ -49,6 +51,8 @@ public final class DeleteAccountScreenModel {
     public convenience init(account: AccountManager, appConsequences: [String] = [], language: MessageLanguage = .current,
                             onDeleted: @escaping @MainActor () -> Void) {
         self.init(appConsequences: appConsequences, language: language, onDeleted: onDeleted) { model throws(AccountManagerError) in
+            // The server's account is gone already; what failed was this device's part: only that again.
+            if model.isDeletedOnServer { return try await account.clearDeviceData() }
             let original = account.reauthentication
             let shown = AccountReauthentication { [weak model] challenge in
                 await model?.setPhase(.reauthenticating)
@@ -158,6 +162,7 @@ public final class DeleteAccountScreenModel {
             phase = .deleted
             onDeleted()
         } catch {
+            if case .deviceDataNotCleared = error { isDeletedOnServer = true }
             phase = error == .canceled ? .confirming : .failed(error)
         }
     }

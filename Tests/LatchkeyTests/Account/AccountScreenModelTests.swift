@@ -95,6 +95,30 @@ struct AccountScreenModelTests {
         #expect(model.phase == .confirming)
     }
 
+    @Test func aDeviceThatKeptSomethingIsClearedOnTheNextTry() async throws {
+        let server = try AccountServer()
+        defer { server.stop() }
+        let (_, _, tokens) = try await server.signedInAccount("ren")
+        let failing = Locked(true)
+        let account = KitAccountManager(
+            baseURL: server.baseURL, tokens: tokens,
+            reauthentication: AccountReauthentication { _ in throw CancellationError() },
+            deviceData: AccountDeviceData(additional: [{
+                if failing.withLock({ $0 }) { throw CocoaError(.fileWriteNoPermission) }
+            }]))
+        var deleted = 0
+        let model = DeleteAccountScreenModel(account: account, language: .english) { deleted += 1 }
+        await model.delete()
+        guard case .failed(.deviceDataNotCleared) = model.phase else {
+            Issue.record("\(model.phase)")
+            return
+        }
+        #expect(model.errorMessage?.hasPrefix("The account was deleted, but this device still holds some of its data") == true)
+        failing.withLock { $0 = false }
+        await model.delete()   // the server's account is gone: only the device is cleared again
+        #expect(model.phase == .deleted && deleted == 1)
+    }
+
     // MARK: - Devices
 
     @Test(arguments: MessageLanguage.allCases)
