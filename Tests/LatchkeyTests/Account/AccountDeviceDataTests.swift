@@ -61,12 +61,17 @@ struct AccountDeviceDataTests {
         // The trusted biometric enrolment (BiometricChangeDetector's first check writes it).
         let domainState = FileDomainStateStore(url: phone.directory.appendingPathComponent("trusted-domain-state.json"))
         let simulator = phone.simulator
+        // Face ID as the platform presents it (an `LAContext` in the apple-frameworks mode).
+        let authenticator = BiometricAuthenticator(fallbackTitle: "Enter Password") {
+            AppleFrameworksFixture.platformContext(
+                simulator.makeContext(passcodeProvider: ClosurePasscodeProvider { _ in Passcode("2468") }))
+        }
         #expect(try await BiometricChangeDetector(store: domainState, makeContext: { simulator.makeContext() }).check()
                 == .firstCheck)
         #expect(try domainState.loadTrustedState() != nil)
         // The app lock, unlocked, its session in the keychain.
         let sessions = KeychainAppSessionStore(keychain: keychain)
-        let lock = AppLock(authenticator: phone.authenticator(), hasValidTokens: { await tokens.hasTokens },
+        let lock = AppLock(authenticator: authenticator, hasValidTokens: { await tokens.hasTokens },
                            sessions: sessions)
         lock.didAuthenticate()
         #expect(lock.state == .unlocked && sessions.lastActive() != nil)
@@ -74,7 +79,7 @@ struct AccountDeviceDataTests {
         let login = PasswordLogin(keychain: keychain, hashStrength: .testing)
         let local = try login.createAccount(username: name, password: "a local password")
         try phone.next(.match)
-        try await login.enableBiometricShortcut(after: local, authenticator: phone.authenticator(), reason: "Enable")
+        try await login.enableBiometricShortcut(after: local, authenticator: authenticator, reason: "Enable")
         #expect(login.hasAccount && login.isBiometricShortcutEnabled)
         // The app's notes, and a file of the account's.
         try await notes.set("4711", forKey: "door code")
