@@ -280,8 +280,10 @@ public final class AppleSessionService: Sendable {
                 case .accountDeleted(let deletion)?:
                     auth.accountDeleted(deletion)
                     return .applied(event.type)
-                case .unlinked?, nil:
+                case .unlinked?:
                     break
+                case nil:
+                    return .ignored // the account was deleted meanwhile: nothing of it may be written again
                 }
             case .emailDisabled:
                 try database.updateAppleEmailEnabled(subject: event.subject, enabled: false, email: event.email,
