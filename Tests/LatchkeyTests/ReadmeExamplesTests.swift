@@ -166,5 +166,45 @@ extension ASAuthorizationTests {
                 Issue.record("the Apple ID was not offered")
             }
         }
+
+        /// The README's account example: a passkey account whose server asks for a sign-in within 1 s.
+        @MainActor @Test func accountExample() async throws {
+            let services = try AuthenticationServicesFixture.start(serverArguments: ["--step-up-max-age", "1"])
+            defer { services.stop() }
+            let server = services.server.baseURL
+            let store = MemoryStore()
+            let notesKeychain = Keychain(service: "com.example.notes.readme.notes", store: store)
+            try await notesKeychain.set("4711", forKey: "note")
+            let tokens = TokenManager(storage: KeychainTokenStorage(service: "com.example.notes.readme", store: store),
+                                      refresher: OAuthTokenRefresher(tokenEndpoint: server.appendingPathComponent("v1/token")))
+            let username = "ada-\(UUID().uuidString.prefix(8).lowercased())"
+            let passkeys = PasskeyClient(baseURL: server, ceremony: PlatformPasskeyCeremony(), deviceName: "Ada's iPhone")
+            try await tokens.store(try #require(try await passkeys.register(username: username).tokens))
+            _ = try await passkeys.signIn()                                          // another device's session
+            let appLock = AppLock(authenticator: BiometricAuthenticator { AuthenticationServicesFixture.simulator.makeContext() })
+            let lockSessions = MemoryAppSessionStore(Date())
+            let trustedBiometrics = MemoryDomainStateStore(TrustedDomainState(domainState: Data([1])))
+            let apple = AppleSignIn(keychain: Keychain(service: "com.example.notes.readme", store: store),
+                                    stateProvider: SystemAppleCredentialStateProvider()) {}
+
+            let account = Latchkey.AccountManager(
+                baseURL: server, tokens: tokens,
+                reauthentication: .passkey(PasskeyClient(baseURL: server, ceremony: PlatformPasskeyCeremony())),
+                deviceData: AccountDeviceData(keychains: [notesKeychain], appleSignIn: apple, domainState: trustedBiometrics,
+                                              appSessions: lockSessions, appLock: appLock))
+            let sessions = try await account.sessions()
+            #expect(sessions.count == 2 && sessions.first?.isCurrent == true)
+            #expect(sessions.first?.deviceName == "Ada's iPhone")
+            #expect(try await account.endOtherSessions() == 1)
+            try await Task.sleep(for: .milliseconds(2500))                           // the sign-in is no longer recent
+            try await account.addPassword("a new password")
+            try await account.deleteAccount()
+
+            #expect(try await tokens.storedTokens() == nil)
+            #expect(try await notesKeychain.allKeys().isEmpty)
+            #expect(lockSessions.lastActive() == nil)
+            #expect(try trustedBiometrics.loadTrustedState() == nil)
+            #expect(appLock.state == .needsLogin)
+        }
     }
 }

@@ -27,12 +27,14 @@ public struct SecureNotesEnvironment: Sendable {
     public var sessionTimeout: TimeInterval
     /// The language of every text.
     public var language: MessageLanguage
+    /// How the server's devices list names this device's sessions (`nil`: the server shows the User-Agent).
+    public var deviceName: String?
 
     public init(service: String, store: any ItemStore, authenticator: BiometricAuthenticator,
                 passkeyCeremony: any PasskeyCeremony, appleCredentialStates: any AppleCredentialStateProvider,
                 existingAccounts: (any ExistingAccountAuthorizing)? = nil, defaultServer: URL,
                 passwordHashStrength: PasswordHash.Strength = .standard, sessionTimeout: TimeInterval = 60,
-                language: MessageLanguage = .current) {
+                language: MessageLanguage = .current, deviceName: String? = nil) {
         self.service = service
         self.store = store
         self.authenticator = authenticator
@@ -43,6 +45,7 @@ public struct SecureNotesEnvironment: Sendable {
         self.passwordHashStrength = passwordHashStrength
         self.sessionTimeout = sessionTimeout
         self.language = language
+        self.deviceName = deviceName
     }
 
     #if canImport(AuthenticationServices) && !os(watchOS)

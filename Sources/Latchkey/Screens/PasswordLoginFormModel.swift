@@ -234,6 +234,20 @@ public final class PasswordLoginFormModel {
         }
     }
 
+    /// Back to the form's start after the account was deleted (or the app reset it): the fields and the error
+    /// cleared, create mode when no account exists any more, the biometric shortcut read again.
+    public func reset() {
+        guard !isSubmitting else { return }
+        username = ""
+        password = ""
+        passwordConfirmation = ""
+        error = nil
+        mode = login.hasAccount ? .logIn : .createAccount
+        isBiometricLoginEnabled = login.isBiometricShortcutEnabled
+        enablesBiometricLogin = isBiometricLoginEnabled
+        throttle = login.throttleState
+    }
+
     // MARK: - Work
 
     private struct Outcome: Sendable {

@@ -5,23 +5,30 @@ import FoundationNetworking
 #endif
 
 /// A Latchkey server's password sign-in (`POST /v1/session/password`): the user name and password, as typed or as a
-/// saved password (`ASPasswordCredential`) hands them over, for the session's tokens.
+/// saved password (`ASPasswordCredential`) hands them over, for the session's tokens. With `reauthenticating`, the
+/// current access token goes as the Bearer and the server renews that session's authentication time (step-up,
+/// `AccountReauthentication.password`) instead of starting a new one.
 ///
 /// ```swift
 /// let tokens = try await PasswordSessionClient(baseURL: api).signIn(username: "ada", password: typed)
 /// ```
 public struct PasswordSessionClient: Sendable {
     public let baseURL: URL
+    /// Names the sessions this client starts in the account's devices list (`GET /v1/sessions`); `nil` leaves it to the
+    /// server (the User-Agent).
+    public let deviceName: String?
     let session: URLSession
 
-    public init(baseURL: URL, session: URLSession = .shared) {
+    public init(baseURL: URL, deviceName: String? = nil, session: URLSession = .shared) {
         self.baseURL = baseURL
+        self.deviceName = deviceName
         self.session = session
     }
 
     struct Body: Encodable {
         var username: String
         var password: String
+        var device_name: String?
     }
 
     struct ServerError: Decodable {
@@ -31,12 +38,15 @@ public struct PasswordSessionClient: Sendable {
 
     /// Starts a session. A wrong name or password is `.invalidCredentials` (the server does not say which), repeated
     /// failures `.throttled` with the seconds to wait.
-    public func signIn(username: String, password: String) async throws(PasswordSessionError) -> TokenGrant {
+    public func signIn(username: String, password: String, reauthenticating accessToken: String? = nil)
+        async throws(PasswordSessionError) -> TokenGrant {
         var request = URLRequest(url: baseURL.appendingPathComponent("v1/session/password"))
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.setValue("application/json", forHTTPHeaderField: "Accept")
-        do { request.httpBody = try JSONEncoder().encode(Body(username: username, password: password)) } catch {
+        if let accessToken { request.setValue("Bearer \(accessToken)", forHTTPHeaderField: "Authorization") }
+        let body = Body(username: username, password: password, device_name: deviceName)
+        do { request.httpBody = try JSONEncoder().encode(body) } catch {
             throw .badResponse
         }
         let data: Data, response: URLResponse
@@ -49,6 +59,11 @@ public struct PasswordSessionClient: Sendable {
         case 200:
             do { return try JSONDecoder().decode(TokenGrant.self, from: data) } catch { throw .badResponse }
         case 401:
+            // With a Bearer (a step-up), 401 invalid_token is the session, not the password.
+            let reason = try? JSONDecoder().decode(ServerError.self, from: data)
+            if reason?.error == "invalid_token" {
+                throw .rejected(status: 401, error: "invalid_token", description: reason?.error_description)
+            }
             throw .invalidCredentials
         case 429:
             throw .throttled(retryAfter: http?.value(forHTTPHeaderField: "Retry-After").flatMap { Int($0) })
