@@ -52,7 +52,7 @@ public struct AccountReauthentication: Sendable {
             guard answer.status == 200 else { throw answer.status == 401 ? AccountManagerError.notSignedIn : answer.rejection }
             let username = try answer.decode(AccountProfile.self, "account").username
             guard let password = await prompt(username) else { throw AccountManagerError.canceled }
-            do {
+            do throws(PasswordSessionError) {
                 return try await client.signIn(username: username, password: password,
                                                reauthenticating: challenge.accessToken)
             } catch {
