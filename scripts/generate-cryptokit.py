@@ -62,7 +62,8 @@ public struct {name}: HashFunction, OpenSSLHashFunction {{
     public func finalize() -> Digest {{ state.finalize(as: Digest.self) }}
 
     /// Computes a digest of the bytes in a buffer in one `EVP_Digest`, straight into the digest's inline bytes.
-    public static func hash(bufferPointer: UnsafeRawBufferPointer) -> Digest {{
+    @usableFromInline
+    package static func hash(bufferPointer: UnsafeRawBufferPointer) -> Digest {{
         Digest {{ OpenSSLDigest.{kind}.hash(bufferPointer, into: $0) }}
     }}
 

@@ -66,8 +66,8 @@ import Testing
     }
 
     @Test func wrongSizesAndWrongKeyTypesAreRejected() throws {
-        #expect(throws: CryptoKitError.incorrectKeySize) { try Curve25519.Signing.PrivateKey(rawRepresentation: Data(count: 31)) }
-        #expect(throws: CryptoKitError.incorrectKeySize) { try Curve25519.Signing.PublicKey(rawRepresentation: Data(count: 33)) }
+        expectCryptoKitError(.incorrectKeySize) { try Curve25519.Signing.PrivateKey(rawRepresentation: Data(count: 31)) }
+        expectCryptoKitError(.incorrectKeySize) { try Curve25519.Signing.PublicKey(rawRepresentation: Data(count: 33)) }
         let ec = P256.Signing.PrivateKey()
         #expect(throws: CryptoError.self) { try Ed25519SubjectPublicKeyInfo.publicKey(der: ec.publicKey.derRepresentation) }
     }

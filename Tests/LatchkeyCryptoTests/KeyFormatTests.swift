@@ -76,16 +76,20 @@ import Testing
     @Test func publicKeysMadeOnManyThreadsAtOnceAreIndependent() throws {
         let signers = (0..<4).map { _ in P256.Signing.PrivateKey() }
         let message = Data("concurrent".utf8)
-        let signatures = try signers.map { try $0.signature(for: message) }
+        // Bytes cross to the threads (CryptoKit's keys and signatures are Sendable only from Apple's iOS 18.4 SDK).
+        let signatures = try signers.map { try $0.signature(for: message).rawRepresentation }
         let points = signers.map(\.publicKey.rawRepresentation)
+        let count = signers.count
         let p384 = P384.Signing.PrivateKey().publicKey.rawRepresentation
         let failures = failuresOnThreads(8) { thread in
             var failed = 0
             for round in 0..<16 {
-                let which = (thread + round) % signers.count
+                let which = (thread + round) % count
                 guard let key = try? P256.Signing.PublicKey(rawRepresentation: points[which]),
-                      key.rawRepresentation == points[which], key.isValidSignature(signatures[which], for: message),
-                      !key.isValidSignature(signatures[(which + 1) % signers.count], for: message),
+                      let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signatures[which]),
+                      let other = try? P256.Signing.ECDSASignature(rawRepresentation: signatures[(which + 1) % count]),
+                      key.rawRepresentation == points[which], key.isValidSignature(signature, for: message),
+                      !key.isValidSignature(other, for: message),
                       (try? P384.Signing.PublicKey(rawRepresentation: p384))?.rawRepresentation == p384
                 else { failed += 1; continue }
             }

@@ -29,9 +29,9 @@ extension HashFunction {
         return hasher.finalize()
     }
 
-    /// Computes a digest of the bytes in a buffer.
+    /// Computes a digest of the bytes in a buffer. Package API: Apple's CryptoKit has this member `@inlinable internal`.
     @inlinable
-    public static func hash(bufferPointer: UnsafeRawBufferPointer) -> Self.Digest {
+    package static func hash(bufferPointer: UnsafeRawBufferPointer) -> Self.Digest {
         var hasher = Self()
         hasher.update(bufferPointer: bufferPointer)
         return hasher.finalize()

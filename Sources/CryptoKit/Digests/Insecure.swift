@@ -29,7 +29,8 @@ extension Insecure {
         public func finalize() -> Digest { state.finalize(as: Digest.self) }
 
         /// Computes a digest of the bytes in a buffer in one `EVP_Digest`, straight into the digest's inline bytes.
-        public static func hash(bufferPointer: UnsafeRawBufferPointer) -> Digest {
+        @usableFromInline
+        package static func hash(bufferPointer: UnsafeRawBufferPointer) -> Digest {
             Digest { OpenSSLDigest.sha1.hash(bufferPointer, into: $0) }
         }
 
@@ -78,7 +79,8 @@ extension Insecure {
         public func finalize() -> Digest { state.finalize(as: Digest.self) }
 
         /// Computes a digest of the bytes in a buffer in one `EVP_Digest`, straight into the digest's inline bytes.
-        public static func hash(bufferPointer: UnsafeRawBufferPointer) -> Digest {
+        @usableFromInline
+        package static func hash(bufferPointer: UnsafeRawBufferPointer) -> Digest {
             Digest { OpenSSLDigest.md5.hash(bufferPointer, into: $0) }
         }
 

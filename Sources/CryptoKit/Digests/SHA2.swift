@@ -25,7 +25,8 @@ public struct SHA256: HashFunction, OpenSSLHashFunction {
     public func finalize() -> Digest { state.finalize(as: Digest.self) }
 
     /// Computes a digest of the bytes in a buffer in one `EVP_Digest`, straight into the digest's inline bytes.
-    public static func hash(bufferPointer: UnsafeRawBufferPointer) -> Digest {
+    @usableFromInline
+    package static func hash(bufferPointer: UnsafeRawBufferPointer) -> Digest {
         Digest { OpenSSLDigest.sha256.hash(bufferPointer, into: $0) }
     }
 
@@ -74,7 +75,8 @@ public struct SHA384: HashFunction, OpenSSLHashFunction {
     public func finalize() -> Digest { state.finalize(as: Digest.self) }
 
     /// Computes a digest of the bytes in a buffer in one `EVP_Digest`, straight into the digest's inline bytes.
-    public static func hash(bufferPointer: UnsafeRawBufferPointer) -> Digest {
+    @usableFromInline
+    package static func hash(bufferPointer: UnsafeRawBufferPointer) -> Digest {
         Digest { OpenSSLDigest.sha384.hash(bufferPointer, into: $0) }
     }
 
@@ -123,7 +125,8 @@ public struct SHA512: HashFunction, OpenSSLHashFunction {
     public func finalize() -> Digest { state.finalize(as: Digest.self) }
 
     /// Computes a digest of the bytes in a buffer in one `EVP_Digest`, straight into the digest's inline bytes.
-    public static func hash(bufferPointer: UnsafeRawBufferPointer) -> Digest {
+    @usableFromInline
+    package static func hash(bufferPointer: UnsafeRawBufferPointer) -> Digest {
         Digest { OpenSSLDigest.sha512.hash(bufferPointer, into: $0) }
     }
 

@@ -22,7 +22,7 @@ public struct SymmetricKeySize: Sendable {
 }
 
 /// A symmetric cryptographic key: its bytes live in an allocation of their own, zeroed when the last copy of the
-/// key is released. `==` compares in constant time; `description` and `dump` show the size only.
+/// key is released. `==` compares in constant time; printing it shows the size only.
 public struct SymmetricKey: ContiguousBytes, Sendable {
     /// The bytes (and the OpenSSL contexts keyed with them), shared by the copies of this key.
     package let secret: SecretBytes
@@ -54,13 +54,10 @@ extension SymmetricKey: Equatable {
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.secret.hasSameBytes(as: rhs.secret) }
 }
 
-extension SymmetricKey: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    /// "SymmetricKey(256 bits)": the size only, never the bytes.
-    public var description: String { "SymmetricKey(\(bitCount) bits)" }
-    /// Same as `description`.
-    public var debugDescription: String { description }
-    /// No children, so `dump` and debuggers show the size only.
-    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
+/// Apple's `SymmetricKey` has no `description`; printing one here shows its size only —
+/// `SymmetricKey(bitCount: 256)` — through this mirror, which `print`, `String(describing:)`, `dump` and debuggers read.
+extension SymmetricKey: CustomReflectable {
+    public var customMirror: Mirror { Mirror(self, children: ["bitCount": bitCount], displayStyle: .struct) }
 }
 
 /// A key agreement result from which you can derive a symmetric cryptographic key.
