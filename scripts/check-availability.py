@@ -386,6 +386,8 @@ def scan_file(rel, tokens, mask, index: Index, floor, shadowed: set[str], packag
             labels, trailing = [], 1
 
         name = t.text
+        if name in ("init", "subscript") and not after_dot:
+            continue   # a declaration (a call of an initializer always has a dot: `Type.init`, `self.init`)
         if name == "init" and after_dot:
             context = qualifier if qualifier and qualifier[:1].isupper() and qualifier != "Self" else None
             if labels is not None:

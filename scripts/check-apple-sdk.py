@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""Issue 33: the client products and the portable tests compile against Apple's own declarations.
+
+`LATCHKEY_APPLE_SDK` (or `--sdk`) names what to compile against:
+- a folder holding Apple's interface files that a maintainer placed there — any layout: every
+  `CryptoKit.swiftmodule/*.swiftinterface` under it is one SDK (e.g. `ios18.0/System/Library/Frameworks/…` and
+  `ios18.4/…` side by side). Apple's Objective-C frameworks (Security, LocalAuthentication,
+  AuthenticationServices) cannot be imported without Objective-C interop, so on Linux they stay this package's
+  modules of those names; CryptoKit, a Swift module, is Apple's;
+- Xcode's SDK on a Mac (a folder with `SDKSettings.json`): the package is built for that SDK's platform with
+  `swift build --sdk` (every framework is Apple's). Not verifiable on Linux; see docs/COMPATIBILITY.md.
+Without one it says so and exits 0 (`make test` runs it; the facts it needs Apple's files for are carried into
+the modules and checked by scripts/check-apple-facts.py without them).
+
+How an interface is loaded on Linux (each step printed):
+1. The interface as Apple ships it, with the edits the compiler needs: the `// swift-module-flags:` line's
+   `-target <apple triple>` becomes this machine's triple (and `-enable-objc-interop` goes), the line
+   `import Security.SecAccessControl` (a Clang submodule) goes, and the SecureEnclave declarations — the only ones
+   that use Security and LocalAuthentication — are cut: this package's modules of those names import CryptoKit
+   themselves, so keeping them would be a module cycle. Everything else stays as Apple wrote it.
+2. `swift-frontend -compile-module-from-interface` makes a module of it (declarations only: nothing links or runs).
+3. The apple-frameworks build (`.build/apple-frameworks`, as `make apple-frameworks` makes it) provides the
+   stand-ins for Security, LocalAuthentication, CommonCrypto and AuthenticationServices. Every other module of that
+   build — each client target, each test target of the mode, the pins — is compiled again, in dependency order,
+   with SwiftPM's own arguments (read from the build's llbuild manifest) and Apple's CryptoKit first on the search
+   path, whole-module (`-wmo -emit-module`: the type checker and the SIL diagnostics, region isolation included).
+4. The same for `Tests/Packages/CryptoKitVectors` (its build in `.build/cryptokit-vectors`).
+A target that fails is listed with its first errors; the exit status is 1 when any failed.
+
+Usage: scripts/check-apple-sdk.py [--sdk DIR] [--keep] [--targets A,B]
+Environment: LATCHKEY_APPLE_SDK, SWIFT (default swift), SWIFT_FLAGS (passed to the builds it starts).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(HERE, "checks"))
+
+import apple_interface as ai  # noqa: E402
+import package_graph as pg  # noqa: E402
+
+APPLE_SCRATCH = os.path.join(ROOT, ".build", "apple-frameworks")
+VECTORS_PACKAGE = os.path.join(ROOT, "Tests", "Packages", "CryptoKitVectors")
+VECTORS_SCRATCH = os.path.join(ROOT, ".build", "cryptokit-vectors")
+
+
+def swift() -> str:
+    return os.environ.get("SWIFT", "swift")
+
+
+def swift_flags() -> list[str]:
+    return shlex.split(os.environ.get("SWIFT_FLAGS", ""))
+
+
+def run(argv, env=None, quiet=False) -> subprocess.CompletedProcess:
+    if not quiet:
+        print("+ " + " ".join(shlex.quote(a) for a in argv), flush=True)
+    return subprocess.run(argv, env=env, capture_output=True, text=True)
+
+
+def build(scratch: str, package: str, extra_env: dict) -> None:
+    """Builds a package with its tests into `scratch` (incremental: quick when `make test` built it already)."""
+    env = dict(os.environ, **extra_env)
+    result = run([swift(), "build", *swift_flags(), "--build-tests", "--package-path", package,
+                  "--scratch-path", scratch], env=env)
+    if result.returncode != 0:
+        sys.stdout.write(result.stdout[-4000:] + result.stderr[-4000:])
+        raise RuntimeError(f"the build in {scratch} failed")
+
+
+def host_triple() -> str:
+    info = json.loads(subprocess.run([swift(), "-print-target-info"], capture_output=True, text=True,
+                                     check=True).stdout)
+    return info["target"]["triple"]
+
+
+def stand_ins() -> set[str]:
+    """The Linux-only targets (the stand-ins for Apple's frameworks and the backends below them): compiled once, against
+    this package's CryptoKit (step 3 of the docstring), never against Apple's."""
+    linux, apple = pg.load_graphs(ROOT)
+    return set(pg.linux_only_targets(linux, apple))
+
+
+def check_interface(sdk: ai.InterfaceSDK, work: str, triple: str, only: set[str] | None,
+                    skip: set[str]) -> list[tuple[str, str]]:
+    """Compiles the targets against one SDK's CryptoKit; returns (target, first errors) of those that failed."""
+    print(f"\n== {sdk.label}: {sdk.interface}", flush=True)
+    apple_dir = os.path.join(work, "apple")
+    os.makedirs(apple_dir, exist_ok=True)
+    loadable = os.path.join(apple_dir, "CryptoKit.swiftinterface")
+    with open(sdk.interface, encoding="utf-8") as f:
+        text, cut = ai.loadable_interface(f.read(), triple)
+    with open(loadable, "w", encoding="utf-8") as f:
+        f.write(text)
+    print(f"   flags line set to {triple}; `import Security.SecAccessControl` dropped; "
+          f"{cut} SecureEnclave declaration(s) cut")
+    result = run([ai.frontend(swift()), "-compile-module-from-interface", loadable, "-module-name", "CryptoKit",
+                  "-target", triple, "-o", os.path.join(apple_dir, "CryptoKit.swiftmodule")])
+    if result.returncode != 0:
+        return [("CryptoKit (Apple's interface)", ai.first_errors(result.stdout + result.stderr))]
+    failures = []
+    for label, package, scratch in (("package", ROOT, APPLE_SCRATCH), ("CryptoKitVectors", VECTORS_PACKAGE, VECTORS_SCRATCH)):
+        manifest = ai.BuildManifest.load(scratch)
+        modules_out = os.path.join(work, label, "Modules")
+        os.makedirs(modules_out, exist_ok=True)
+        compiled = 0
+        for command in manifest.own_modules_in_order(package):
+            if command.module in skip or (only and command.module not in only):
+                continue
+            argv = command.recompiled(search_first=[apple_dir, modules_out], modules_out=modules_out)
+            result = run(argv, quiet=True)
+            compiled += 1
+            status = "ok" if result.returncode == 0 else "FAILED"
+            print(f"   {status:6} {command.module} ({len(command.sources)} files)", flush=True)
+            if result.returncode != 0:
+                failures.append((f"{command.module} ({label})", ai.first_errors(result.stdout + result.stderr)))
+        print(f"   {label}: {compiled} module(s) compiled against {sdk.label}'s CryptoKit")
+    return failures
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sdk", default=os.environ.get("LATCHKEY_APPLE_SDK", ""))
+    parser.add_argument("--keep", action="store_true", help="keep the work directory (printed)")
+    parser.add_argument("--targets", default="", help="only these modules (comma-separated)")
+    args = parser.parse_args(argv)
+    if not args.sdk:
+        print("check-apple-sdk: no Apple SDK given (LATCHKEY_APPLE_SDK unset): nothing compiled against Apple's "
+              "declarations. Set it to Xcode's SDK on a Mac, or to a folder holding Apple's interface files "
+              "(docs/COMPATIBILITY.md, \"Checking against Apple's SDK\").")
+        return 0
+    if not os.path.isdir(args.sdk):
+        print(f"check-apple-sdk: LATCHKEY_APPLE_SDK={args.sdk} is not a directory", file=sys.stderr)
+        return 2
+    if os.path.exists(os.path.join(args.sdk, "SDKSettings.json")) and sys.platform == "darwin":
+        return ai.xcode_sdk_build(args.sdk, swift(), swift_flags())
+    sdks = ai.find_interface_sdks(args.sdk)
+    if not sdks:
+        print(f"check-apple-sdk: no CryptoKit .swiftinterface under {args.sdk}", file=sys.stderr)
+        return 2
+    only = {t for t in args.targets.split(",") if t} or None
+    try:
+        build(APPLE_SCRATCH, ROOT, {"LATCHKEY_APPLE_FRAMEWORKS": "1"})
+        build(VECTORS_SCRATCH, VECTORS_PACKAGE, {})
+        triple = host_triple()
+        skip = stand_ins()
+    except (RuntimeError, ValueError, OSError, subprocess.CalledProcessError) as error:
+        print(f"check-apple-sdk: {error}", file=sys.stderr)
+        return 2
+    work = tempfile.mkdtemp(prefix="latchkey-apple-sdk-", dir=os.path.join(ROOT, ".build"))
+    all_failures = []
+    try:
+        for index, sdk in enumerate(sdks):
+            for target, errors in check_interface(sdk, os.path.join(work, str(index)), triple, only, skip):
+                all_failures.append((sdk.label, target, errors))
+    finally:
+        if args.keep:
+            print(f"check-apple-sdk: work directory kept: {work}")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+    print()
+    if all_failures:
+        for label, target, errors in all_failures:
+            print(f"check-apple-sdk: {label}: {target} does not compile:\n{errors}")
+        print(f"check-apple-sdk: FAILED — {len(all_failures)} module(s) against {len(sdks)} SDK(s)")
+        return 1
+    print(f"check-apple-sdk: ok — every module compiled against the CryptoKit of "
+          f"{', '.join(s.label for s in sdks)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

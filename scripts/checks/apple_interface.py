@@ -1,0 +1,248 @@
+"""Apple's `.swiftinterface` files on Linux, and SwiftPM's compile commands replayed against them
+(scripts/check-apple-sdk.py). Stdlib only.
+
+- `find_interface_sdks(folder)`: every CryptoKit interface under a folder, one per SDK (the arm64 iOS one when an
+  SDK has several), labelled by the `-target` of its module-flags line (`arm64-apple-ios18.0` → "iOS 18.0").
+- `loadable_interface(text, triple)`: the edits that let this compiler load it (module-flags target, the Clang
+  submodule import, the SecureEnclave declarations that need Security and LocalAuthentication).
+- `BuildManifest.load(scratch)`: the "Compiling Swift Module" commands of a SwiftPM build (`debug.yaml`), in
+  dependency order, each re-runnable whole-module against other module directories.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+from dataclasses import dataclass
+
+PLATFORM_LABELS = {"ios": "iOS", "macosx": "macOS", "macos": "macOS", "tvos": "tvOS", "watchos": "watchOS",
+                   "xros": "visionOS", "visionos": "visionOS"}
+
+
+@dataclass
+class InterfaceSDK:
+    label: str          # "iOS 18.0"
+    interface: str      # path of CryptoKit's .swiftinterface
+
+
+def interface_target(text: str) -> str | None:
+    m = re.search(r"^// swift-module-flags:.*?-target (\S+)", text, re.M)
+    return m.group(1) if m else None
+
+
+def label_of(target: str | None) -> str:
+    m = re.match(r"[^-]+-apple-([a-z]+?)(\d[\d.]*)", target or "")
+    if not m:
+        return target or "unknown SDK"
+    return f"{PLATFORM_LABELS.get(m.group(1), m.group(1))} {m.group(2)}"
+
+
+def find_interface_sdks(folder: str) -> list[InterfaceSDK]:
+    """One CryptoKit interface per `CryptoKit.swiftmodule` directory (arm64 preferred), sorted by label."""
+    found = []
+    for directory, _, files in os.walk(folder):
+        if os.path.basename(directory) != "CryptoKit.swiftmodule":
+            continue
+        interfaces = sorted(f for f in files if f.endswith(".swiftinterface") and not f.endswith(".private.swiftinterface"))
+        if not interfaces:
+            continue
+        preferred = next((f for f in interfaces if f.startswith("arm64-apple-")), interfaces[0])
+        path = os.path.join(directory, preferred)
+        with open(path, encoding="utf-8") as f:
+            label = label_of(interface_target(f.read(4096)))
+        found.append(InterfaceSDK(label, path))
+    labels = [s.label for s in found]
+    for sdk in found:
+        if labels.count(sdk.label) > 1:
+            sdk.label += f" ({os.path.relpath(sdk.interface, folder).split(os.sep)[0]})"
+    return sorted(found, key=lambda s: _version_key(s.label))
+
+
+def _version_key(label: str):
+    m = re.search(r"(\d+(?:\.\d+)*)", label)
+    return (label.split()[0], tuple(int(p) for p in m.group(1).split(".")) if m else (), label)
+
+
+def _top_level_items(lines: list[str]) -> list[list[str]]:
+    """The interface's lines grouped into top-level declarations (attributes with the declaration they precede)."""
+    items, current, depth = [], [], 0
+    for line in lines:
+        current.append(line)
+        depth += line.count("{") - line.count("}")
+        if depth == 0 and not line.startswith("@"):
+            items.append(current)
+            current = []
+    if current:
+        items.append(current)
+    return items
+
+
+def loadable_interface(text: str, triple: str) -> tuple[str, int]:
+    """(the interface with the edits the module docstring lists, how many SecureEnclave declarations were cut)."""
+    lines = []
+    for line in text.split("\n"):
+        if line.startswith("// swift-module-flags:"):
+            line = re.sub(r"-target \S+", f"-target {triple}", line).replace(" -enable-objc-interop", "")
+        if line.strip() == "import Security.SecAccessControl":
+            continue
+        lines.append(line)
+    kept, cut = [], 0
+    for item in _top_level_items(lines):
+        header = next((l for l in item if not l.startswith("@")), "")
+        if re.search(r"\bSecureEnclave\b", header) and not header.startswith(("//", "import")):
+            cut += 1
+            continue
+        kept.append(item)
+    out = [line for item in kept for line in item]
+    body = "\n".join(l for l in out if not l.startswith("import "))
+    if not re.search(r"\b(Security|LocalAuthentication)\.", body):
+        out = [l for l in out if l.strip() not in ("import Security", "import LocalAuthentication")]
+    return "\n".join(out), cut
+
+
+def frontend(swift: str) -> str:
+    """swift-frontend beside the swift driver."""
+    from shutil import which
+    driver = os.path.realpath(which(swift) or swift)
+    return os.path.join(os.path.dirname(driver), "swift-frontend")
+
+
+def first_errors(output: str, limit: int = 12) -> str:
+    errors = [l for l in output.splitlines() if re.search(r": error: ", l)]
+    seen, unique = set(), []
+    for e in errors:
+        if e not in seen:
+            seen.add(e)
+            unique.append(e)
+    shown = unique[:limit]
+    more = f"\n      … {len(unique) - limit} more" if len(unique) > limit else ""
+    return "\n".join("      " + e for e in shown) + more if shown else "      " + output.strip()[-1500:]
+
+
+# --- SwiftPM's commands --------------------------------------------------------------------------------------
+
+@dataclass
+class ModuleCommand:
+    module: str
+    args: list[str]
+    inputs: list[str]
+    sources: list[str]
+
+    def dependencies(self) -> set[str]:
+        return {os.path.basename(i)[:-len(".swiftmodule")] for i in self.inputs if i.endswith(".swiftmodule")}
+
+    def recompiled(self, search_first: list[str], modules_out: str) -> list[str]:
+        """SwiftPM's command as a whole-module `-emit-module` into `modules_out`, with `search_first` before the
+        build's own module directory (and the outputs, incremental state and index store left out)."""
+        drop_with_value = {"-output-file-map", "-index-store-path", "-emit-objc-header-path", "-emit-module-path",
+                           "-serialize-diagnostics-path", "-emit-dependencies-path"}
+        drop = {"-emit-dependencies", "-incremental", "-enable-batch-mode", "-serialize-diagnostics",
+                "-parseable-output", "-emit-objc-header", "-c", "-emit-module"}
+        out, i = [], 0
+        args = self.args
+        while i < len(args):
+            a = args[i]
+            if a in drop_with_value:
+                i += 2
+                continue
+            if a in drop or a.startswith("-j"):
+                i += 1
+                continue
+            if a.startswith("@"):
+                out.extend(self.sources)
+                i += 1
+                continue
+            if a == "-I" and i + 1 < len(args) and args[i + 1].endswith(os.sep + "Modules"):
+                for d in search_first:
+                    out += ["-I", d]
+                out += ["-I", args[i + 1]]
+                i += 2
+                continue
+            out.append(a)
+            i += 1
+        return out + ["-wmo", "-emit-module", "-emit-module-path", os.path.join(modules_out, self.module + ".swiftmodule")]
+
+
+class BuildManifest:
+    def __init__(self, commands: list[ModuleCommand]):
+        self.commands = {c.module: c for c in commands}
+
+    @staticmethod
+    def load(scratch: str) -> "BuildManifest":
+        path = os.path.join(scratch, "debug.yaml")
+        if not os.path.exists(path):
+            raise RuntimeError(f"{path} is missing: build first")
+        commands = []
+        with open(path, encoding="utf-8") as f:
+            block: dict[str, str] = {}
+            for line in f:
+                if line.startswith('  "') and line.rstrip().endswith('":'):
+                    block = {}
+                    continue
+                m = re.match(r"    (inputs|args|description): (.*)$", line)
+                if not m:
+                    continue
+                block[m.group(1)] = m.group(2)
+                if m.group(1) == "args" and "description" in block:
+                    d = re.match(r"\"Compiling Swift Module '([^']+)'", block["description"])
+                    if d and "inputs" in block:
+                        args = json.loads(block["args"])
+                        inputs = json.loads(block["inputs"])
+                        commands.append(ModuleCommand(d.group(1), args, inputs, _sources(args)))
+        return BuildManifest(commands)
+
+    def own_modules_in_order(self, package: str) -> list[ModuleCommand]:
+        """The modules of `package`'s own targets (sources under its folder, not the build's), dependencies first:
+        not those of packages it depends on, nor the test runners SwiftPM generates."""
+        root = os.path.realpath(package) + os.sep
+        build = os.path.join(root, ".build") + os.sep
+
+        def own(command):
+            paths = [os.path.realpath(src) for src in command.sources]
+            return any(p.startswith(root) and not p.startswith(build) for p in paths)
+        return [c for c in self.swift_modules_in_order() if own(c)]
+
+    def swift_modules_in_order(self) -> list[ModuleCommand]:
+        order, seen = [], set()
+
+        def visit(name):
+            if name in seen or name not in self.commands:
+                return
+            seen.add(name)
+            for dep in sorted(self.commands[name].dependencies()):
+                visit(dep)
+            order.append(self.commands[name])
+
+        for name in sorted(self.commands):
+            visit(name)
+        return order
+
+
+def _sources(args: list[str]) -> list[str]:
+    for a in args:
+        if a.startswith("@") and os.path.exists(a[1:]):
+            with open(a[1:], encoding="utf-8") as f:
+                return [l.strip() for l in f if l.strip()]
+    return [a for a in args if a.endswith(".swift")]
+
+
+# --- Xcode's SDK on a Mac ------------------------------------------------------------------------------------
+
+def xcode_sdk_build(sdk: str, swift: str, flags: list[str]) -> int:
+    """On a Mac: the package and its tests built for the SDK's platform (Apple's frameworks throughout)."""
+    with open(os.path.join(sdk, "SDKSettings.json"), encoding="utf-8") as f:
+        settings = json.load(f)
+    platform = settings.get("DefaultProperties", {}).get("PLATFORM_NAME", "macosx")
+    version = settings.get("Version", "")
+    os_name = {"iphoneos": "ios", "macosx": "macosx", "appletvos": "tvos", "watchos": "watchos",
+               "xros": "xros"}.get(platform, platform)
+    floor = {"ios": "17.0", "macosx": "14.0", "tvos": "17.0", "watchos": "10.0", "xros": "1.0"}.get(os_name, "")
+    triple = f"arm64-apple-{os_name}{floor}"
+    argv = [swift, "build", *flags, "--build-tests", "--sdk", sdk, "--triple", triple]
+    print("+ " + " ".join(argv), flush=True)
+    result = subprocess.run(argv)
+    label = f"{PLATFORM_LABELS.get(os_name, os_name)} {version}"
+    print(f"check-apple-sdk: {'ok' if result.returncode == 0 else 'FAILED'} — built for {triple} with the {label} SDK")
+    return 0 if result.returncode == 0 else 1
