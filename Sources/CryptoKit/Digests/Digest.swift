@@ -7,6 +7,7 @@ import LatchkeySupport
 /// Digests hold their bytes inline (making one allocates nothing), read as bytes (`ContiguousBytes`, a `Sequence`
 /// of `UInt8`, so `Data(digest)` copies them), and compare in constant time, with another digest or with any
 /// bytes. `description` names the type and size only (a digest of a secret is not logged by accident).
+@available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *)
 public protocol Digest: Hashable, Sendable, ContiguousBytes, CustomStringConvertible, Sequence where Element == UInt8 {
     /// The number of bytes in the digest.
     static var byteCount: Int { get }

@@ -3,6 +3,7 @@ import LatchkeyOpenSSL
 import LatchkeySupport
 
 /// The sizes that a symmetric cryptographic key can take.
+@available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *)
 public struct SymmetricKeySize: Sendable {
     /// The number of bits in the key.
     public let bitCount: Int
@@ -23,6 +24,7 @@ public struct SymmetricKeySize: Sendable {
 
 /// A symmetric cryptographic key: its bytes live in an allocation of their own, zeroed when the last copy of the
 /// key is released. `==` compares in constant time; printing it shows the size only.
+@available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *)
 public struct SymmetricKey: ContiguousBytes, Sendable {
     /// The bytes (and the OpenSSL contexts keyed with them), shared by the copies of this key.
     package let secret: SecretBytes
@@ -61,6 +63,7 @@ extension SymmetricKey: CustomReflectable {
 }
 
 /// A key agreement result from which you can derive a symmetric cryptographic key.
+@available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *)
 public struct SharedSecret: ContiguousBytes, Sendable {
     /// The secret bytes.
     package let secret: SecretBytes
@@ -116,6 +119,7 @@ extension SharedSecret: CustomStringConvertible {
 }
 
 /// A Diffie-Hellman key agreement key.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 public protocol DiffieHellmanKeyAgreement: Sendable {
     /// The public key share type.
     associatedtype PublicKey: Sendable

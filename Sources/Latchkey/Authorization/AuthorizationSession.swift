@@ -110,8 +110,6 @@ final class AuthorizationSession: NSObject {
 extension AuthorizationSession: ASAuthorizationControllerDelegate {
     nonisolated func authorizationController(controller: ASAuthorizationController,
                                              didCompleteWithAuthorization authorization: ASAuthorization) {
-        // The controller hands the authorization over on the main thread and keeps no use of it: not shared.
-        nonisolated(unsafe) let authorization = authorization
         MainActor.assumeIsolated { complete(with: authorization) }
     }
 

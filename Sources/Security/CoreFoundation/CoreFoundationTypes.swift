@@ -59,6 +59,7 @@ public let kCFBooleanFalse: CFBoolean! = NSNumber(value: false)
 nonisolated(unsafe) public let kCFBundleIdentifierKey: CFString! = "CFBundleIdentifier" as NSString
 
 /// `CFErrorCopyDescription`: the error's localized description.
+@available(macOS 10.5, *)
 @discardableResult
 public func CFErrorCopyDescription(_ err: CFError!) -> CFString! {
     guard let err else { return nil }
@@ -66,12 +67,14 @@ public func CFErrorCopyDescription(_ err: CFError!) -> CFString! {
 }
 
 /// `CFErrorGetCode`.
+@available(macOS 10.5, *)
 @discardableResult
 public func CFErrorGetCode(_ err: CFError!) -> CFIndex {
     err?.code ?? 0
 }
 
 /// `CFErrorGetDomain`.
+@available(macOS 10.5, *)
 @discardableResult
 public func CFErrorGetDomain(_ err: CFError!) -> CFErrorDomain! {
     guard let err else { return nil }
@@ -79,6 +82,7 @@ public func CFErrorGetDomain(_ err: CFError!) -> CFErrorDomain! {
 }
 
 /// `CFErrorCopyUserInfo`: the error's user-info dictionary (empty, never nil, for a non-nil error).
+@available(macOS 10.5, *)
 @discardableResult
 public func CFErrorCopyUserInfo(_ err: CFError!) -> CFDictionary! {
     guard let err else { return nil }
@@ -86,6 +90,7 @@ public func CFErrorCopyUserInfo(_ err: CFError!) -> CFDictionary! {
 }
 
 /// `CFErrorCopyFailureReason`: `NSLocalizedFailureReasonErrorKey` of the error, if any.
+@available(macOS 10.5, *)
 @discardableResult
 public func CFErrorCopyFailureReason(_ err: CFError!) -> CFString! {
     guard let reason = err?.localizedFailureReason else { return nil }
@@ -93,6 +98,7 @@ public func CFErrorCopyFailureReason(_ err: CFError!) -> CFString! {
 }
 
 /// `CFErrorCopyRecoverySuggestion`: `NSLocalizedRecoverySuggestionErrorKey` of the error, if any.
+@available(macOS 10.5, *)
 @discardableResult
 public func CFErrorCopyRecoverySuggestion(_ err: CFError!) -> CFString! {
     guard let suggestion = err?.localizedRecoverySuggestion else { return nil }

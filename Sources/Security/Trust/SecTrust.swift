@@ -62,8 +62,25 @@ public final class SecTrust: Hashable, Sendable {
 
 /// `SecTrustResultType`, with Apple's raw values.
 public enum SecTrustResultType: UInt32, Sendable {
-    case invalid = 0, proceed = 1, confirm = 2, deny = 3, unspecified = 4
-    case recoverableTrustFailure = 5, fatalTrustFailure = 6, otherError = 7
+    @available(macOS 10.3, *)
+    case invalid = 0
+    @available(macOS 10.3, *)
+    case proceed = 1
+    @available(macOS, introduced: 10.3, deprecated: 10.9)
+    @available(iOS, deprecated: 7.0)
+    @available(tvOS, deprecated: 7.0)
+    @available(watchOS, deprecated: 2.0)
+    case confirm = 2
+    @available(macOS 10.3, *)
+    case deny = 3
+    @available(macOS 10.3, *)
+    case unspecified = 4
+    @available(macOS 10.3, *)
+    case recoverableTrustFailure = 5
+    @available(macOS 10.3, *)
+    case fatalTrustFailure = 6
+    @available(macOS 10.3, *)
+    case otherError = 7
 }
 
 /// `SecTrustWithErrorCallback`: the result handler of `SecTrustEvaluateAsyncWithError` (not `@Sendable`, as Apple's).
