@@ -123,7 +123,11 @@ def check_interface(sdk: ai.InterfaceSDK, work: str, triple: str, only: set[str]
             result = run(argv, quiet=True)
             compiled += 1
             status = "ok" if result.returncode == 0 else "FAILED"
-            print(f"   {status:6} {command.module} ({len(command.sources)} files)", flush=True)
+            warnings = sorted({line for line in (result.stdout + result.stderr).splitlines() if ": warning: " in line})
+            note = f", {len(warnings)} warning(s)" if warnings else ""
+            print(f"   {status:6} {command.module} ({len(command.sources)} files{note})", flush=True)
+            for line in warnings[:5]:
+                print(f"          {line}")
             if result.returncode != 0:
                 failures.append((f"{command.module} ({label})", ai.first_errors(result.stdout + result.stderr)))
         print(f"   {label}: {compiled} module(s) compiled against {sdk.label}'s CryptoKit")

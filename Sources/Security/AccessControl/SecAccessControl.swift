@@ -5,7 +5,7 @@ import LatchkeyKeychainLinux
 
 /// `SecAccessControl`: an accessibility level plus the authentication an item needs, as
 /// LatchkeyKeychain's `AccessControl` (which the stores enforce cryptographically).
-public final class SecAccessControl: Hashable, AccessControlConvertible, @unchecked Sendable { // immutable
+public final class SecAccessControl: Hashable, AccessControlConvertible {
     /// The Latchkey access control this object stands for.
     public let latchkeyAccessControl: LatchkeyKeychainCore.AccessControl
 

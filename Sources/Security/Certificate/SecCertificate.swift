@@ -5,7 +5,7 @@ import LatchkeySupport
 
 /// `SecCertificate`: an X.509 certificate, parsed by OpenSSL (the engine's `X509Certificate`).
 /// Equal certificates have equal DER bytes.
-public final class SecCertificate: Hashable, Sendable, CustomStringConvertible {
+public final class SecCertificate: Hashable, CustomStringConvertible {
     let certificate: X509Certificate
 
     init(_ certificate: X509Certificate) { self.certificate = certificate }

@@ -39,14 +39,15 @@ public typealias CFErrorDomain = CFString
 public typealias OSStatus = Int32
 
 /// `CFAllocator`: accepted and ignored (memory is managed by Swift).
-public final class CFAllocator: Sendable {
+public final class CFAllocator {
     init() {}
 }
 
-/// `kCFAllocatorDefault` (implicitly unwrapped, as on Apple platforms).
-public let kCFAllocatorDefault: CFAllocator! = CFAllocator()
-/// `kCFAllocatorSystemDefault` (implicitly unwrapped, as on Apple platforms).
-public let kCFAllocatorSystemDefault: CFAllocator! = kCFAllocatorDefault
+/// `kCFAllocatorDefault` (implicitly unwrapped, as on Apple platforms). nonisolated(unsafe): the allocator holds no
+/// state; `CFAllocator` is not Sendable only because Apple's is not.
+nonisolated(unsafe) public let kCFAllocatorDefault: CFAllocator! = CFAllocator()
+/// `kCFAllocatorSystemDefault` (implicitly unwrapped, as on Apple platforms), as `kCFAllocatorDefault`.
+nonisolated(unsafe) public let kCFAllocatorSystemDefault: CFAllocator! = kCFAllocatorDefault
 
 /// `kCFBooleanTrue` (implicitly unwrapped, as on Apple platforms, so `kCFBooleanTrue!` compiles).
 public let kCFBooleanTrue: CFBoolean! = NSNumber(value: true)

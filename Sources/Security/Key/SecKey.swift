@@ -9,7 +9,7 @@ import LatchkeySupport
 /// `SecKeyCreateRandomKey`; any size from `SecKeyCreateWithData` or a certificate), private or public, over
 /// OpenSSL. A key made with `kSecAttrTokenIDSecureEnclave` is non-exportable: it lives in the vault (when
 /// permanent) and `SecKeyCopyExternalRepresentation` refuses it — it is *not* held by hardware.
-public final class SecKey: Hashable, @unchecked Sendable { // immutable
+public final class SecKey: Hashable {
     enum Material {
         case ec(ECCurve, EVPKey, isPrivate: Bool)
         case rsa(RSAKey, isPrivate: Bool)

@@ -4,7 +4,7 @@ import LatchkeyOpenSSL
 import LatchkeySupport
 
 /// `SecPolicy`: what a trust evaluation checks besides the chain (LatchkeySupport's `TrustPolicy`).
-public final class SecPolicy: Hashable, Sendable {
+public final class SecPolicy: Hashable {
     let policy: TrustPolicy
 
     init(_ policy: TrustPolicy) { self.policy = policy }

@@ -6,8 +6,9 @@ import LatchkeySupport
 
 /// `SecTrust`: certificates to evaluate, policies, anchors and a date, with the last evaluation's result.
 /// Changing any input discards the result; the next query evaluates again. Safe to share between threads.
-public final class SecTrust: Hashable, Sendable {
-    struct State: Sendable {
+public final class SecTrust: Hashable {
+    // @unchecked Sendable: certificates and policies are immutable objects, not Sendable only because Apple's are not.
+    struct State: @unchecked Sendable {
         var certificates: [SecCertificate]
         var policies: [SecPolicy]
         var anchors: [SecCertificate] = []
@@ -17,7 +18,7 @@ public final class SecTrust: Hashable, Sendable {
     }
 
     /// One evaluation: the chain (leaf first) and the failure, if any.
-    struct Evaluated: Sendable {
+    struct Evaluated: @unchecked Sendable {  // as State: immutable certificates
         let chain: [SecCertificate]
         let error: TrustEvaluationError?
     }

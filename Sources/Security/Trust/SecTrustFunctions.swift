@@ -110,6 +110,7 @@ public func SecTrustEvaluateWithError(_ trust: SecTrust, _ error: UnsafeMutableP
 public func SecTrustEvaluateAsyncWithError(_ trust: SecTrust, _ queue: DispatchQueue,
                                            _ result: @escaping SecTrustWithErrorCallback) -> OSStatus {
     nonisolated(unsafe) let result = result  // Apple's callback type is not Sendable; it is called once, on `queue`
+    nonisolated(unsafe) let trust = trust    // nor is SecTrust; its state is behind a lock (`SecTrust.state`)
     queue.async {
         var error: CFError?
         let trusted = SecTrustEvaluateWithError(trust, &error)
