@@ -29,10 +29,12 @@ build-release: deps
 # CommonCrypto / AuthenticationServices symbol of the Linux facades pinned in Tests/ApplePinTests (whose pin files
 # `swift test` compiles); the privacy manifests (the client products', the example app's) declaring exactly the
 # required-reason APIs their code calls; the Linux modules with Apple's names carrying Apple's SDK facts
-# (docs/apple-sdk/*.tsv: availability per platform, main-actor isolation, Sendable).
+# (docs/apple-sdk/*.tsv: availability per platform, main-actor isolation, Sendable); the tests said to compile against
+# Apple's SDK using none of those modules' package API and not comparing CryptoKitError (Equatable from iOS 17.4).
 checks: deps
 	python3 -B -m unittest discover -s scripts/checks/tests
 	scripts/check-apple-facts.py
+	scripts/check-portable-tests.py
 	SWIFT=$(SWIFT) scripts/check-availability.py
 	SWIFT=$(SWIFT) scripts/check-glibc.py
 	SWIFT=$(SWIFT) scripts/check-pins.py

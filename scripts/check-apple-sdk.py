@@ -7,8 +7,9 @@
   `ios18.4/…` side by side). Apple's Objective-C frameworks (Security, LocalAuthentication,
   AuthenticationServices) cannot be imported without Objective-C interop, so on Linux they stay this package's
   modules of those names; CryptoKit, a Swift module, is Apple's;
-- Xcode's SDK on a Mac (a folder with `SDKSettings.json`): the package is built for that SDK's platform with
-  `swift build --sdk` (every framework is Apple's). Not verifiable on Linux; see docs/COMPATIBILITY.md.
+- Xcode's SDK on a Mac (a folder with `SDKSettings.json`): the client targets, LatchkeyCryptoTests,
+  LatchkeyWebAuthnTests, the pins and CryptoKitVectors are built for that SDK's platform with `swift build --sdk`
+  (every framework is Apple's). Not verifiable on Linux; see docs/COMPATIBILITY.md.
 Without one it says so and exits 0 (`make test` runs it; the facts it needs Apple's files for are carried into
 the modules and checked by scripts/check-apple-facts.py without them).
 
@@ -149,7 +150,7 @@ def main(argv=None) -> int:
         print(f"check-apple-sdk: LATCHKEY_APPLE_SDK={args.sdk} is not a directory", file=sys.stderr)
         return 2
     if os.path.exists(os.path.join(args.sdk, "SDKSettings.json")) and sys.platform == "darwin":
-        return ai.xcode_sdk_build(args.sdk, swift(), swift_flags())
+        return ai.xcode_sdk_build(args.sdk, swift(), swift_flags(), ROOT, VECTORS_PACKAGE)
     # The headers there against docs/apple-sdk/*.tsv (a report: the rows come from several SDK versions).
     subprocess.run([sys.executable, os.path.join(HERE, "check-apple-facts.py"), "--sdk", args.sdk], check=False)
     sdks = ai.find_interface_sdks(args.sdk)

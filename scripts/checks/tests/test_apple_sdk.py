@@ -1,11 +1,13 @@
 """Unit tests of the issue-33 checks: Apple's header facts (apple_headers.py), the facts tables and their comparison
 with Swift attributes (apple_facts.py, scripts/check-apple-facts.py), the availability check on Mac Catalyst and with
-the framework modules' declarations (scripts/check-availability.py), and the interface loading of
-scripts/check-apple-sdk.py (apple_interface.py).
+the framework modules' declarations (scripts/check-availability.py), the interface loading of
+scripts/check-apple-sdk.py (apple_interface.py) and the portable-test check (scripts/check-portable-tests.py).
 
 Run: python3 -B -m unittest discover -s scripts/checks/tests (part of `make checks`)."""
 
+import contextlib
 import importlib.util
+import io
 import os
 import sys
 import tempfile
@@ -32,6 +34,7 @@ def load_script(name):
 
 availability = load_script("check-availability")
 facts_check = load_script("check-apple-facts")
+portable = load_script("check-portable-tests")
 
 HEADER = """
 NS_ASSUME_NONNULL_BEGIN
@@ -275,6 +278,52 @@ class InterfaceLoading(unittest.TestCase):
                 with open(os.path.join(d, "arm64-apple-ios.swiftinterface"), "w") as f:
                     f.write(self.INTERFACE.replace("ios18.0", f"ios{version}"))
             self.assertEqual([s.label for s in ai.find_interface_sdks(folder)], ["iOS 18.0", "iOS 18.4"])
+
+
+class PortableTests(unittest.TestCase):
+    FILES = {
+        "Sources/CryptoKit/SHA256.swift": """
+            public struct SHA256 {
+                package static func hash(bufferPointer: UnsafeRawBufferPointer) -> Int { 0 }
+                public static func hash(data: [UInt8]) -> Int { 0 }
+            }
+            struct Box { func get() -> Int { 0 } }
+            public enum CryptoKitError: Error { case incorrectKeySize }
+            """,
+        "Tests/ApplePinTests/Pins.swift": """
+            func pins(_ b: UnsafeRawBufferPointer, _ e: CryptoKitError, _ r: Result<Int, any Error>) throws {
+                _ = SHA256.hash(bufferPointer: b)
+                _ = SHA256.hash(data: [])
+                _ = try r.get()
+                #expect(e == CryptoKitError.incorrectKeySize)
+                #expect(throws: CryptoKitError.incorrectKeySize) { try f() }
+                #if !LATCHKEY_APPLE_FRAMEWORKS
+                _ = SHA256.hash(bufferPointer: b)
+                #expect(e == CryptoKitError.incorrectKeySize)
+                #endif
+            }
+            """,
+    }
+
+    def run_check(self):
+        with tempfile.TemporaryDirectory() as root:
+            for rel, text in self.FILES.items():
+                os.makedirs(os.path.dirname(os.path.join(root, rel)), exist_ok=True)
+                with open(os.path.join(root, rel), "w") as f:
+                    f.write(textwrap.dedent(text))
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                code = portable.main(["--root", root])
+        return code, out.getvalue().splitlines()
+
+    def test_package_members_and_cryptokit_error_comparisons_are_refused_in_apple_code_only(self):
+        code, lines = self.run_check()
+        self.assertEqual(code, 1)
+        self.assertEqual([line.split(": ")[0] for line in lines[:-1]],
+                         ["Tests/ApplePinTests/Pins.swift:3:16", "Tests/ApplePinTests/Pins.swift:6:18",
+                          "Tests/ApplePinTests/Pins.swift:7:21"])
+        self.assertIn("`hash(bufferPointer:)` is package API", lines[0])
+        self.assertIn("1 package-only members", lines[-1])
 
 
 if __name__ == "__main__":
