@@ -26,7 +26,8 @@ How an interface is loaded on Linux (each step printed):
    with SwiftPM's own arguments (read from the build's llbuild manifest) and Apple's CryptoKit first on the search
    path, whole-module (`-wmo -emit-module`: the type checker and the SIL diagnostics, region isolation included).
 4. The same for `Tests/Packages/CryptoKitVectors` (its build in `.build/cryptokit-vectors`).
-A target that fails is listed with its first errors; the exit status is 1 when any failed.
+A target that fails is listed with its first errors, one that warns with its warnings (warnings are bugs, as in the
+package's own build); the exit status is 1 when any failed or warned.
 
 Usage: scripts/check-apple-sdk.py [--sdk DIR] [--keep] [--targets A,B]
 Environment: LATCHKEY_APPLE_SDK, SWIFT (default swift), SWIFT_FLAGS (passed to the builds it starts).
@@ -96,7 +97,8 @@ def stand_ins() -> set[str]:
 
 def check_interface(sdk: ai.InterfaceSDK, work: str, triple: str, only: set[str] | None,
                     skip: set[str]) -> list[tuple[str, str]]:
-    """Compiles the targets against one SDK's CryptoKit; returns (target, first errors) of those that failed."""
+    """Compiles the targets against one SDK's CryptoKit; returns (target and what, errors or warnings) of those that
+    failed or warned."""
     print(f"\n== {sdk.label}: {sdk.interface}", flush=True)
     apple_dir = os.path.join(work, "apple")
     os.makedirs(apple_dir, exist_ok=True)
@@ -110,27 +112,31 @@ def check_interface(sdk: ai.InterfaceSDK, work: str, triple: str, only: set[str]
     result = run([ai.frontend(swift()), "-compile-module-from-interface", loadable, "-module-name", "CryptoKit",
                   "-target", triple, "-o", os.path.join(apple_dir, "CryptoKit.swiftmodule")])
     if result.returncode != 0:
-        return [("CryptoKit (Apple's interface)", ai.first_errors(result.stdout + result.stderr))]
+        return [("CryptoKit (Apple's interface) does not load", ai.first_errors(result.stdout + result.stderr))]
     failures = []
     for label, package, scratch in (("package", ROOT, APPLE_SCRATCH), ("CryptoKitVectors", VECTORS_PACKAGE, VECTORS_SCRATCH)):
         manifest = ai.BuildManifest.load(scratch)
         modules_out = os.path.join(work, label, "Modules")
         os.makedirs(modules_out, exist_ok=True)
         compiled = 0
+        wanted = manifest.with_dependencies(only) if only else None
         for command in manifest.own_modules_in_order(package):
-            if command.module in skip or (only and command.module not in only):
+            if command.module in skip or (wanted is not None and command.module not in wanted):
                 continue
             argv = command.recompiled(search_first=[apple_dir, modules_out], modules_out=modules_out)
             result = run(argv, quiet=True)
             compiled += 1
-            status = "ok" if result.returncode == 0 else "FAILED"
             warnings = sorted({line for line in (result.stdout + result.stderr).splitlines() if ": warning: " in line})
+            status = "FAILED" if result.returncode != 0 else "WARNED" if warnings else "ok"
             note = f", {len(warnings)} warning(s)" if warnings else ""
             print(f"   {status:6} {command.module} ({len(command.sources)} files{note})", flush=True)
             for line in warnings[:5]:
                 print(f"          {line}")
             if result.returncode != 0:
-                failures.append((f"{command.module} ({label})", ai.first_errors(result.stdout + result.stderr)))
+                failures.append((f"{command.module} ({label}) does not compile",
+                                 ai.first_errors(result.stdout + result.stderr)))
+            elif warnings:  # warnings are bugs here as in the package's own build
+                failures.append((f"{command.module} ({label}) compiles with warnings", "\n".join(warnings)))
         print(f"   {label}: {compiled} module(s) compiled against {sdk.label}'s CryptoKit")
     return failures
 
@@ -139,7 +145,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sdk", default=os.environ.get("LATCHKEY_APPLE_SDK", ""))
     parser.add_argument("--keep", action="store_true", help="keep the work directory (printed)")
-    parser.add_argument("--targets", default="", help="only these modules (comma-separated)")
+    parser.add_argument("--targets", default="", help="only these modules and their dependencies (comma-separated)")
     args = parser.parse_args(argv)
     if not args.sdk:
         print("check-apple-sdk: no Apple SDK given (LATCHKEY_APPLE_SDK unset): nothing compiled against Apple's "
@@ -180,7 +186,7 @@ def main(argv=None) -> int:
     print()
     if all_failures:
         for label, target, errors in all_failures:
-            print(f"check-apple-sdk: {label}: {target} does not compile:\n{errors}")
+            print(f"check-apple-sdk: {label}: {target}:\n{errors}")
         print(f"check-apple-sdk: FAILED — {len(all_failures)} module(s) against {len(sdks)} SDK(s)")
         return 1
     print(f"check-apple-sdk: ok — every module compiled against the CryptoKit of "

@@ -11,11 +11,13 @@ import Foundation
 // (iOS 17.4, macOS 14.4) only under `#available`. Errors are untyped `throws`. And everything is declared by the
 // oldest SDK the package admits (iOS 18.0, Xcode 16.0): its CryptoKit declares the keys, digests, MACs and
 // `SymmetricKey` without `Sendable` (the iOS 18.4 SDK adds it), so no pin requires it — the Sendable facts are in
-// scripts/checks/apple-facts/CryptoKit.tsv, checked against the Linux module by scripts/check-apple-facts.py — and
+// docs/apple-sdk/CryptoKit.tsv, checked against the Linux module by scripts/check-apple-facts.py — and
 // `hash(bufferPointer:)`, `@inlinable internal` in Apple's module, is not pinned.
-// A protocol's requirements are pinned through a generic parameter constrained to it (`H.finalize` for
-// `HashFunction.finalize`); `mutating` methods, which cannot be referenced as function values, by a call on a value
-// of the stated type (`{ (hasher: inout SHA256, ...) in hasher.update(bufferPointer: ...) }`).
+// A protocol's requirements are pinned through a generic parameter constrained to it (`H.hash(data:)`; an instance
+// method through a value, `{ $0.finalize }` for `HashFunction.finalize`: the unapplied `H.finalize` captures `H`'s
+// metatype, not Sendable where the protocol is not, as in the iOS 18.0 SDK); `mutating` methods, which cannot be
+// referenced as function values, by a call on a value of the stated type
+// (`{ (hasher: inout SHA256, ...) in hasher.update(bufferPointer: ...) }`).
 
 /// Pins of CryptoKit (compiled, not run).
 enum CryptoKitPins {
@@ -25,7 +27,7 @@ enum CryptoKitPins {
             let _: Int = H.blockByteCount
             let _: Int = H.Digest.byteCount
             let _: (Data) -> H.Digest = H.hash(data:)
-            let _: (H) -> () -> H.Digest = H.finalize
+            let _: (H) -> () -> H.Digest = { $0.finalize }
             let _ = { (hasher: inout H, buffer: UnsafeRawBufferPointer, data: Data) in
                 hasher.update(bufferPointer: buffer)
                 hasher.update(data: data)
@@ -39,10 +41,10 @@ enum CryptoKitPins {
             let _: String = value.description
             let _: Bool = value == value
             let _: Bool = value == Data()
-            let _: (D) -> () -> Array<UInt8>.Iterator = D.makeIterator
+            let _: (D) -> () -> Array<UInt8>.Iterator = { $0.makeIterator }
             let _: KeyPath<D, Int> = \D.underestimatedCount
             let _: (D) -> ((UnsafeBufferPointer<UInt8>) throws -> Int) throws -> Int? =
-                D.withContiguousStorageIfAvailable(_:)
+                { $0.withContiguousStorageIfAvailable(_:) }
             pinHashable(D.self)
             pinContiguousBytes(D.self)
         }
@@ -126,9 +128,9 @@ enum CryptoKitPins {
         func mac<M: MessageAuthenticationCode>(_ value: M) {
             let _: Int = value.byteCount
             let _: KeyPath<M, Int> = \M.byteCount
-            let _: (M) -> () -> Array<UInt8>.Iterator = M.makeIterator
+            let _: (M) -> () -> Array<UInt8>.Iterator = { $0.makeIterator }
             let _: (M) -> ((UnsafeBufferPointer<UInt8>) throws -> Int) throws -> Int? =
-                M.withContiguousStorageIfAvailable(_:)
+                { $0.withContiguousStorageIfAvailable(_:) }
             let _: Data = Data(value)
             let _: Int = value.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in bytes.count }
             let _: String = value.description
@@ -454,7 +456,7 @@ enum CryptoKitPins {
     static func keyAgreement() {
         func agreement<K: DiffieHellmanKeyAgreement>(_: K.Type) {
             let _: KeyPath<K, K.PublicKey> = \K.publicKey
-            let _: (K) -> (K.PublicKey) throws -> SharedSecret = K.sharedSecretFromKeyAgreement(with:)
+            let _: (K) -> (K.PublicKey) throws -> SharedSecret = { $0.sharedSecretFromKeyAgreement(with:) }
         }
         agreement(P256.KeyAgreement.PrivateKey.self)
         agreement(P384.KeyAgreement.PrivateKey.self)

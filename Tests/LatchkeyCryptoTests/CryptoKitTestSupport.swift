@@ -5,20 +5,20 @@ import Testing
 // Test-only conveniences over CryptoKit's API (which has no `==` on public keys and signatures, and an optional
 // `combined` on AES-GCM boxes): comparisons by encoding.
 
-extension P256.Signing.PublicKey: Equatable {
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.x963Representation == rhs.x963Representation }
+/// A CryptoKit value compared by its raw encoding. Not `Equatable` conformances: against Apple's CryptoKit those would
+/// be retroactive conformances of its types to a standard protocol (a warning, and wrong if Apple adds them).
+protocol RawEncoded {
+    var rawRepresentation: Data { get }
 }
 
-extension P384.Signing.PublicKey: Equatable {
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.x963Representation == rhs.x963Representation }
-}
+extension P256.Signing.PublicKey: RawEncoded {}
+extension P384.Signing.PublicKey: RawEncoded {}
+extension Curve25519.Signing.PublicKey: RawEncoded {}
+extension P256.Signing.ECDSASignature: RawEncoded {}
 
-extension Curve25519.Signing.PublicKey: Equatable {
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawRepresentation == rhs.rawRepresentation }
-}
-
-extension P256.Signing.ECDSASignature: Equatable {
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawRepresentation == rhs.rawRepresentation }
+/// Whether two keys (or signatures) of one type have the same encoding.
+func sameEncoding<Value: RawEncoded>(_ lhs: Value, _ rhs: Value) -> Bool {
+    lhs.rawRepresentation == rhs.rawRepresentation
 }
 
 extension AES.GCM.SealedBox {

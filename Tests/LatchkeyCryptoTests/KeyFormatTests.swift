@@ -20,20 +20,20 @@ import Testing
     @Test func p256RoundTripsThroughEveryFormat() throws {
         let key = P256.Signing.PrivateKey()
         let pub = key.publicKey
-        #expect(try P256.Signing.PublicKey(rawRepresentation: pub.rawRepresentation) == pub)
-        #expect(try P256.Signing.PublicKey(x963Representation: pub.x963Representation) == pub)
-        #expect(try P256.Signing.PublicKey(derRepresentation: pub.derRepresentation) == pub)
-        #expect(try P256.Signing.PublicKey(pemRepresentation: pub.pemRepresentation) == pub)
+        #expect(try sameEncoding(P256.Signing.PublicKey(rawRepresentation: pub.rawRepresentation), pub))
+        #expect(try sameEncoding(P256.Signing.PublicKey(x963Representation: pub.x963Representation), pub))
+        #expect(try sameEncoding(P256.Signing.PublicKey(derRepresentation: pub.derRepresentation), pub))
+        #expect(try sameEncoding(P256.Signing.PublicKey(pemRepresentation: pub.pemRepresentation), pub))
         #expect(pub.pemRepresentation.hasPrefix("-----BEGIN PUBLIC KEY-----\n"))
         let x = pub.rawRepresentation.prefix(32)
         let yOdd = pub.rawRepresentation.last.map { $0 & 1 == 1 } ?? false
-        #expect(try P256.Signing.PublicKey(compressedRepresentation: Data([yOdd ? 0x03 : 0x02]) + x) == pub)
+        #expect(try sameEncoding(P256.Signing.PublicKey(compressedRepresentation: Data([yOdd ? 0x03 : 0x02]) + x), pub))
 
         let fromDER = try P256.Signing.PrivateKey(derRepresentation: key.derRepresentation)
         let fromPEM = try P256.Signing.PrivateKey(pemRepresentation: key.pemRepresentation)
         let fromRaw = try P256.Signing.PrivateKey(rawRepresentation: key.rawRepresentation)
         for other in [fromDER, fromPEM, fromRaw] {
-            #expect(other.publicKey == pub)
+            #expect(sameEncoding(other.publicKey, pub))
             #expect(pub.isValidSignature(try other.signature(for: Data("m".utf8)), for: Data("m".utf8)))
         }
         #expect(key.pemRepresentation.hasPrefix("-----BEGIN PRIVATE KEY-----\n"))
@@ -43,11 +43,11 @@ import Testing
         let key = P384.Signing.PrivateKey()
         let pub = key.publicKey
         #expect(pub.rawRepresentation.count == 96)
-        #expect(try P384.Signing.PublicKey(rawRepresentation: pub.rawRepresentation) == pub)
-        #expect(try P384.Signing.PublicKey(derRepresentation: pub.derRepresentation) == pub)
-        #expect(try P384.Signing.PublicKey(pemRepresentation: pub.pemRepresentation) == pub)
-        #expect(try P384.Signing.PrivateKey(derRepresentation: key.derRepresentation).publicKey == pub)
-        #expect(try P384.Signing.PrivateKey(rawRepresentation: key.rawRepresentation).publicKey == pub)
+        #expect(try sameEncoding(P384.Signing.PublicKey(rawRepresentation: pub.rawRepresentation), pub))
+        #expect(try sameEncoding(P384.Signing.PublicKey(derRepresentation: pub.derRepresentation), pub))
+        #expect(try sameEncoding(P384.Signing.PublicKey(pemRepresentation: pub.pemRepresentation), pub))
+        #expect(try sameEncoding(P384.Signing.PrivateKey(derRepresentation: key.derRepresentation).publicKey, pub))
+        #expect(try sameEncoding(P384.Signing.PrivateKey(rawRepresentation: key.rawRepresentation).publicKey, pub))
     }
 
     @Test func pointsOffTheCurveAreRejected() throws {
@@ -129,10 +129,10 @@ import Testing
     @Test func pemBlocksWithOtherLabelsAreSkipped() throws {
         let key = P256.Signing.PrivateKey()
         let text = "-----BEGIN EC PARAMETERS-----\nBggqhkjOPQMBBw==\n-----END EC PARAMETERS-----\n" + key.pemRepresentation
-        #expect(try P256.Signing.PrivateKey(pemRepresentation: text).publicKey == key.publicKey)
+        #expect(try sameEncoding(P256.Signing.PrivateKey(pemRepresentation: text).publicKey, key.publicKey))
         let both = key.publicKey.pemRepresentation + "\n" + key.pemRepresentation  // CryptoKit ends a PEM at its END line
-        #expect(try P256.Signing.PrivateKey(pemRepresentation: both).publicKey == key.publicKey)
-        #expect(try P256.Signing.PublicKey(pemRepresentation: both) == key.publicKey)
+        #expect(try sameEncoding(P256.Signing.PrivateKey(pemRepresentation: both).publicKey, key.publicKey))
+        #expect(try sameEncoding(P256.Signing.PublicKey(pemRepresentation: both), key.publicKey))
     }
 
     @Test func encryptedPEMIsNotAccepted() {

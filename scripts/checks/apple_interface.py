@@ -204,6 +204,17 @@ class BuildManifest:
             return any(p.startswith(root) and not p.startswith(build) for p in paths)
         return [c for c in self.swift_modules_in_order() if own(c)]
 
+    def with_dependencies(self, names: set[str]) -> set[str]:
+        """`names` and every module they depend on, transitively (a module compiled against Apple's CryptoKit needs
+        its dependencies compiled against it too)."""
+        out, todo = set(), list(names)
+        while todo:
+            name = todo.pop()
+            if name not in out:
+                out.add(name)
+                todo += self.commands[name].dependencies() if name in self.commands else []
+        return out
+
     def swift_modules_in_order(self) -> list[ModuleCommand]:
         order, seen = [], set()
 
