@@ -64,10 +64,13 @@ apple-frameworks: deps
 		LATCHKEY_CLI_BINARY="$$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)/latchkey" \
 		$(SWIFT) test $(SWIFT_FLAGS) --skip-build --scratch-path $(APPLE_SCRATCH)
 
-# The client products, the portable tests, the pins and CryptoKitVectors compiled against Apple's own declarations:
-# LATCHKEY_APPLE_SDK names Xcode's SDK on a Mac, or a folder holding Apple's interface files (each CryptoKit
-# .swiftinterface under it is one SDK, loaded on Linux). Without it, it says so and passes (docs/COMPATIBILITY.md).
+# The client products, the portable tests, the pins and CryptoKitVectors compiled against the oldest admitted SDK's
+# CryptoKit as modeled from the facts (--model: the Linux module's public interface, Sendable as iOS 18.0 declares
+# it), then against Apple's own declarations: LATCHKEY_APPLE_SDK names Xcode's SDK on a Mac, or a folder holding
+# Apple's interface files (each CryptoKit .swiftinterface under it is one SDK, loaded on Linux). Without it, that
+# step says so and passes (docs/COMPATIBILITY.md).
 check-apple-sdk: deps
+	SWIFT=$(SWIFT) SWIFT_FLAGS="$(SWIFT_FLAGS)" scripts/check-apple-sdk.py --model
 	SWIFT=$(SWIFT) SWIFT_FLAGS="$(SWIFT_FLAGS)" scripts/check-apple-sdk.py
 
 # swift test runs inside scripts/with-services.sh: a private D-Bus session with an unlocked

@@ -137,9 +137,9 @@ def check_module(root: str, module: str) -> tuple[list[str], int]:
                                 f"Apple's SDK: {'main actor' if row.isolation == 'main' else 'not isolated'} ({row.source})")
             if d.kind in sd.TYPE_KINDS and row.sendable:
                 sendable = is_sendable(d.qualified)
-                if (row.sendable == "yes") != sendable:
+                if (row.sendable != "no") != sendable:
                     findings.append(f"{p}:{d.line}: `{row.symbol}` is {'' if sendable else 'not '}Sendable; Apple's "
-                                    f"SDK: {'Sendable' if row.sendable == 'yes' else 'not Sendable'} ({row.source})")
+                                    f"SDK: {'not Sendable' if row.sendable == 'no' else 'Sendable'} ({row.source})")
     table = {row.symbol: row for row in rows if not CONFORMANCE_ROW.match(row.symbol)}
     for p, d in public:
         if not d.path or d.qualified in known or linux_only(d.qualified) or d.kind in sd.TYPE_KINDS:

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Issue 33: the client products and the portable tests compile against Apple's own declarations.
+"""Issue 33: the client products and the portable tests compile against Apple's own declarations (or the oldest
+admitted SDK's CryptoKit as the facts model it).
 
 `LATCHKEY_APPLE_SDK` (or `--sdk`) names what to compile against:
 - a folder holding Apple's interface files that a maintainer placed there — any layout: every
@@ -12,6 +13,12 @@
   (every framework is Apple's). Not verifiable on Linux; see docs/COMPATIBILITY.md.
 Without one it says so and exits 0 (`make test` runs it; the facts it needs Apple's files for are carried into
 the modules and checked by scripts/check-apple-facts.py without them).
+
+`--model` needs no Apple file (`make test` runs it first): the oldest SDK the package admits (iOS 18.0) is modeled
+from this package's CryptoKit — its public interface, emitted from the apple-frameworks build's own command with
+library evolution, declaring `Sendable` only where that SDK does (docs/apple-sdk/CryptoKit.tsv: rows dated `18.4`
+lose it), without `-package-name` (nothing `package`, such as `hash(bufferPointer:)`, is visible, as in Apple's)
+and without the Linux-only modules' imports — and everything below is compiled against it.
 
 How an interface is loaded on Linux (each step printed):
 1. The interface as Apple ships it, with the edits the compiler needs: the `// swift-module-flags:` line's
@@ -29,7 +36,7 @@ How an interface is loaded on Linux (each step printed):
 A target that fails is listed with its first errors, one that warns with its warnings (warnings are bugs, as in the
 package's own build); the exit status is 1 when any failed or warned.
 
-Usage: scripts/check-apple-sdk.py [--sdk DIR] [--keep] [--targets A,B]
+Usage: scripts/check-apple-sdk.py [--sdk DIR | --model] [--keep] [--targets A,B]
 Environment: LATCHKEY_APPLE_SDK, SWIFT (default swift), SWIFT_FLAGS (passed to the builds it starts).
 """
 
@@ -44,18 +51,22 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from dataclasses import dataclass, field
 
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(HERE, "checks"))
 
+import apple_facts as af  # noqa: E402
 import apple_interface as ai  # noqa: E402
 import package_graph as pg  # noqa: E402
 
 APPLE_SCRATCH = os.path.join(ROOT, ".build", "apple-frameworks")
 VECTORS_PACKAGE = os.path.join(ROOT, "Tests", "Packages", "CryptoKitVectors")
 VECTORS_SCRATCH = os.path.join(ROOT, ".build", "cryptokit-vectors")
+# The oldest SDK the package admits: swift-tools-version 6.0 admits Xcode 16.0 (docs/COMPATIBILITY.md).
+OLDEST_SDK = (18, 0)
 
 
 def swift() -> str:
@@ -95,24 +106,65 @@ def stand_ins() -> set[str]:
     return set(pg.linux_only_targets(linux, apple))
 
 
-def check_interface(sdk: ai.InterfaceSDK, work: str, triple: str, only: set[str] | None,
+@dataclass
+class Interface:
+    """A CryptoKit interface to compile against: its label, a note on how it was made loadable, its text."""
+    label: str
+    note: str
+    text: str
+    search: list[str] = field(default_factory=list)  # where the interface's own imports are found
+
+
+def apple_interfaces(sdks: list[ai.InterfaceSDK], triple: str) -> list[Interface]:
+    out = []
+    for sdk in sdks:
+        with open(sdk.interface, encoding="utf-8") as f:
+            text, cut = ai.loadable_interface(f.read(), triple)
+        out.append(Interface(sdk.label, f"{sdk.interface}\n   flags line set to {triple}; `import "
+                             f"Security.SecAccessControl` dropped; {cut} SecureEnclave declaration(s) cut", text))
+    return out
+
+
+def modeled_oldest(work: str, linux_only: set[str]) -> Interface:
+    """The oldest admitted SDK's CryptoKit as modeled from this package's: the Linux module's public interface (emitted
+    from the apple-frameworks build's own command, with library evolution), declaring `Sendable` as that SDK does
+    (docs/apple-sdk/CryptoKit.tsv: rows dated `18.4` lose it) and importing none of the Linux-only modules."""
+    manifest = ai.BuildManifest.load(APPLE_SCRATCH)
+    command = manifest.commands["CryptoKit"]
+    out = os.path.join(work, "linux-cryptokit")
+    os.makedirs(out, exist_ok=True)
+    path = os.path.join(out, "CryptoKit.swiftinterface")
+    emit = ["-enable-library-evolution", "-emit-module-interface-path", path, "-no-verify-emitted-module-interface"]
+    result = run(command.recompiled(search_first=[], modules_out=out) + emit, quiet=True)
+    if result.returncode != 0:
+        raise RuntimeError("the Linux CryptoKit's interface could not be emitted:\n"
+                           + ai.first_errors(result.stdout + result.stderr))
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    rows = af.read_table(af.table_path(ROOT, "CryptoKit"))
+    text, edited = ai.oldest_sdk_model(text, rows, OLDEST_SDK)
+    text = "\n".join(l for l in text.split("\n") if l.removeprefix("import ").strip() not in linux_only)
+    label = f"iOS {'.'.join(map(str, OLDEST_SDK))} (modeled)"
+    note = (f"this package's CryptoKit, public interface; Sendable as the iOS {'.'.join(map(str, OLDEST_SDK))} SDK "
+            f"declares it: {len(edited)} declaration(s) without it (docs/apple-sdk/CryptoKit.tsv)")
+    return Interface(label, note, text, [command.module_directory()])
+
+
+def check_interface(interface: Interface, work: str, triple: str, only: set[str] | None,
                     skip: set[str]) -> list[tuple[str, str]]:
-    """Compiles the targets against one SDK's CryptoKit; returns (target and what, errors or warnings) of those that
-    failed or warned."""
-    print(f"\n== {sdk.label}: {sdk.interface}", flush=True)
+    """Compiles the targets against one CryptoKit interface; returns (target and what, errors or warnings) of those
+    that failed or warned."""
+    print(f"\n== {interface.label}: {interface.note}", flush=True)
     apple_dir = os.path.join(work, "apple")
     os.makedirs(apple_dir, exist_ok=True)
     loadable = os.path.join(apple_dir, "CryptoKit.swiftinterface")
-    with open(sdk.interface, encoding="utf-8") as f:
-        text, cut = ai.loadable_interface(f.read(), triple)
     with open(loadable, "w", encoding="utf-8") as f:
-        f.write(text)
-    print(f"   flags line set to {triple}; `import Security.SecAccessControl` dropped; "
-          f"{cut} SecureEnclave declaration(s) cut")
+        f.write(interface.text)
+    search = [arg for d in interface.search for arg in ("-I", d)]
     result = run([ai.frontend(swift()), "-compile-module-from-interface", loadable, "-module-name", "CryptoKit",
-                  "-target", triple, "-o", os.path.join(apple_dir, "CryptoKit.swiftmodule")])
+                  "-target", triple, *search, "-o", os.path.join(apple_dir, "CryptoKit.swiftmodule")])
     if result.returncode != 0:
-        return [("CryptoKit (Apple's interface) does not load", ai.first_errors(result.stdout + result.stderr))]
+        return [(f"CryptoKit ({interface.label}) does not load", ai.first_errors(result.stdout + result.stderr))]
     failures = []
     for label, package, scratch in (("package", ROOT, APPLE_SCRATCH), ("CryptoKitVectors", VECTORS_PACKAGE, VECTORS_SCRATCH)):
         manifest = ai.BuildManifest.load(scratch)
@@ -137,47 +189,59 @@ def check_interface(sdk: ai.InterfaceSDK, work: str, triple: str, only: set[str]
                                  ai.first_errors(result.stdout + result.stderr)))
             elif warnings:  # warnings are bugs here as in the package's own build
                 failures.append((f"{command.module} ({label}) compiles with warnings", "\n".join(warnings)))
-        print(f"   {label}: {compiled} module(s) compiled against {sdk.label}'s CryptoKit")
+        print(f"   {label}: {compiled} module(s) compiled against {interface.label}'s CryptoKit")
     return failures
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sdk", default=os.environ.get("LATCHKEY_APPLE_SDK", ""))
+    parser.add_argument("--model", action="store_true",
+                        help="compile against the oldest admitted SDK's CryptoKit as modeled from this package's and "
+                             "the facts (no Apple files needed; Linux only)")
     parser.add_argument("--keep", action="store_true", help="keep the work directory (printed)")
     parser.add_argument("--targets", default="", help="only these modules and their dependencies (comma-separated)")
     args = parser.parse_args(argv)
-    if not args.sdk:
+    if args.model:
+        if not sys.platform.startswith("linux"):
+            print("check-apple-sdk --model: models the SDK from the Linux CryptoKit, which only Linux builds")
+            return 0
+    elif not args.sdk:
         print("check-apple-sdk: no Apple SDK given (LATCHKEY_APPLE_SDK unset): nothing compiled against Apple's "
               "declarations. Set it to Xcode's SDK on a Mac, or to a folder holding Apple's interface files "
-              "(docs/COMPATIBILITY.md, \"Checking against Apple's SDK\").")
+              "(docs/COMPATIBILITY.md, \"Checking against Apple's SDK\"). `--model` compiles against the oldest "
+              "admitted SDK as modeled from the facts.")
         return 0
-    if not os.path.isdir(args.sdk):
+    elif not os.path.isdir(args.sdk):
         print(f"check-apple-sdk: LATCHKEY_APPLE_SDK={args.sdk} is not a directory", file=sys.stderr)
         return 2
-    if os.path.exists(os.path.join(args.sdk, "SDKSettings.json")) and sys.platform == "darwin":
+    elif os.path.exists(os.path.join(args.sdk, "SDKSettings.json")) and sys.platform == "darwin":
         return ai.xcode_sdk_build(args.sdk, swift(), swift_flags(), ROOT, VECTORS_PACKAGE)
-    # The headers there against docs/apple-sdk/*.tsv (a report: the rows come from several SDK versions).
-    subprocess.run([sys.executable, os.path.join(HERE, "check-apple-facts.py"), "--sdk", args.sdk], check=False)
-    sdks = ai.find_interface_sdks(args.sdk)
-    if not sdks:
-        print(f"check-apple-sdk: no CryptoKit .swiftinterface under {args.sdk}: nothing compiled", file=sys.stderr)
-        return 0
+    sdks = []
+    if not args.model:
+        # The headers there against docs/apple-sdk/*.tsv (a report: the rows come from several SDK versions).
+        subprocess.run([sys.executable, os.path.join(HERE, "check-apple-facts.py"), "--sdk", args.sdk], check=False)
+        sdks = ai.find_interface_sdks(args.sdk)
+        if not sdks:
+            print(f"check-apple-sdk: no CryptoKit .swiftinterface under {args.sdk}: nothing compiled", file=sys.stderr)
+            return 0
     only = {t for t in args.targets.split(",") if t} or None
-    try:
-        build(APPLE_SCRATCH, ROOT, {"LATCHKEY_APPLE_FRAMEWORKS": "1"})
-        build(VECTORS_SCRATCH, VECTORS_PACKAGE, {})
-        triple = host_triple()
-        skip = stand_ins()
-    except (RuntimeError, ValueError, OSError, subprocess.CalledProcessError) as error:
-        print(f"check-apple-sdk: {error}", file=sys.stderr)
-        return 2
     work = tempfile.mkdtemp(prefix="latchkey-apple-sdk-", dir=os.path.join(ROOT, ".build"))
-    all_failures = []
+    all_failures, labels = [], []
     try:
-        for index, sdk in enumerate(sdks):
-            for target, errors in check_interface(sdk, os.path.join(work, str(index)), triple, only, skip):
-                all_failures.append((sdk.label, target, errors))
+        try:
+            build(APPLE_SCRATCH, ROOT, {"LATCHKEY_APPLE_FRAMEWORKS": "1"})
+            build(VECTORS_SCRATCH, VECTORS_PACKAGE, {})
+            triple = host_triple()
+            skip = stand_ins()
+            interfaces = [modeled_oldest(work, skip)] if args.model else apple_interfaces(sdks, triple)
+        except (RuntimeError, ValueError, OSError, subprocess.CalledProcessError) as error:
+            print(f"check-apple-sdk: {error}", file=sys.stderr)
+            return 2
+        for index, interface in enumerate(interfaces):
+            labels.append(interface.label)
+            for target, errors in check_interface(interface, os.path.join(work, str(index)), triple, only, skip):
+                all_failures.append((interface.label, target, errors))
     finally:
         if args.keep:
             print(f"check-apple-sdk: work directory kept: {work}")
@@ -187,10 +251,9 @@ def main(argv=None) -> int:
     if all_failures:
         for label, target, errors in all_failures:
             print(f"check-apple-sdk: {label}: {target}:\n{errors}")
-        print(f"check-apple-sdk: FAILED — {len(all_failures)} module(s) against {len(sdks)} SDK(s)")
+        print(f"check-apple-sdk: FAILED — {len(all_failures)} module(s) against {len(labels)} CryptoKit interface(s)")
         return 1
-    print(f"check-apple-sdk: ok — every module compiled against the CryptoKit of "
-          f"{', '.join(s.label for s in sdks)}")
+    print(f"check-apple-sdk: ok — every module compiled against the CryptoKit of {', '.join(labels)}")
     return 0
 
 

@@ -11,13 +11,16 @@ A row: `symbol<TAB>macOS<TAB>iOS<TAB>macCatalyst<TAB>tvOS<TAB>watchOS<TAB>vision
   states them after Clang's inference (Mac Catalyst, tvOS and visionOS from iOS, watchOS from iOS − 7); a member
   with no row of its own has its type's.
 - isolation: `main` when the SDK isolates it to the main actor (`NS_SWIFT_UI_ACTOR`, `@MainActor`), else empty.
-- sendable: for types, `yes` or `no` (Sendable in the SDK or not); empty for other declarations.
+- sendable: for types, `yes` or `no` (Sendable in the SDK or not), or the iOS SDK version that first declares it
+  Sendable (`18.4`: not in the older SDKs the package admits; the Linux module, as the newest, is Sendable); empty for
+  other declarations.
 - source: the header or interface and the SDK version the row was read from.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 
 PLATFORMS = ("macos", "ios", "maccatalyst", "tvos", "watchos", "visionos")
@@ -78,6 +81,11 @@ class Row:
     source: str
     line: int = 0
 
+    @property
+    def sendable_since(self) -> str:
+        """The iOS SDK version from which the type is Sendable ("" when `yes` in every SDK, or not a type's row)."""
+        return self.sendable if self.sendable[:1].isdigit() else ""
+
     def text(self) -> str:
         return "\t".join([self.symbol] + [self.cells[p].text() for p in PLATFORMS] +
                          [self.isolation, self.sendable, self.source])
@@ -96,8 +104,9 @@ def read_table(path: str) -> list[Row]:
             if len(parts) != 10:
                 raise ValueError(f"{path}:{number}: {len(parts)} columns, not 10")
             cells = {p: Cell.parse(parts[1 + i], p) for i, p in enumerate(PLATFORMS)}
-            if parts[7] not in ("", "main") or parts[8] not in ("", "yes", "no"):
-                raise ValueError(f"{path}:{number}: isolation must be empty or `main`, sendable empty, yes or no")
+            if parts[7] not in ("", "main") or not re.fullmatch(r"|yes|no|\d+\.\d+", parts[8]):
+                raise ValueError(f"{path}:{number}: isolation must be empty or `main`, sendable empty, yes, no or "
+                                 f"an SDK version")
             rows.append(Row(parts[0], cells, parts[7], parts[8], parts[9], number))
     return rows
 

@@ -5,6 +5,8 @@
   SDK has several), labelled by the `-target` of its module-flags line (`arm64-apple-ios18.0` → "iOS 18.0").
 - `loadable_interface(text, triple)`: the edits that let this compiler load it (module-flags target, the Clang
   submodule import, the SecureEnclave declarations that need Security and LocalAuthentication).
+- `oldest_sdk_model(text, rows, oldest)`: this package's CryptoKit interface declaring `Sendable` as the oldest
+  admitted SDK does, from the facts (docs/apple-sdk/CryptoKit.tsv).
 - `BuildManifest.load(scratch)`: the "Compiling Swift Module" commands of a SwiftPM build (`debug.yaml`), in
   dependency order, each re-runnable whole-module against other module directories.
 """
@@ -102,6 +104,50 @@ def loadable_interface(text: str, triple: str) -> tuple[str, int]:
     return "\n".join(out), cut
 
 
+# --- The oldest admitted SDK's CryptoKit, modeled --------------------------------------------------------------
+
+_SENDABLE = r"(?:@unchecked )?Swift\.Sendable"
+
+
+def _without_sendable(line: str) -> str:
+    """An interface line with `Swift.Sendable` taken out of its inheritance clause (or associated type constraint)."""
+    line = re.sub(r",\s*" + _SENDABLE + r"\b", "", line, count=1)
+    line = re.sub(r"(\s:\s*)" + _SENDABLE + r"\s*,\s*", r"\1", line, count=1)
+    return re.sub(r"\s:\s*" + _SENDABLE + r"(?=\s*(?:\{|where\b|$))", "", line, count=1)
+
+
+def oldest_sdk_model(text: str, rows: list, oldest: tuple) -> tuple[str, list[str]]:
+    """This package's CryptoKit, as its public interface, made to declare what the oldest admitted SDK declares where the
+    facts say SDKs differ: a type whose row dates its `Sendable` after `oldest` (`18.4` > (18, 0)) loses the
+    conformance, and a protocol its associated types' `Sendable` constraints. The module-flags line loses
+    `-package-name` (Apple's module is not in this package: nothing `package` shows, as nothing does in Apple's).
+    Returns (the text, the symbols edited)."""
+    import swiftdecls as sd  # noqa: E402 — sibling modules of this folder
+    import swiftsource as ss  # noqa: E402
+
+    since = {r.symbol: tuple(int(p) for p in r.sendable_since.split(".")) for r in rows if r.sendable_since}
+    later = {symbol for symbol, version in since.items() if version > oldest}
+    lines = text.split("\n")
+    edited, protocols = [], set()
+    declarations = sd.declarations(ss.tokenize(text), extensions=True)
+    for d in declarations:
+        if d.kind in sd.TYPE_KINDS | {"extension"} and d.qualified in later \
+                and any(i.replace("@unchecked", "").strip() in ("Sendable", "Swift.Sendable") for i in d.inherits):
+            new = _without_sendable(lines[d.line - 1])
+            if new != lines[d.line - 1]:
+                lines[d.line - 1] = new
+                edited.append(d.qualified)
+            if d.kind == "protocol":
+                protocols.add(d.qualified)
+    for d in declarations:
+        if d.kind == "associatedtype" and d.path in protocols:
+            lines[d.line - 1] = _without_sendable(lines[d.line - 1])
+    for i, line in enumerate(lines):
+        if line.startswith("// swift-module-flags:"):
+            lines[i] = re.sub(r" -package-name \S+", "", line)
+    return "\n".join(lines), sorted(set(edited))
+
+
 def frontend(swift: str) -> str:
     """swift-frontend beside the swift driver."""
     from shutil import which
@@ -129,6 +175,11 @@ class ModuleCommand:
     args: list[str]
     inputs: list[str]
     sources: list[str]
+
+    def module_directory(self) -> str:
+        """The build's module directory (where SwiftPM's command finds this module's dependencies)."""
+        args = self.args
+        return next(args[i + 1] for i, a in enumerate(args[:-1]) if a == "-I" and args[i + 1].endswith(os.sep + "Modules"))
 
     def dependencies(self) -> set[str]:
         return {os.path.basename(i)[:-len(".swiftmodule")] for i in self.inputs if i.endswith(".swiftmodule")}

@@ -270,6 +270,45 @@ class InterfaceLoading(unittest.TestCase):
         self.assertNotIn("import LocalAuthentication", text)
         self.assertIn("public enum P256 {", text)
 
+    def test_the_oldest_sdk_model_declares_sendable_as_its_facts_date_it(self):
+        interface = textwrap.dedent("""\
+            // swift-module-flags: -target x86_64-unknown-linux-gnu -enable-library-evolution -module-name CryptoKit -package-name p
+            public protocol HashFunction : Swift.Sendable {
+              associatedtype Digest : Swift.Sendable
+            }
+            public enum P256 : Swift.Sendable {
+              public struct PublicKey : FoundationEssentials.ContiguousBytes, Swift.Sendable {
+              }
+            }
+            extension CryptoKit.ChaChaPoly {
+              public struct SealedBox : Swift.Sendable {
+              }
+            }
+            public struct HMAC<H> : @unchecked Swift.Sendable where H : CryptoKit.HashFunction {
+            }
+            extension CryptoKit.SymmetricKey : Swift.Sendable {}
+            """)
+        table = "\n".join("\t".join([symbol, "*", "*", "*", "*", "*", "*", "", sendable, "x"])
+                          for symbol, sendable in [("HashFunction", "18.4"), ("P256", "18.4"),
+                                                   ("P256.PublicKey", "18.4"), ("ChaChaPoly.SealedBox", "yes"),
+                                                   ("HMAC", "18.4"), ("SymmetricKey", "18.4")])
+        with tempfile.NamedTemporaryFile("w", suffix=".tsv", delete=False) as f:
+            f.write(table + "\n")
+        rows = af.read_table(f.name)
+        os.unlink(f.name)
+        self.assertEqual(rows[0].sendable_since, "18.4")
+        self.assertEqual(rows[3].sendable_since, "")
+        text, edited = ai.oldest_sdk_model(interface, rows, (18, 0))
+        self.assertEqual(edited, ["HMAC", "HashFunction", "P256", "P256.PublicKey", "SymmetricKey"])
+        self.assertNotIn("-package-name", text)
+        self.assertIn("public protocol HashFunction {", text)
+        self.assertIn("  associatedtype Digest\n", text)
+        self.assertIn("public struct PublicKey : FoundationEssentials.ContiguousBytes {", text)
+        self.assertIn("public struct SealedBox : Swift.Sendable {", text)
+        self.assertIn("public struct HMAC<H> where H : CryptoKit.HashFunction {", text)
+        self.assertIn("extension CryptoKit.SymmetricKey {}", text)
+        self.assertEqual(ai.oldest_sdk_model(interface, rows, (18, 4))[1], [], "18.4 itself declares them")
+
     def test_sdks_are_found_and_labelled(self):
         with tempfile.TemporaryDirectory() as folder:
             for version in ("18.4", "18.0"):
