@@ -33,6 +33,10 @@ How an interface is loaded on Linux (each step printed):
    with SwiftPM's own arguments (read from the build's llbuild manifest) and Apple's CryptoKit first on the search
    path, whole-module (`-wmo -emit-module`: the type checker and the SIL diagnostics, region isolation included).
 4. The same for `Tests/Packages/CryptoKitVectors` (its build in `.build/cryptokit-vectors`).
+Before that, the Linux CryptoKit's public interface is compared with each of Apple's: a public declaration Apple's
+lacks (a member counts when Apple declares it on a protocol the type conforms to, or a standard conformance implies
+it; SecureEnclave and the `Sendable` conformances the facts date later aside) is a failure — Linux-only API is
+`package` (item 4 of issue 33).
 A target that fails is listed with its first errors, one that warns with its warnings (warnings are bugs, as in the
 package's own build); the exit status is 1 when any failed or warned.
 
@@ -125,12 +129,10 @@ def apple_interfaces(sdks: list[ai.InterfaceSDK], triple: str) -> list[Interface
     return out
 
 
-def modeled_oldest(work: str, linux_only: set[str]) -> Interface:
-    """The oldest admitted SDK's CryptoKit as modeled from this package's: the Linux module's public interface (emitted
-    from the apple-frameworks build's own command, with library evolution), declaring `Sendable` as that SDK does
-    (docs/apple-sdk/CryptoKit.tsv: rows dated `18.4` lose it) and importing none of the Linux-only modules."""
-    manifest = ai.BuildManifest.load(APPLE_SCRATCH)
-    command = manifest.commands["CryptoKit"]
+def linux_interface(work: str) -> tuple[str, str]:
+    """(this package's CryptoKit as its public interface — emitted from the apple-frameworks build's own command with
+    library evolution —, the build's module directory)."""
+    command = ai.BuildManifest.load(APPLE_SCRATCH).commands["CryptoKit"]
     out = os.path.join(work, "linux-cryptokit")
     os.makedirs(out, exist_ok=True)
     path = os.path.join(out, "CryptoKit.swiftinterface")
@@ -140,14 +142,36 @@ def modeled_oldest(work: str, linux_only: set[str]) -> Interface:
         raise RuntimeError("the Linux CryptoKit's interface could not be emitted:\n"
                            + ai.first_errors(result.stdout + result.stderr))
     with open(path, encoding="utf-8") as f:
-        text = f.read()
-    rows = af.read_table(af.table_path(ROOT, "CryptoKit"))
-    text, edited = ai.oldest_sdk_model(text, rows, OLDEST_SDK)
+        return f.read(), command.module_directory()
+
+
+def modeled_oldest(linux: tuple[str, str], linux_only: set[str]) -> Interface:
+    """The oldest admitted SDK's CryptoKit as modeled from this package's: the Linux module's public interface,
+    declaring `Sendable` as that SDK does (docs/apple-sdk/CryptoKit.tsv: rows dated `18.4` lose it) and importing none
+    of the Linux-only modules."""
+    text, modules = linux
+    text, edited = ai.oldest_sdk_model(text, cryptokit_rows(), OLDEST_SDK)
     text = "\n".join(l for l in text.split("\n") if l.removeprefix("import ").strip() not in linux_only)
     label = f"iOS {'.'.join(map(str, OLDEST_SDK))} (modeled)"
     note = (f"this package's CryptoKit, public interface; Sendable as the iOS {'.'.join(map(str, OLDEST_SDK))} SDK "
             f"declares it: {len(edited)} declaration(s) without it (docs/apple-sdk/CryptoKit.tsv)")
-    return Interface(label, note, text, [command.module_directory()])
+    return Interface(label, note, text, [modules])
+
+
+def cryptokit_rows():
+    return af.read_table(af.table_path(ROOT, "CryptoKit"))
+
+
+def beyond(linux_text: str, sdk: ai.InterfaceSDK) -> list[str]:
+    """The Linux CryptoKit's public declarations that this SDK's interface lacks, but for the `Sendable` conformances
+    the facts date after the SDK (the Linux module follows the newest)."""
+    with open(sdk.interface, encoding="utf-8") as f:
+        apple = f.read()
+    version = tuple(int(p) for p in re.findall(r"\d+", sdk.label.split(" (")[0])[:2])
+    later = {r.symbol for r in cryptokit_rows()
+             if r.sendable_since and tuple(int(p) for p in r.sendable_since.split(".")) > version}
+    return [name for name in ai.beyond_apple(linux_text, apple)
+            if not (name.endswith(": Sendable") and name[:-len(": Sendable")] in later)]
 
 
 def check_interface(interface: Interface, work: str, triple: str, only: set[str] | None,
@@ -234,10 +258,18 @@ def main(argv=None) -> int:
             build(VECTORS_SCRATCH, VECTORS_PACKAGE, {})
             triple = host_triple()
             skip = stand_ins()
-            interfaces = [modeled_oldest(work, skip)] if args.model else apple_interfaces(sdks, triple)
+            linux = linux_interface(work)
+            interfaces = [modeled_oldest(linux, skip)] if args.model else apple_interfaces(sdks, triple)
         except (RuntimeError, ValueError, OSError, subprocess.CalledProcessError) as error:
             print(f"check-apple-sdk: {error}", file=sys.stderr)
             return 2
+        for sdk in sdks:
+            extra = beyond(linux[0], sdk)
+            print(f"\n== {sdk.label}: public declarations of the Linux CryptoKit it lacks: {len(extra)}"
+                  + "".join(f"\n   {name}" for name in extra))
+            if extra:
+                all_failures.append((sdk.label, "the Linux CryptoKit's public API beyond Apple's (Linux-only API is "
+                                     "package, docs/COMPATIBILITY.md)", "\n".join("      " + n for n in extra)))
         for index, interface in enumerate(interfaces):
             labels.append(interface.label)
             for target, errors in check_interface(interface, os.path.join(work, str(index)), triple, only, skip):

@@ -13,10 +13,10 @@ import Foundation
 // `SymmetricKey` without `Sendable` (the iOS 18.4 SDK adds it), so no pin requires it — the Sendable facts are in
 // docs/apple-sdk/CryptoKit.tsv, checked against the Linux module by scripts/check-apple-facts.py — and
 // `hash(bufferPointer:)`, `@inlinable internal` in Apple's module, is not pinned.
-// A protocol's requirements are pinned through a generic parameter constrained to it (`H.hash(data:)`; an instance
-// method through a value, `{ $0.finalize }` for `HashFunction.finalize`: the unapplied `H.finalize` captures `H`'s
-// metatype, not Sendable where the protocol is not, as in the iOS 18.0 SDK); `mutating` methods, which cannot be
-// referenced as function values, by a call on a value of the stated type
+// A protocol's requirements are pinned through a generic parameter constrained to it (`H.hash(data:)`); an instance
+// method through a closure's typed parameter (`{ (hasher: H) in hasher.finalize }` for `HashFunction.finalize`: the
+// unapplied `H.finalize` would capture `H`'s metatype, not Sendable where the protocol is not, as in the iOS 18.0
+// SDK); `mutating` methods, which cannot be referenced as function values, by a call on a value of the stated type
 // (`{ (hasher: inout SHA256, ...) in hasher.update(bufferPointer: ...) }`).
 
 /// Pins of CryptoKit (compiled, not run).
@@ -27,7 +27,7 @@ enum CryptoKitPins {
             let _: Int = H.blockByteCount
             let _: Int = H.Digest.byteCount
             let _: (Data) -> H.Digest = H.hash(data:)
-            let _: (H) -> () -> H.Digest = { $0.finalize }
+            let _: (H) -> () -> H.Digest = { (hasher: H) in hasher.finalize }
             let _ = { (hasher: inout H, buffer: UnsafeRawBufferPointer, data: Data) in
                 hasher.update(bufferPointer: buffer)
                 hasher.update(data: data)
@@ -41,10 +41,10 @@ enum CryptoKitPins {
             let _: String = value.description
             let _: Bool = value == value
             let _: Bool = value == Data()
-            let _: (D) -> () -> Array<UInt8>.Iterator = { $0.makeIterator }
+            let _: (D) -> () -> Array<UInt8>.Iterator = { (digest: D) in digest.makeIterator }
             let _: KeyPath<D, Int> = \D.underestimatedCount
             let _: (D) -> ((UnsafeBufferPointer<UInt8>) throws -> Int) throws -> Int? =
-                { $0.withContiguousStorageIfAvailable(_:) }
+                { (digest: D) in digest.withContiguousStorageIfAvailable(_:) }
             pinHashable(D.self)
             pinContiguousBytes(D.self)
         }
@@ -128,9 +128,9 @@ enum CryptoKitPins {
         func mac<M: MessageAuthenticationCode>(_ value: M) {
             let _: Int = value.byteCount
             let _: KeyPath<M, Int> = \M.byteCount
-            let _: (M) -> () -> Array<UInt8>.Iterator = { $0.makeIterator }
+            let _: (M) -> () -> Array<UInt8>.Iterator = { (code: M) in code.makeIterator }
             let _: (M) -> ((UnsafeBufferPointer<UInt8>) throws -> Int) throws -> Int? =
-                { $0.withContiguousStorageIfAvailable(_:) }
+                { (code: M) in code.withContiguousStorageIfAvailable(_:) }
             let _: Data = Data(value)
             let _: Int = value.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in bytes.count }
             let _: String = value.description
@@ -456,7 +456,7 @@ enum CryptoKitPins {
     static func keyAgreement() {
         func agreement<K: DiffieHellmanKeyAgreement>(_: K.Type) {
             let _: KeyPath<K, K.PublicKey> = \K.publicKey
-            let _: (K) -> (K.PublicKey) throws -> SharedSecret = { $0.sharedSecretFromKeyAgreement(with:) }
+            let _: (K) -> (K.PublicKey) throws -> SharedSecret = { (key: K) in key.sharedSecretFromKeyAgreement(with:) }
         }
         agreement(P256.KeyAgreement.PrivateKey.self)
         agreement(P384.KeyAgreement.PrivateKey.self)

@@ -148,6 +148,62 @@ def oldest_sdk_model(text: str, rows: list, oldest: tuple) -> tuple[str, list[st
     return "\n".join(lines), sorted(set(edited))
 
 
+# --- Public API beyond Apple's -----------------------------------------------------------------------------------
+
+# Members a conformance to these standard protocols implies: compared through the conformance, wherever declared.
+_IMPLIED = {"Hashable": {"hash(into:)", "hashValue"}, "Sequence": {"makeIterator()", "underestimatedCount",
+            "withContiguousStorageIfAvailable(_:)"}, "CustomStringConvertible": {"description"},
+            "CustomReflectable": {"customMirror"}, "ContiguousBytes": {"withUnsafeBytes(_:)"}}
+
+
+def _short(name: str) -> str:
+    for prefix in ("@unchecked ", "Swift.", "FoundationEssentials.", "Foundation.", "CryptoKit."):
+        name = name.replace(prefix, "")
+    return name.strip()
+
+
+def public_surface(text: str) -> tuple[set[str], dict[str, set[str]]]:
+    """(`Type.member(labels:)` / `Type: Protocol` of an interface's public declarations, each type's conformances)."""
+    import swiftdecls as sd  # noqa: E402
+    import swiftsource as ss  # noqa: E402
+    names, conforms = set(), {}
+    for d in sd.declarations(ss.tokenize(text), extensions=True):
+        if d.kind in sd.TYPE_KINDS | {"extension"}:
+            conforms.setdefault(d.qualified, set()).update(_short(i) for i in d.inherits)
+            names.update(f"{d.qualified}: {_short(i)}" for i in d.inherits)
+            if d.kind == "extension":
+                continue
+        if d.access in ("public", "open"):
+            names.add(d.qualified + ("" if d.labels is None else "(" + "".join(l + ":" for l in d.labels) + ")"))
+    return names, conforms
+
+
+def beyond_apple(ours_text: str, apple_text: str, cut: str = "SecureEnclave") -> list[str]:
+    """What this package's CryptoKit declares publicly that Apple's interface does not: a member counts as Apple's
+    when Apple declares it on the type, on a protocol the type conforms to (`HashFunction.hash(data:)` for
+    `SHA256.hash(data:)`), or implies it by a standard conformance (`hash(into:)` of Hashable)."""
+    ours, _ = public_surface(ours_text)
+    apple, conforms = public_surface(apple_text)
+
+    def protocols(type_name: str, depth: int = 0) -> set[str]:
+        direct = conforms.get(type_name, set())
+        return direct | {q for p in direct if depth < 8 for q in protocols(p, depth + 1)}
+
+    out = []
+    for name in sorted(ours - apple):
+        if cut in name:
+            continue
+        if ": " not in name and "." in name:
+            owner, member = name.rsplit(".", 1) if "(" not in name else name[:name.index("(")].rsplit(".", 1)
+            member = name[len(owner) + 1:]
+            inherited = protocols(owner)
+            if any(f"{p}.{member}" in apple for p in inherited) or \
+                    any(member in _IMPLIED.get(p, ()) for p in inherited | {owner}):
+                continue
+        out.append(name)
+    return out
+
+
 def frontend(swift: str) -> str:
     """swift-frontend beside the swift driver."""
     from shutil import which

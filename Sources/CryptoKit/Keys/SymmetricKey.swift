@@ -23,7 +23,9 @@ public struct SymmetricKeySize: Sendable {
 }
 
 /// A symmetric cryptographic key: its bytes live in an allocation of their own, zeroed when the last copy of the
-/// key is released. `==` compares in constant time; printing it shows the size only.
+/// key is released. `==` compares in constant time. Printing it shows the size only: Apple's `SymmetricKey` declares no
+/// `description` or mirror, so neither does this one, and the default reflection reaches only its storage's redacted
+/// text (`SymmetricKey(secret: SecretBytes(32 bytes))`).
 @available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *)
 public struct SymmetricKey: ContiguousBytes, Sendable {
     /// The bytes (and the OpenSSL contexts keyed with them), shared by the copies of this key.
@@ -54,12 +56,6 @@ public struct SymmetricKey: ContiguousBytes, Sendable {
 extension SymmetricKey: Equatable {
     /// Constant-time comparison of the key bytes.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.secret.hasSameBytes(as: rhs.secret) }
-}
-
-/// Apple's `SymmetricKey` has no `description`; printing one here shows its size only —
-/// `SymmetricKey(bitCount: 256)` — through this mirror, which `print`, `String(describing:)`, `dump` and debuggers read.
-extension SymmetricKey: CustomReflectable {
-    public var customMirror: Mirror { Mirror(self, children: ["bitCount": bitCount], displayStyle: .struct) }
 }
 
 /// A key agreement result from which you can derive a symmetric cryptographic key.

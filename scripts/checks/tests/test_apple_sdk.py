@@ -309,6 +309,38 @@ class InterfaceLoading(unittest.TestCase):
         self.assertIn("extension CryptoKit.SymmetricKey {}", text)
         self.assertEqual(ai.oldest_sdk_model(interface, rows, (18, 4))[1], [], "18.4 itself declares them")
 
+    def test_public_api_beyond_apples_is_named(self):
+        apple = textwrap.dedent("""\
+            public protocol HashFunction {
+            }
+            extension CryptoKit.HashFunction {
+              public static func hash<D>(data: D) -> Self.Digest where D : Foundation.DataProtocol
+            }
+            public struct SHA256 : CryptoKit.HashFunction {
+            }
+            public struct SHA256Digest : CryptoKit.Digest, Swift.Hashable {
+            }
+            public enum SecureEnclave {
+            }
+            """)
+        ours = textwrap.dedent("""\
+            public protocol HashFunction : Swift.Sendable {
+            }
+            public struct SHA256 : CryptoKit.HashFunction {
+              public static func hash<D>(data: D) -> SHA256Digest where D : FoundationEssentials.DataProtocol
+              public func hash(bufferPointer: Swift.UnsafeRawBufferPointer) -> SHA256Digest
+            }
+            public struct SHA256Digest : CryptoKit.Digest, Swift.Hashable {
+              public func hash(into hasher: inout Swift.Hasher)
+              public var description: Swift.String { get }
+            }
+            public enum SecureEnclave {
+              public enum P256 {}
+            }
+            """)
+        self.assertEqual(ai.beyond_apple(ours, apple), ["HashFunction: Sendable", "SHA256.hash(bufferPointer:)",
+                                                        "SHA256Digest.description"])
+
     def test_sdks_are_found_and_labelled(self):
         with tempfile.TemporaryDirectory() as folder:
             for version in ("18.4", "18.0"):
