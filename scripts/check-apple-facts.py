@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Issue 33: the Linux modules with Apple's names carry Apple's SDK facts, as Apple's SDK files state them.
 
-docs/apple-sdk/<Module>.tsv holds, for Security, LocalAuthentication, CryptoKit, CommonCrypto and
-AuthenticationServices, what Apple's headers and `.swiftinterface` files say about each declaration: availability per
+docs/apple-sdk/<Module>.tsv holds, for Security, LocalAuthentication, CryptoKit, CommonCrypto, AuthenticationServices
+and DeviceCheck, what Apple's headers and `.swiftinterface` files say about each declaration: availability per
 platform (macOS, iOS, Mac Catalyst, tvOS, watchOS, visionOS: introduced, deprecated, unavailable), main-actor isolation
 and Sendable (the columns: scripts/checks/apple_facts.py and docs/apple-sdk/README.md). This check holds the modules'
 sources to the tables, without Apple's files:
@@ -11,12 +11,13 @@ sources to the tables, without Apple's files:
 2. each such declaration's `@available` attributes, merged with its enclosing types' as Swift merges them, give
    exactly the row's availability on every platform (Swift's own inference for Mac Catalyst and visionOS);
 3. `main` rows are `@MainActor` (the declaration or its type), other declarations are not;
-4. types: `yes` rows conform to Sendable (in the declaration or an extension), `no` rows do not;
+4. types: `yes` rows (or rows dated by the SDK that made them Sendable, `18.4`) conform to Sendable (in the
+   declaration or an extension), `no` rows do not;
 5. every public type and file-level declaration of the module has a row, except Linux-only API (a `Latchkey` name,
    underscored bridging members); a member without a row has its type's facts, so it carries no availability of its own.
 
 With `--sdk DIR` (a folder of Apple SDKs, as LATCHKEY_APPLE_SDK) it also compares each row with the headers found there
-(Security, LocalAuthentication, AuthenticationServices, CommonCrypto) and lists the rows an SDK states differently: a
+(Security, LocalAuthentication, AuthenticationServices, CommonCrypto, DeviceCheck) and lists the rows an SDK states differently: a
 report, since the rows come from several SDK versions (scripts/check-apple-sdk.py runs it).
 
 Usage: scripts/check-apple-facts.py [--root DIR] [--module M] [--sdk DIR]. Exit 0 clean, 1 findings, 2 error.
@@ -185,6 +186,7 @@ HEADER_FOLDERS = {
     "AuthenticationServices": ["System/Cryptexes/OS/System/Library/Frameworks/AuthenticationServices.framework/Headers",
                                "System/Library/Frameworks/AuthenticationServices.framework/Headers"],
     "CommonCrypto": ["usr/include/CommonCrypto"],
+    "DeviceCheck": ["System/Library/Frameworks/DeviceCheck.framework/Headers"],
 }
 
 

@@ -3,13 +3,14 @@
 
 What it checks:
 1. Each public declaration of the Linux facade modules with Apple's names (Security, LocalAuthentication, CryptoKit,
-   CommonCrypto, AuthenticationServices) is named by a pin in Tests/ApplePinTests/ (SecurityPins.swift,
+   CommonCrypto, AuthenticationServices, DeviceCheck) is named by a pin in Tests/ApplePinTests/ (SecurityPins.swift,
    LocalAuthenticationPins.swift, CryptoKitPins.swift, AuthenticationServicesPins.swift...): a file-level symbol by
    its name, a member as `Type.member` — with its argument labels for functions and initializers, `Type.method(_:label:)` —
    so an overload without its own pin is reported. New facade API cannot go unpinned.
-2. Each Security / LocalAuthentication / Core Foundation / AuthenticationServices name (`Sec…`, `kSec…`, `errSec…`,
-   `LA…`, `kLA…`, `CF…`, `kCF…`, `AS…` without an underscore) that the client products' code compiled for an Apple
-   platform uses appears in a pin, so what the package calls on Apple platforms is pinned even where no facade declares it.
+2. Each Security / LocalAuthentication / Core Foundation / AuthenticationServices / DeviceCheck name (`Sec…`, `kSec…`,
+   `errSec…`, `LA…`, `kLA…`, `CF…`, `kCF…`, `AS…` without an underscore, `DC…`) that the client products' code
+   compiled for an Apple platform uses appears in a pin, so what the package calls on Apple platforms is pinned even
+   where no facade declares it.
 
 How: scripts/checks/swiftdecls.py lists the facades' declarations; the pin files are read as tokens (every `#if`
 branch). A member reference is `Type.member`, `Type<Arguments>.member` or `\\Type.member`. A generic parameter
@@ -38,10 +39,10 @@ import package_graph as pg  # noqa: E402
 import swiftdecls as sd  # noqa: E402
 import swiftsource as ss  # noqa: E402
 
-FACADES = ("Security", "LocalAuthentication", "CryptoKit", "CommonCrypto", "AuthenticationServices")
+FACADES = ("Security", "LocalAuthentication", "CryptoKit", "CommonCrypto", "AuthenticationServices", "DeviceCheck")
 PIN_DIR = os.path.join("Tests", "ApplePinTests")
 CLIENT_PRODUCTS = pg.CLIENT_PRODUCTS
-APPLE_NAME = re.compile(r"^(Sec[A-Z]\w*|kSec\w+|errSec\w+|LA[A-Z]\w*|kLA\w+|CF[A-Z]\w*|kCF\w+|AS[A-Z][A-Za-z0-9]*)$")
+APPLE_NAME = re.compile(r"^(Sec[A-Z]\w*|kSec\w+|errSec\w+|LA[A-Z]\w*|kLA\w+|CF[A-Z]\w*|kCF\w+|AS[A-Z][A-Za-z0-9]*|DC[A-Z]\w*)$")
 WITNESSES = {"hash(into:)", "description", "debugDescription"}
 
 # Facade API with no Apple counterpart to pin, by signature, and why it stays.
@@ -56,8 +57,17 @@ EXEMPT = {
     "kSecKeyKeyExchangeParameterRequestedSize": "Apple's Swift has only SecKeyKeyExchangeParameter.requestedSize "
                                                 "(a CF_STRING_ENUM constant)",
     "kSecKeyKeyExchangeParameterSharedInfo": "Apple's Swift has only SecKeyKeyExchangeParameter.sharedInfo",
+    "ASPasswordCredential.customMirror": "CustomReflectable on Linux only, so dump() and debuggers never show the "
+                                         "password (Apple's credential is an Objective-C object)",
     "ASAuthorizationError.errorDescription": "LocalizedError on Linux only, as LAError's (English and Korean text); "
                                              "portable code reads localizedDescription",
+    "PrivateKey.init(compactRepresentable:authenticationContext:)":
+        "SecureEnclave keys (Linux): Apple's one creating initializer, init(compactRepresentable:accessControl:"
+        "authenticationContext:), takes a SecAccessControl, which the Linux CryptoKit cannot see (Security sits above "
+        "it); that form is declared by Security, and this one serves the calls that leave accessControl out (pinned "
+        "as calls in SecureEnclavePins.swift)",
+    "DCError.errorDescription": "LocalizedError on Linux only, as LAError's (English and Korean text); portable code reads "
+                                "localizedDescription",
 }
 
 

@@ -25,6 +25,16 @@ import Latchkey
         let jwt = try JWT.verify(token, key: .p256(signingKey.publicKey),
                                  options: JWTValidationOptions(allowedAlgorithms: [.ES256], requireExpiration: false))
         #expect(jwt.claims.sub == "alice")
+
+        let recipientKey = Curve25519.KeyAgreement.PrivateKey()
+        var sender = try HPKE.Sender(recipientKey: recipientKey.publicKey, ciphersuite: .Curve25519_SHA256_ChachaPoly,
+                                     info: Data("notes v1".utf8))
+        let sealed = try sender.seal(Data("hello".utf8), authenticating: Data("header".utf8))
+        var recipient = try HPKE.Recipient(privateKey: recipientKey, ciphersuite: .Curve25519_SHA256_ChachaPoly,
+                                           info: Data("notes v1".utf8), encapsulatedKey: sender.encapsulatedKey)
+        let opened = try recipient.open(sealed, authenticating: Data("header".utf8))
+        #expect(opened == Data("hello".utf8))
+        #expect(digest.description == "SHA256 digest: " + digest.hexString)
     }
 
     @Test func keychainExample() throws {
@@ -147,6 +157,14 @@ extension ASAuthorizationTests {
             let revocations = apple.observeCredentialRevocation()
             revocations.cancel()
             #expect(!result.tokens.accessToken.isEmpty && result.authorization.email != nil)
+
+            // The existing-account flow: the Apple ID just used is offered (this stand-in knows it), the sheet picks it.
+            let existing = ExistingAccountSignIn(baseURL: api, appleSignIn: apple)   // the system's sheet
+            if let signedIn = try await existing.signIn() {        // nil: nothing to offer, or the sheet was closed
+                #expect(signedIn.method == .apple && !signedIn.tokens.accessToken.isEmpty)
+            } else {
+                Issue.record("the Apple ID was not offered")
+            }
         }
     }
 }

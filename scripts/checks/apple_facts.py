@@ -28,7 +28,7 @@ COLUMNS = ("macOS", "iOS", "macCatalyst", "tvOS", "watchOS", "visionOS")
 # A version at or below these is the platform's first: written `*`.
 FIRST = {"macos": (10, 0), "ios": (2, 0), "maccatalyst": (13, 1), "tvos": (9, 0), "watchos": (2, 0),
          "visionos": (1, 0)}
-MODULES = ("Security", "LocalAuthentication", "CryptoKit", "CommonCrypto", "AuthenticationServices")
+MODULES = ("Security", "LocalAuthentication", "CryptoKit", "CommonCrypto", "AuthenticationServices", "DeviceCheck")
 
 
 def vtuple(text: str) -> tuple:

@@ -418,6 +418,9 @@ def read_header(path: str) -> list[HeaderDecl]:
             if member:
                 f = facts_of(stripped).merged_over(container[2])
                 decls.append(HeaderDecl(f"{container[1]}.{member[1]}", member[0], f))
+                labeled = re.search(r"NS_SWIFT_NAME\s*\(\s*(\w+\([\w:]*\))\s*\)", stripped)
+                if labeled:  # also by its labels: `performRequests(options:)` is not `performRequests()`
+                    decls.append(HeaderDecl(f"{container[1]}.{labeled.group(1)}", member[0], f))
             continue
         if stripped.startswith(("@class", "@import", "#")):
             continue
@@ -448,8 +451,9 @@ def _objc_member(text: str) -> tuple[str, str] | None:
     return None
 
 
-# A macro (with its arguments) in a declaration: API_AVAILABLE(...), NS_SWIFT_NAME(...), __nullable, AS_EXTERN...
-MACRO_CALL = r"(?:\b(?:API|NS|CF|AS|SEC|LA)_\w+|\b__\w+)\s*(?:\([^()]*(?:\([^()]*\)[^()]*)*\))?"
+# A macro (with its arguments) in a declaration: API_AVAILABLE(...), NS_SWIFT_NAME(...), __nullable, AS_EXTERN,
+# _DC_EXPORT...
+MACRO_CALL = r"(?:\b(?:API|NS|CF|AS|SEC|LA)_\w+|\b__\w+|\b_DC_\w+)\s*(?:\([^()]*(?:\([^()]*\)[^()]*)*\))?"
 
 
 def _c_decl(text: str) -> tuple[str, str] | None:
@@ -490,6 +494,8 @@ def swift_candidates(symbol: str):
     """Header names a Swift declaration of the tables may have (`LAError.Code.userCancel` → `LAError.userCancel`,
     `ASAuthorization.Scope.fullName` → `ASAuthorizationScopeFullName`, a class member → its protocol's...)."""
     q = symbol.split("(")[0]
+    if "(" in symbol:
+        yield symbol
     yield q
     yield q.replace(".Code.", ".")
     if q.endswith(".Code"):

@@ -8,7 +8,8 @@ import Observation
 ///
 /// - Signing in: the app's own password account (`passwordForm`, kept on this device), or an account of the server
 ///   with a passkey or Sign in with Apple (`signIn`); `createPasskeyAccount(username:)` makes a server account with a
-///   passkey. The server's tokens are kept in the keychain (`TokenManager`); a Sign in with Apple user is checked with
+///   passkey. At launch, signed out, Apple's existing-account sheet offers what the device already has — Sign in with
+///   Apple, a password saved for the server's website, a passkey — and signs in with the one picked. The server's tokens are kept in the keychain (`TokenManager`); a Sign in with Apple user is checked with
 ///   Apple at every launch and while the app runs, and signed out when revoked.
 /// - The lock: Face ID with the passcode as fallback (`lockScreen` over `AppLock`), asked at launch and whenever the app
 ///   comes back from the background (`lockOnBackground`); the privacy cover hides it in the app switcher.
@@ -91,6 +92,31 @@ public final class SecureNotesModel {
         if revocations == nil { revocations = apple.observeCredentialRevocation() }
         await lockScreen.launch()
         refresh()
+        if account == nil { await signInWithExistingAccount() }
+    }
+
+    /// Apple's existing-account flow (at launch, signed out): the sheet offers Sign in with Apple, a saved password and
+    /// a passkey the device already has, and the server's session starts with the one the user picks. Nothing offered,
+    /// or the sheet closed: the sign-in screen stays, without a word.
+    public func signInWithExistingAccount() async {
+        guard account == nil, let authorizer = environment.existingAccounts else { return }
+        let flow = ExistingAccountSignIn(baseURL: settings.url, appleSignIn: apple, authorizer: authorizer)
+        do {
+            guard let signedIn = try await flow.signIn() else { return }
+            let session = try await session(signedIn.tokens)
+            let method: SignedInAccount.Method = switch signedIn.method {
+            case .apple: .apple
+            case .passkey: .passkey
+            case .password: .serverPassword
+            }
+            didSignIn(SignedInAccount(method: method, username: session.username, server: settings.url.host))
+            lockScreen.appLock.didAuthenticate()
+            refresh()
+        } catch let error as ExistingAccountSignInError {
+            errorMessage = error.message(in: language)
+        } catch {
+            errorMessage = SignInScreenError(classifying: error).message(for: .passkey, in: language)
+        }
     }
 
     /// Reads the notes when the app shows its content and forgets them otherwise: call whenever

@@ -41,16 +41,21 @@ open class ASAuthorizationController: NSObject {
         super.init()
     }
 
-    /// Starts the requests; the delegate hears of the outcome.
+    /// Starts the requests; the delegate hears of the outcome. With a password request among them (the
+    /// existing-account flow), Sign in with Apple is offered only to an app the Apple ID already signed in to.
     open func performRequests() {
-        start(.modal)
+        start(.modal(existingOnly: isExistingAccountFlow))
     }
 
-    /// Starts the requests with `options`. `.preferImmediatelyAvailableCredentials` changes nothing on Linux: only this
-    /// machine's passkeys are ever offered.
+    /// Starts the requests with `options`. `.preferImmediatelyAvailableCredentials` offers only credentials that exist:
+    /// this machine's passkeys (the only ones ever offered on Linux), saved passwords, and Sign in with Apple for an app
+    /// the Apple ID already signed in to.
+    @available(macOS 13.0, iOS 16.0, *) @available(tvOS, unavailable) @available(watchOS, unavailable)
     open func performRequests(options: ASAuthorizationController.RequestOptions = []) {
-        start(.modal)
+        start(.modal(existingOnly: isExistingAccountFlow || options.contains(.preferImmediatelyAvailableCredentials)))
     }
+
+    private var isExistingAccountFlow: Bool { requests.contains { $0 is ASAuthorizationPasswordRequest } }
 
     /// Starts the passkey assertion requests as AutoFill suggestions of a username field: with a passkey for the
     /// relying party, as if the user picked it; without one, the flow waits until `cancel()`.
@@ -72,8 +77,9 @@ open class ASAuthorizationController: NSObject {
     }
 
     private func start(_ mode: AuthorizationPerformer.Mode) {
+        let webCredentials = AuthorizationWork.webCredentials(of: requests)
         let works = requests.enumerated().compactMap { index, request in
-            AuthorizationWork(request).map { (index: index, work: $0) }
+            AuthorizationWork(request, webCredentials: webCredentials).map { (index: index, work: $0) }
         }
         let performer = AuthorizationPerformer(works: works)
         // Not Sendable, as Apple's controller: the flow only carries it to the main actor, the one place it is used.
@@ -106,6 +112,8 @@ open class ASAuthorizationController: NSObject {
         switch result {
         case .appleID(let grant):
             return ASAuthorizationAppleIDCredential(grant)
+        case .password(let saved):
+            return ASPasswordCredential(user: saved.user, password: saved.password)
         case .registration(let kind, let response):
             let object = response.response.attestationObject.data
             return kind == .platform

@@ -50,6 +50,12 @@ extension Insecure {
         /// 20.
         public static var byteCount: Int { 20 }
 
+        /// "SHA1 digest: " and the bytes in lowercase hexadecimal, as CryptoKit prints a digest.
+        public var description: String { "SHA1 digest: " + withUnsafeBytes(HexDigit.lowercaseHex) }
+
+        /// Feeds the bytes to `hasher` (the `Hashable` hash, not a cryptographic one).
+        public func hash(into hasher: inout Hasher) { withUnsafeBytes { hasher.combine(bytes: $0) } }
+
         private var bytes: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
             (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 
@@ -102,6 +108,12 @@ extension Insecure {
     public struct MD5Digest: InlineDigest {
         /// 16.
         public static var byteCount: Int { 16 }
+
+        /// "MD5 digest: " and the bytes in lowercase hexadecimal, as CryptoKit prints a digest.
+        public var description: String { "MD5 digest: " + withUnsafeBytes(HexDigit.lowercaseHex) }
+
+        /// Feeds the bytes to `hasher` (the `Hashable` hash, not a cryptographic one).
+        public func hash(into hasher: inout Hasher) { withUnsafeBytes { hasher.combine(bytes: $0) } }
 
         private var bytes: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
             (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)

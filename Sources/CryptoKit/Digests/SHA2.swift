@@ -45,6 +45,12 @@ public struct SHA256Digest: InlineDigest {
     /// 32.
     public static var byteCount: Int { 32 }
 
+    /// "SHA256 digest: " and the bytes in lowercase hexadecimal, as CryptoKit prints a digest.
+    public var description: String { "SHA256 digest: " + withUnsafeBytes(HexDigit.lowercaseHex) }
+
+    /// Feeds the bytes to `hasher` (the `Hashable` hash, not a cryptographic one).
+    public func hash(into hasher: inout Hasher) { withUnsafeBytes { hasher.combine(bytes: $0) } }
+
     private var bytes: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
         (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 
@@ -98,6 +104,12 @@ public struct SHA384Digest: InlineDigest {
     /// 48.
     public static var byteCount: Int { 48 }
 
+    /// "SHA384 digest: " and the bytes in lowercase hexadecimal, as CryptoKit prints a digest.
+    public var description: String { "SHA384 digest: " + withUnsafeBytes(HexDigit.lowercaseHex) }
+
+    /// Feeds the bytes to `hasher` (the `Hashable` hash, not a cryptographic one).
+    public func hash(into hasher: inout Hasher) { withUnsafeBytes { hasher.combine(bytes: $0) } }
+
     private var bytes: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
         (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 
@@ -150,6 +162,12 @@ public struct SHA512: HashFunction, OpenSSLHashFunction {
 public struct SHA512Digest: InlineDigest {
     /// 64.
     public static var byteCount: Int { 64 }
+
+    /// "SHA512 digest: " and the bytes in lowercase hexadecimal, as CryptoKit prints a digest.
+    public var description: String { "SHA512 digest: " + withUnsafeBytes(HexDigit.lowercaseHex) }
+
+    /// Feeds the bytes to `hasher` (the `Hashable` hash, not a cryptographic one).
+    public func hash(into hasher: inout Hasher) { withUnsafeBytes { hasher.combine(bytes: $0) } }
 
     private var bytes: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
         (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)

@@ -34,8 +34,8 @@ extension MessageAuthenticationCode {
         try withUnsafeBytes { try body($0.assumingMemoryBound(to: UInt8.self)) }
     }
 
-    /// The type and size only, never the bytes.
-    public var description: String { "\(Self.self)(\(byteCount) bytes)" }
+    /// The type's name and the bytes in lowercase hexadecimal (`HMAC` codes print "HMAC with SHA256: …").
+    public var description: String { "\(Self.self): " + withUnsafeBytes(HexDigit.lowercaseHex) }
 }
 
 /// A hash-based message authentication code (the output of `HMAC`).
@@ -55,6 +55,12 @@ public struct HashedAuthenticationCode<H: HashFunction>: MessageAuthenticationCo
 
     /// The number of bytes in the message authentication code.
     public var byteCount: Int { H.Digest.byteCount }
+
+    /// "HMAC with SHA256: " and the code in lowercase hexadecimal, as CryptoKit prints it.
+    public var description: String { "HMAC with \(H.self): " + withUnsafeBytes(HexDigit.lowercaseHex) }
+
+    /// Feeds the code's bytes to `hasher` (the `Hashable` hash, not a cryptographic one).
+    public func hash(into hasher: inout Hasher) { withUnsafeBytes { hasher.combine(bytes: $0) } }
 
     public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try digest.withUnsafeBytes(body)

@@ -87,7 +87,9 @@ public enum P256: Sendable {
             public init(compactRepresentable: Bool = true) { impl = NISTPrivateKey(compactRepresentable: compactRepresentable) }
 
             /// Creates a P256 private key from a collection of bytes (the scalar).
-            public init<D: ContiguousBytes>(rawRepresentation: D) throws { impl = try NISTPrivateKey(rawRepresentation: rawRepresentation) }
+            public init<Bytes: ContiguousBytes>(rawRepresentation: Bytes) throws {
+                impl = try NISTPrivateKey(rawRepresentation: rawRepresentation)
+            }
 
             /// Creates a P256 private key from an ANSI X9.63 representation (04||x||y||d).
             public init<Bytes: ContiguousBytes>(x963Representation: Bytes) throws {
@@ -230,7 +232,9 @@ public enum P256: Sendable {
             public init(compactRepresentable: Bool = true) { impl = NISTPrivateKey(compactRepresentable: compactRepresentable) }
 
             /// Creates a P256 private key from a collection of bytes (the scalar).
-            public init<D: ContiguousBytes>(rawRepresentation: D) throws { impl = try NISTPrivateKey(rawRepresentation: rawRepresentation) }
+            public init<Bytes: ContiguousBytes>(rawRepresentation: Bytes) throws {
+                impl = try NISTPrivateKey(rawRepresentation: rawRepresentation)
+            }
 
             /// Creates a P256 private key from an ANSI X9.63 representation (04||x||y||d).
             public init<Bytes: ContiguousBytes>(x963Representation: Bytes) throws {
@@ -351,7 +355,9 @@ public enum P384: Sendable {
             public init(compactRepresentable: Bool = true) { impl = NISTPrivateKey(compactRepresentable: compactRepresentable) }
 
             /// Creates a P384 private key from a collection of bytes (the scalar).
-            public init<D: ContiguousBytes>(rawRepresentation: D) throws { impl = try NISTPrivateKey(rawRepresentation: rawRepresentation) }
+            public init<Bytes: ContiguousBytes>(rawRepresentation: Bytes) throws {
+                impl = try NISTPrivateKey(rawRepresentation: rawRepresentation)
+            }
 
             /// Creates a P384 private key from an ANSI X9.63 representation (04||x||y||d).
             public init<Bytes: ContiguousBytes>(x963Representation: Bytes) throws {
@@ -494,7 +500,9 @@ public enum P384: Sendable {
             public init(compactRepresentable: Bool = true) { impl = NISTPrivateKey(compactRepresentable: compactRepresentable) }
 
             /// Creates a P384 private key from a collection of bytes (the scalar).
-            public init<D: ContiguousBytes>(rawRepresentation: D) throws { impl = try NISTPrivateKey(rawRepresentation: rawRepresentation) }
+            public init<Bytes: ContiguousBytes>(rawRepresentation: Bytes) throws {
+                impl = try NISTPrivateKey(rawRepresentation: rawRepresentation)
+            }
 
             /// Creates a P384 private key from an ANSI X9.63 representation (04||x||y||d).
             public init<Bytes: ContiguousBytes>(x963Representation: Bytes) throws {
@@ -615,7 +623,9 @@ public enum P521: Sendable {
             public init(compactRepresentable: Bool = true) { impl = NISTPrivateKey(compactRepresentable: compactRepresentable) }
 
             /// Creates a P521 private key from a collection of bytes (the scalar).
-            public init<D: ContiguousBytes>(rawRepresentation: D) throws { impl = try NISTPrivateKey(rawRepresentation: rawRepresentation) }
+            public init<Bytes: ContiguousBytes>(rawRepresentation: Bytes) throws {
+                impl = try NISTPrivateKey(rawRepresentation: rawRepresentation)
+            }
 
             /// Creates a P521 private key from an ANSI X9.63 representation (04||x||y||d).
             public init<Bytes: ContiguousBytes>(x963Representation: Bytes) throws {
@@ -758,7 +768,9 @@ public enum P521: Sendable {
             public init(compactRepresentable: Bool = true) { impl = NISTPrivateKey(compactRepresentable: compactRepresentable) }
 
             /// Creates a P521 private key from a collection of bytes (the scalar).
-            public init<D: ContiguousBytes>(rawRepresentation: D) throws { impl = try NISTPrivateKey(rawRepresentation: rawRepresentation) }
+            public init<Bytes: ContiguousBytes>(rawRepresentation: Bytes) throws {
+                impl = try NISTPrivateKey(rawRepresentation: rawRepresentation)
+            }
 
             /// Creates a P521 private key from an ANSI X9.63 representation (04||x||y||d).
             public init<Bytes: ContiguousBytes>(x963Representation: Bytes) throws {

@@ -42,6 +42,9 @@ public enum CryptoKitASN1Error: Equatable, Error, Hashable {
     case invalidPEMDocument
 }
 
+/// Any error CryptoKit's functions throw (`CryptoKitError`, `CryptoKitASN1Error`, `HPKE.Errors`).
+public typealias CryptoKitMetaError = any Error
+
 extension CryptoError {
     /// The CryptoKit error an engine failure is reported as (Apple's cases: sizes, authentication, the library).
     var cryptoKitError: any Error {

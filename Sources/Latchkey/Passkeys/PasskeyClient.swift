@@ -62,17 +62,28 @@ public struct PasskeyClient: Sendable {
     /// Signs in with a discoverable passkey and returns the server's tokens. With `autoFill`, the passkey is offered in
     /// the username field's suggestions (`performAutoFillAssistedRequests`) and the call returns once the user picks it.
     public func signIn(autoFill: Bool = false) async throws(PasskeyClientError) -> TokenGrant {
-        let options: OptionsEnvelope<PublicKeyCredentialRequestOptions> = try await post(
-            "v1/passkeys/authenticate/options", RegisterRequest(username: nil), bearer: nil)
-        let origin = ceremonyOrigin(relyingPartyID: options.publicKey.rpId)
+        let options = try await assertionOptions()
+        let origin = ceremonyOrigin(relyingPartyID: options.rpId)
         let response: AuthenticationResponse
         do {
-            response = autoFill ? try await ceremony.authenticateWithAutoFill(options.publicKey, origin: origin)
-                                : try await ceremony.authenticate(options.publicKey, origin: origin)
+            response = autoFill ? try await ceremony.authenticateWithAutoFill(options, origin: origin)
+                                : try await ceremony.authenticate(options, origin: origin)
         } catch {
             throw PasskeyClientError(ceremony: error)
         }
-        return try await post("v1/passkeys/authenticate/verify", response, bearer: nil)
+        return try await verifyAssertion(response)
+    }
+
+    /// The server's options for a discoverable passkey sign-in (`POST /v1/passkeys/authenticate/options`).
+    func assertionOptions() async throws(PasskeyClientError) -> PublicKeyCredentialRequestOptions {
+        let options: OptionsEnvelope<PublicKeyCredentialRequestOptions> = try await post(
+            "v1/passkeys/authenticate/options", RegisterRequest(username: nil), bearer: nil)
+        return options.publicKey
+    }
+
+    /// The session a passkey's assertion starts (`POST /v1/passkeys/authenticate/verify`).
+    func verifyAssertion(_ response: AuthenticationResponse) async throws(PasskeyClientError) -> TokenGrant {
+        try await post("v1/passkeys/authenticate/verify", response, bearer: nil)
     }
 
     struct PasskeyListReply: Decodable { var passkeys: [PasskeyInfo] }

@@ -106,6 +106,16 @@ public final class PasswordLoginFormModel {
     /// Whether the confirmation field shows (`.createAccount`).
     public var showsPasswordConfirmation: Bool { mode == .createAccount }
 
+    /// What AutoFill puts in the user name field.
+    public var usernameContentType: AutoFillContentType { .username }
+
+    /// What AutoFill puts in the password field: a saved password when logging in, a new one (suggested and saved)
+    /// when creating the account.
+    public var passwordContentType: AutoFillContentType { mode == .createAccount ? .newPassword : .password }
+
+    /// What AutoFill puts in the confirmation field: the new password again.
+    public var passwordConfirmationContentType: AutoFillContentType { .newPassword }
+
     /// The rule under a new password ("Use at least 8 characters."); `nil` when logging in.
     public var passwordHint: String? {
         guard mode == .createAccount else { return nil }

@@ -14,10 +14,14 @@ public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointe
     SecurityBridge.status { () throws(KeychainStoreError) in
         let request = try QueryDictionary.addRequest(try SecurityBridge.swiftDictionary(attributes, forAdd: true))
         let store = LatchkeySecurityConfiguration.store
+        // An item with a constraint is sealed to its domains' keys, which a context hands out without asking
+        // (Apple adds such items without a prompt): without one in the query, a new context of the configured backend.
+        let sealing = request.item.attributes.accessControl?.requiresAuthentication == true
+        let addContext = sealing ? SecItemPrompt.context(request.authenticationContext) : request.authenticationContext
         do throws(KeychainStoreError) {
-            try store.add(request.item, authenticationContext: request.authenticationContext)
-        } catch let error where SecItemPrompt.shouldPrompt(error, context: request.authenticationContext, ui: .allow) {
-            let context = SecItemPrompt.context(request.authenticationContext)
+            try store.add(request.item, authenticationContext: addContext)
+        } catch let error where SecItemPrompt.shouldPrompt(error, context: addContext, ui: .allow) {
+            let context = SecItemPrompt.context(addContext)
             let item = request.item
             try SecItemPrompt.wait { () async throws(KeychainStoreError) in
                 try await store.authenticatedAdd(item, authenticationContext: context)
