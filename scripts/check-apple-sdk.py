@@ -17,15 +17,17 @@ the modules and checked by scripts/check-apple-facts.py without them).
 `--model` needs no Apple file (`make test` runs it first): the oldest SDK the package admits (iOS 18.0) is modeled
 from this package's CryptoKit — its public interface, emitted from the apple-frameworks build's own command with
 library evolution, declaring `Sendable` only where that SDK does (docs/apple-sdk/CryptoKit.tsv: rows dated `18.4`
-lose it), without `-package-name` (nothing `package`, such as `hash(bufferPointer:)`, is visible, as in Apple's)
-and without the Linux-only modules' imports — and everything below is compiled against it.
+lose it), without `-package-name` (nothing `package`, such as `hash(bufferPointer:)`, is visible, as in Apple's),
+in Swift 5 mode as Apple's interfaces are — and everything below is compiled against it.
 
 How an interface is loaded on Linux (each step printed):
 1. The interface as Apple ships it, with the edits the compiler needs: the `// swift-module-flags:` line's
-   `-target <apple triple>` becomes this machine's triple (and `-enable-objc-interop` goes), the line
-   `import Security.SecAccessControl` (a Clang submodule) goes, and the SecureEnclave declarations — the only ones
-   that use Security and LocalAuthentication — are cut: this package's modules of those names import CryptoKit
-   themselves, so keeping them would be a module cycle. Everything else stays as Apple wrote it.
+   `-target <apple triple>` becomes this machine's triple (and `-enable-objc-interop` goes; the package's C module
+   maps are added, which its `import LocalAuthentication` reaches), the `Security` imports go (`Security.SecAccessControl`
+   is a Clang submodule), and so do the two declarations using Security — the SecureEnclave keys'
+   `init(compactRepresentable:accessControl:authenticationContext:)`: this package's `Security` imports CryptoKit, so
+   importing it back would be a module cycle; its own declaration of those initializers (as an extension) serves the
+   calls. Everything else stays as Apple wrote it, SecureEnclave and `import LocalAuthentication` included.
 2. `swift-frontend -compile-module-from-interface` makes a module of it (declarations only: nothing links or runs).
 3. The apple-frameworks build (`.build/apple-frameworks`, as `make apple-frameworks` makes it) provides the
    stand-ins for Security, LocalAuthentication, CommonCrypto and AuthenticationServices. Every other module of that
@@ -35,8 +37,8 @@ How an interface is loaded on Linux (each step printed):
 4. The same for `Tests/Packages/CryptoKitVectors` (its build in `.build/cryptokit-vectors`).
 Before that, the Linux CryptoKit's public interface is compared with each of Apple's: a public declaration Apple's
 lacks (a member counts when Apple declares it on a protocol the type conforms to, or a standard conformance implies
-it; SecureEnclave and the `Sendable` conformances the facts date later aside) is a failure — Linux-only API is
-`package` (item 4 of issue 33).
+it; `Latchkey…` names, BEYOND_APPLE and the `Sendable` conformances the facts date later aside) is a failure —
+Linux-only API is `package` (item 4 of issue 33).
 A target that fails is listed with its first errors, one that warns with its warnings (warnings are bugs, as in the
 package's own build); the exit status is 1 when any failed or warned.
 
@@ -116,22 +118,29 @@ class Interface:
     label: str
     note: str
     text: str
-    search: list[str] = field(default_factory=list)  # where the interface's own imports are found
+    load: list[str] = field(default_factory=list)  # frontend arguments its own imports need
 
 
-def apple_interfaces(sdks: list[ai.InterfaceSDK], triple: str) -> list[Interface]:
+def split_load(load: list[str]) -> tuple[str, list[str]]:
+    """(the C modules' maps, for an interface's flags line — its own build reads only that —, the `-I` arguments)."""
+    maps = " ".join(a for a in load if a.startswith("-fmodule-map-file=") or a == "-Xcc")
+    return maps, [a for i, a in enumerate(load) if a == "-I" or (i > 0 and load[i - 1] == "-I")]
+
+
+def apple_interfaces(sdks: list[ai.InterfaceSDK], triple: str, load: list[str]) -> list[Interface]:
+    maps, includes = split_load(load)
     out = []
     for sdk in sdks:
         with open(sdk.interface, encoding="utf-8") as f:
-            text, cut = ai.loadable_interface(f.read(), triple)
-        out.append(Interface(sdk.label, f"{sdk.interface}\n   flags line set to {triple}; `import "
-                             f"Security.SecAccessControl` dropped; {cut} SecureEnclave declaration(s) cut", text))
+            text, cut = ai.loadable_interface(f.read(), triple, maps)
+        out.append(Interface(sdk.label, f"{sdk.interface}\n   flags line set to {triple}; the Security imports and "
+                             f"{cut} declaration(s) using Security (SecAccessControl) cut", text, includes))
     return out
 
 
-def linux_interface(work: str) -> tuple[str, str]:
+def linux_interface(work: str) -> tuple[str, list[str]]:
     """(this package's CryptoKit as its public interface — emitted from the apple-frameworks build's own command with
-    library evolution —, the build's module directory)."""
+    library evolution —, what loading it needs: the build's module directory and the C modules' maps)."""
     command = ai.BuildManifest.load(APPLE_SCRATCH).commands["CryptoKit"]
     out = os.path.join(work, "linux-cryptokit")
     os.makedirs(out, exist_ok=True)
@@ -142,24 +151,33 @@ def linux_interface(work: str) -> tuple[str, str]:
         raise RuntimeError("the Linux CryptoKit's interface could not be emitted:\n"
                            + ai.first_errors(result.stdout + result.stderr))
     with open(path, encoding="utf-8") as f:
-        return f.read(), command.module_directory()
+        return f.read(), ["-I", command.module_directory(), *command.clang_module_maps()]
 
 
-def modeled_oldest(linux: tuple[str, str], linux_only: set[str]) -> Interface:
+def modeled_oldest(linux: tuple[str, list[str]]) -> Interface:
     """The oldest admitted SDK's CryptoKit as modeled from this package's: the Linux module's public interface,
-    declaring `Sendable` as that SDK does (docs/apple-sdk/CryptoKit.tsv: rows dated `18.4` lose it) and importing none
-    of the Linux-only modules."""
-    text, modules = linux
+    declaring `Sendable` as that SDK does (docs/apple-sdk/CryptoKit.tsv: rows dated `18.4` lose it)."""
+    text, load = linux
     text, edited = ai.oldest_sdk_model(text, cryptokit_rows(), OLDEST_SDK)
-    text = "\n".join(l for l in text.split("\n") if l.removeprefix("import ").strip() not in linux_only)
+    maps, load = split_load(load)
+    text = re.sub(r"^(// swift-module-flags:.*)$", lambda m: f"{m.group(1)} {maps}", text, count=1, flags=re.M)
     label = f"iOS {'.'.join(map(str, OLDEST_SDK))} (modeled)"
     note = (f"this package's CryptoKit, public interface; Sendable as the iOS {'.'.join(map(str, OLDEST_SDK))} SDK "
             f"declares it: {len(edited)} declaration(s) without it (docs/apple-sdk/CryptoKit.tsv)")
-    return Interface(label, note, text, [modules])
+    return Interface(label, note, text, load)
 
 
 def cryptokit_rows():
     return af.read_table(af.table_path(ROOT, "CryptoKit"))
+
+
+# Public declarations of the Linux CryptoKit that Apple's lacks on purpose, and why.
+BEYOND_APPLE = {
+    "SecureEnclave.P256.Signing.PrivateKey.init(compactRepresentable:authenticationContext:)":
+        "Apple's one initializer takes a SecAccessControl (defaulted), which the Linux CryptoKit cannot see (Security "
+        "sits above it and declares that form); this one serves the calls that leave it out",
+    "SecureEnclave.P256.KeyAgreement.PrivateKey.init(compactRepresentable:authenticationContext:)": "the same",
+}
 
 
 def beyond(linux_text: str, sdk: ai.InterfaceSDK) -> list[str]:
@@ -170,8 +188,8 @@ def beyond(linux_text: str, sdk: ai.InterfaceSDK) -> list[str]:
     version = tuple(int(p) for p in re.findall(r"\d+", sdk.label.split(" (")[0])[:2])
     later = {r.symbol for r in cryptokit_rows()
              if r.sendable_since and tuple(int(p) for p in r.sendable_since.split(".")) > version}
-    return [name for name in ai.beyond_apple(linux_text, apple)
-            if not (name.endswith(": Sendable") and name[:-len(": Sendable")] in later)]
+    return [name for name in ai.beyond_apple(linux_text, apple) if name not in BEYOND_APPLE
+            and not (name.endswith(": Sendable") and name[:-len(": Sendable")] in later)]
 
 
 def check_interface(interface: Interface, work: str, triple: str, only: set[str] | None,
@@ -184,9 +202,8 @@ def check_interface(interface: Interface, work: str, triple: str, only: set[str]
     loadable = os.path.join(apple_dir, "CryptoKit.swiftinterface")
     with open(loadable, "w", encoding="utf-8") as f:
         f.write(interface.text)
-    search = [arg for d in interface.search for arg in ("-I", d)]
     result = run([ai.frontend(swift()), "-compile-module-from-interface", loadable, "-module-name", "CryptoKit",
-                  "-target", triple, *search, "-o", os.path.join(apple_dir, "CryptoKit.swiftmodule")])
+                  "-target", triple, *interface.load, "-o", os.path.join(apple_dir, "CryptoKit.swiftmodule")])
     if result.returncode != 0:
         return [(f"CryptoKit ({interface.label}) does not load", ai.first_errors(result.stdout + result.stderr))]
     failures = []
@@ -259,7 +276,7 @@ def main(argv=None) -> int:
             triple = host_triple()
             skip = stand_ins()
             linux = linux_interface(work)
-            interfaces = [modeled_oldest(linux, skip)] if args.model else apple_interfaces(sdks, triple)
+            interfaces = [modeled_oldest(linux)] if args.model else apple_interfaces(sdks, triple, linux[1])
         except (RuntimeError, ValueError, OSError, subprocess.CalledProcessError) as error:
             print(f"check-apple-sdk: {error}", file=sys.stderr)
             return 2

@@ -3,8 +3,8 @@
 
 - `find_interface_sdks(folder)`: every CryptoKit interface under a folder, one per SDK (the arm64 iOS one when an
   SDK has several), labelled by the `-target` of its module-flags line (`arm64-apple-ios18.0` → "iOS 18.0").
-- `loadable_interface(text, triple)`: the edits that let this compiler load it (module-flags target, the Clang
-  submodule import, the SecureEnclave declarations that need Security and LocalAuthentication).
+- `loadable_interface(text, triple, flags)`: the edits that let this compiler load it (module-flags target, the
+  `Security` imports and the declarations using `Security`: the SecureEnclave keys' `SecAccessControl` initializers).
 - `oldest_sdk_model(text, rows, oldest)`: this package's CryptoKit interface declaring `Sendable` as the oldest
   admitted SDK does, from the facts (docs/apple-sdk/CryptoKit.tsv).
 - `BuildManifest.load(scratch)`: the "Compiling Swift Module" commands of a SwiftPM build (`debug.yaml`), in
@@ -67,41 +67,30 @@ def _version_key(label: str):
     return (label.split()[0], tuple(int(p) for p in m.group(1).split(".")) if m else (), label)
 
 
-def _top_level_items(lines: list[str]) -> list[list[str]]:
-    """The interface's lines grouped into top-level declarations (attributes with the declaration they precede)."""
-    items, current, depth = [], [], 0
-    for line in lines:
-        current.append(line)
-        depth += line.count("{") - line.count("}")
-        if depth == 0 and not line.startswith("@"):
-            items.append(current)
-            current = []
-    if current:
-        items.append(current)
-    return items
-
-
-def loadable_interface(text: str, triple: str) -> tuple[str, int]:
-    """(the interface with the edits the module docstring lists, how many SecureEnclave declarations were cut)."""
-    lines = []
+def loadable_interface(text: str, triple: str, flags: str = "") -> tuple[str, int]:
+    """(the interface with the edits the module docstring lists, how many declarations using Security were cut)."""
+    lines, cut = [], 0
+    skip_depth = None
     for line in text.split("\n"):
+        if skip_depth is not None:  # inside the body of a cut declaration
+            skip_depth += line.count("{") - line.count("}")
+            if skip_depth <= 0:
+                skip_depth = None
+            continue
         if line.startswith("// swift-module-flags:"):
             line = re.sub(r"-target \S+", f"-target {triple}", line).replace(" -enable-objc-interop", "")
-        if line.strip() == "import Security.SecAccessControl":
+            line += f" {flags}" if flags else ""
+        if line.strip() in ("import Security", "import Security.SecAccessControl"):
+            continue
+        if re.search(r"\bSecurity\.", line) and not line.lstrip().startswith("//"):
+            cut += 1
+            while lines and lines[-1].lstrip().startswith("@"):  # its attributes
+                lines.pop()
+            depth = line.count("{") - line.count("}")
+            skip_depth = depth if depth > 0 else None
             continue
         lines.append(line)
-    kept, cut = [], 0
-    for item in _top_level_items(lines):
-        header = next((l for l in item if not l.startswith("@")), "")
-        if re.search(r"\bSecureEnclave\b", header) and not header.startswith(("//", "import")):
-            cut += 1
-            continue
-        kept.append(item)
-    out = [line for item in kept for line in item]
-    body = "\n".join(l for l in out if not l.startswith("import "))
-    if not re.search(r"\b(Security|LocalAuthentication)\.", body):
-        out = [l for l in out if l.strip() not in ("import Security", "import LocalAuthentication")]
-    return "\n".join(out), cut
+    return "\n".join(lines), cut
 
 
 # --- The oldest admitted SDK's CryptoKit, modeled --------------------------------------------------------------
@@ -120,7 +109,8 @@ def oldest_sdk_model(text: str, rows: list, oldest: tuple) -> tuple[str, list[st
     """This package's CryptoKit, as its public interface, made to declare what the oldest admitted SDK declares where the
     facts say SDKs differ: a type whose row dates its `Sendable` after `oldest` (`18.4` > (18, 0)) loses the
     conformance, and a protocol its associated types' `Sendable` constraints. The module-flags line loses
-    `-package-name` (Apple's module is not in this package: nothing `package` shows, as nothing does in Apple's).
+    `-package-name` (Apple's module is not in this package: nothing `package` shows, as nothing does in Apple's) and
+    says `-swift-version 5`, as Apple's interfaces do (a `static let` of a type not Sendable there is Swift 5 code).
     Returns (the text, the symbols edited)."""
     import swiftdecls as sd  # noqa: E402 — sibling modules of this folder
     import swiftsource as ss  # noqa: E402
@@ -144,7 +134,7 @@ def oldest_sdk_model(text: str, rows: list, oldest: tuple) -> tuple[str, list[st
             lines[d.line - 1] = _without_sendable(lines[d.line - 1])
     for i, line in enumerate(lines):
         if line.startswith("// swift-module-flags:"):
-            lines[i] = re.sub(r" -package-name \S+", "", line)
+            lines[i] = re.sub(r" -package-name \S+", "", line).replace("-swift-version 6", "-swift-version 5")
     return "\n".join(lines), sorted(set(edited))
 
 
@@ -178,7 +168,7 @@ def public_surface(text: str) -> tuple[set[str], dict[str, set[str]]]:
     return names, conforms
 
 
-def beyond_apple(ours_text: str, apple_text: str, cut: str = "SecureEnclave") -> list[str]:
+def beyond_apple(ours_text: str, apple_text: str) -> list[str]:
     """What this package's CryptoKit declares publicly that Apple's interface does not: a member counts as Apple's
     when Apple declares it on the type, on a protocol the type conforms to (`HashFunction.hash(data:)` for
     `SHA256.hash(data:)`), or implies it by a standard conformance (`hash(into:)` of Hashable)."""
@@ -191,7 +181,7 @@ def beyond_apple(ours_text: str, apple_text: str, cut: str = "SecureEnclave") ->
 
     out = []
     for name in sorted(ours - apple):
-        if cut in name:
+        if "Latchkey" in name:  # Linux-only API, named so (LatchkeySecureEnclaveConfiguration)
             continue
         if ": " not in name and "." in name:
             owner, member = name.rsplit(".", 1) if "(" not in name else name[:name.index("(")].rsplit(".", 1)
@@ -231,6 +221,12 @@ class ModuleCommand:
     args: list[str]
     inputs: list[str]
     sources: list[str]
+
+    def clang_module_maps(self) -> list[str]:
+        """The `-Xcc -fmodule-map-file=…` pairs of the command (the package's C modules its imports reach)."""
+        args = self.args
+        return [x for i, a in enumerate(args[:-1]) if a == "-Xcc" and args[i + 1].startswith("-fmodule-map-file=")
+                for x in (a, args[i + 1])]
 
     def module_directory(self) -> str:
         """The build's module directory (where SwiftPM's command finds this module's dependencies)."""

@@ -252,7 +252,9 @@ class InterfaceLoading(unittest.TestCase):
         extension CryptoKit.SecureEnclave {
           public enum P256 {
             public struct PrivateKey {
-              public init(accessControl: Security.SecAccessControl, authenticationContext: LocalAuthentication.LAContext? = nil) throws
+              public init(dataRepresentation: Foundation.Data, authenticationContext: LocalAuthentication.LAContext? = nil) throws
+              @available(iOS 13.0, *)
+              public init(compactRepresentable: Swift.Bool = true, accessControl: Security.SecAccessControl = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly, [], nil)!, authenticationContext: LocalAuthentication.LAContext? = nil) throws
             }
           }
         }
@@ -261,14 +263,18 @@ class InterfaceLoading(unittest.TestCase):
         }
         """)
 
-    def test_the_flags_line_the_submodule_import_and_the_secure_enclave_go(self):
-        text, cut = ai.loadable_interface(self.INTERFACE, "x86_64-unknown-linux-gnu")
-        self.assertEqual(cut, 2)
+    def test_the_flags_line_and_what_uses_security_go(self):
+        text, cut = ai.loadable_interface(self.INTERFACE, "x86_64-unknown-linux-gnu", "-Xcc -fmodule-map-file=/m")
+        self.assertEqual(cut, 1)
         self.assertIn("-target x86_64-unknown-linux-gnu -enable-library-evolution", text)
-        self.assertNotIn("SecureEnclave", text)
+        self.assertIn("-module-name CryptoKit -Xcc -fmodule-map-file=/m\n", text)
         self.assertNotIn("import Security", text)
-        self.assertNotIn("import LocalAuthentication", text)
+        self.assertNotIn("accessControl", text)
+        self.assertIn("import LocalAuthentication", text)
+        self.assertIn("public init(dataRepresentation: Foundation.Data, authenticationContext: "
+                      "LocalAuthentication.LAContext? = nil) throws", text)
         self.assertIn("public enum P256 {", text)
+        self.assertEqual(text.count("{"), text.count("}"))
 
     def test_the_oldest_sdk_model_declares_sendable_as_its_facts_date_it(self):
         interface = textwrap.dedent("""\
@@ -320,8 +326,6 @@ class InterfaceLoading(unittest.TestCase):
             }
             public struct SHA256Digest : CryptoKit.Digest, Swift.Hashable {
             }
-            public enum SecureEnclave {
-            }
             """)
         ours = textwrap.dedent("""\
             public protocol HashFunction : Swift.Sendable {
@@ -334,8 +338,7 @@ class InterfaceLoading(unittest.TestCase):
               public func hash(into hasher: inout Swift.Hasher)
               public var description: Swift.String { get }
             }
-            public enum SecureEnclave {
-              public enum P256 {}
+            public enum LatchkeySecureEnclaveConfiguration {
             }
             """)
         self.assertEqual(ai.beyond_apple(ours, apple), ["HashFunction: Sendable", "SHA256.hash(bufferPointer:)",
