@@ -18,7 +18,10 @@ import LocalAuthentication
 struct SecureEnclaveKey: Sendable {
     let blob: SecureEnclaveKeyBlob
     let dataRepresentation: Data
-    let context: LAContext?
+    /// `LAContext` is not Sendable (as Apple declares it): unchecked here as in Apple's Secure Enclave keys, which hold
+    /// theirs and are Sendable — the Linux one's state is its `Sendable` authentication context, and the reason the
+    /// app sets before using the key.
+    nonisolated(unsafe) let context: LAContext?
     let tpm: TPMSelection
 
     /// x963 public key (04 ‖ x ‖ y).

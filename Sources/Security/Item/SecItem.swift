@@ -8,6 +8,7 @@ import LatchkeyKeychainLinux
 // bridges the result back; errors become their `OSStatus`.
 
 /// `SecItemAdd`: adds an item; `result` (when given and a return key is set) receives the new item.
+@available(macOS 10.6, *)
 @discardableResult
 public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
     SecurityBridge.status { () throws(KeychainStoreError) in
@@ -36,6 +37,7 @@ public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointe
 }
 
 /// `SecItemCopyMatching`: finds items; `result` receives data, attributes, references or an array of them.
+@available(macOS 10.6, *)
 @discardableResult
 public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
     result?.pointee = nil
@@ -58,6 +60,7 @@ public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePo
 }
 
 /// `SecItemUpdate`: changes every item matching `query` to have `attributesToUpdate`.
+@available(macOS 10.6, *)
 @discardableResult
 public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDictionary) -> OSStatus {
     if let status = SecItemPersistentReference.resolve(query, { SecItemUpdate($0, attributesToUpdate) }) { return status }
@@ -80,6 +83,7 @@ public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDiction
 }
 
 /// `SecItemDelete`: deletes every item matching `query`.
+@available(macOS 10.6, *)
 @discardableResult
 public func SecItemDelete(_ query: CFDictionary) -> OSStatus {
     if let status = SecItemPersistentReference.resolve(query, { SecItemDelete($0) }) { return status }
