@@ -88,7 +88,8 @@ public final class HTTPServer: Sendable {
     }
 
     /// Binds (unless `bind()` was called) and starts serving, through `router` when given (it replaces the one
-    /// from `init`). Also makes the process ignore SIGPIPE (a client closing early must not kill it).
+    /// from `init`). Also makes the process ignore SIGPIPE (a client closing early must not kill it) and installs
+    /// the server's answers in place of libmicrohttpd's own (`LibraryAnswers`).
     public func start(router: Router? = nil) throws(HTTPServerError) {
         let configuration = configuration
         guard (1...64).contains(configuration.threads) else { throw .invalidConfiguration("threads must be 1...64") }
@@ -113,6 +114,7 @@ public final class HTTPServer: Sendable {
                 throw .invalidConfiguration("no router or handler")
             }
             signal(SIGPIPE, SIG_IGN)
+            _ = LibraryAnswers.isActive
             let acceptor = try Acceptor(listenSocket: socket.descriptor, core: core)
             let coreReference = Unmanaged.passUnretained(core).toOpaque()
             // The accept thread enforces `connectionLimit + overflowConnections`; every worker may hold that many,
@@ -170,6 +172,9 @@ public final class HTTPServer: Sendable {
 
     /// Requests received and not yet completed.
     public var inFlightRequests: Int { core.inFlight.withLock { $0 } }
+
+    /// TCP connections handed to libmicrohttpd and not yet closed by it (the fuzz target waits for 0 between inputs).
+    package var openConnections: Int { core.connections.withLock { $0.open + $0.handedOver } }
 
     /// Whether the server is accepting connections.
     public var isRunning: Bool {
