@@ -6,6 +6,8 @@
 #   scripts/fuzz.sh --build         only build .build/fuzz/release/latchkey-fuzz
 #   FUZZ_BIN=/path/latchkey-fuzz    use that binary (built before) instead of building; for long campaigns, a copy
 #                                   that later builds do not replace
+#   FUZZ_WORK=DIR                   the growing corpora, crash artifacts and logs (default .build/fuzz)
+#   FUZZ_TIMEOUT=S                  seconds one input may take before it counts as a finding (default 10)
 #
 # The fuzz driver exists only when Package.swift is evaluated with LATCHKEY_FUZZ=1 and is built into its own
 # scratch path (.build/fuzz), so `swift build` / `swift test` never see the sanitizer flags. Seeds are
@@ -24,6 +26,8 @@ ALL_TARGETS="cbor cose attestation client-data jwt jwk x509 phc http query-dicti
 FUZZ_TARGETS=${FUZZ_TARGETS:-$ALL_TARGETS}
 SCRATCH=.build/fuzz
 BIN=${FUZZ_BIN:-$SCRATCH/release/latchkey-fuzz}
+WORK=${FUZZ_WORK:-$SCRATCH}
+FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-10}
 DOC=docs/RELIABILITY.md
 
 if [ -z "${FUZZ_BIN:-}" ]; then
@@ -61,9 +65,9 @@ fi
 rows=()
 total_crashes=0
 for target in $FUZZ_TARGETS; do
-    corpus=$SCRATCH/corpus/$target
-    artifacts=$SCRATCH/artifacts/$target
-    log=$SCRATCH/logs/$target.log
+    corpus=$WORK/corpus/$target
+    artifacts=$WORK/artifacts/$target
+    log=$WORK/logs/$target.log
     mkdir -p "$corpus" "$artifacts" "$(dirname "$log")" "Tests/Fuzz/Corpus/$target"
     rm -f "$artifacts"/*
     crashes=0
@@ -71,15 +75,15 @@ for target in $FUZZ_TARGETS; do
     if [ -f "${regressions[0]}" ]; then
         # Each file once, with libFuzzer's leak check after it (a file that allocates more than it frees is run again,
         # then LeakSanitizer looks).
-        if ! LATCHKEY_FUZZ_TARGET=$target "$BIN" "${regressions[@]}" >"$SCRATCH/logs/$target-replay.log" 2>&1; then
+        if ! LATCHKEY_FUZZ_TARGET=$target "$BIN" "${regressions[@]}" >"$WORK/logs/$target-replay.log" 2>&1; then
             crashes=1
-            echo "   replay of Tests/Fuzz/Regressions/$target failed (log: $SCRATCH/logs/$target-replay.log)"
+            echo "   replay of Tests/Fuzz/Regressions/$target failed (log: $WORK/logs/$target-replay.log)"
         fi
     fi
     echo "== $target: ${FUZZ_SECONDS}s"
     set +e
     LATCHKEY_FUZZ_TARGET=$target "$BIN" "$corpus" "Tests/Fuzz/Corpus/$target" \
-        -max_total_time="$FUZZ_SECONDS" -timeout=10 -rss_limit_mb=2048 -max_len=8192 \
+        -max_total_time="$FUZZ_SECONDS" -timeout="$FUZZ_TIMEOUT" -rss_limit_mb=2048 -max_len=8192 \
         -print_final_stats=1 -artifact_prefix="$artifacts/" >"$log" 2>&1
     set -e
     executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
