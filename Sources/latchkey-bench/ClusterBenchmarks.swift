@@ -31,6 +31,7 @@ enum ClusterBenchmarks {
         }
         var refresh: [Int: LoadResult] = [:]
         var login: [Int: LoadResult] = [:]
+        var diagnostics: [String] = []
         for instances in [1, 3] {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-bench-cluster-\(UUID().uuidString)")
             defer {
@@ -52,8 +53,12 @@ enum ClusterBenchmarks {
             try createAccount(database: database)
             login[instances] = try LoadGenerator.run(url: url + "/v1/session/password", connections: 8, seconds: 3, method: "POST",
                                                      body: #"{"username":"bench","password":"correct horse battery"}"#)
+            if (refresh[instances]?.errors ?? 0) + (login[instances]?.errors ?? 0) > 0 {
+                diagnostics += errorLogs(directory, instances: instances)
+            }
         }
         guard let r1 = refresh[1], let r3 = refresh[3], let l1 = login[1], let l3 = login[3] else { return [] }
+        let errors = [r1, r3, l1, l3].map(\.errors).reduce(0, +)
         return [
             "cluster through nginx round-robin on one PostgreSQL (refresh: 32 connections; login: 8 connections; wrk 3 s):",
             "  refresh, 1 instance            \(r1.summary)",
@@ -63,7 +68,24 @@ enum ClusterBenchmarks {
             "  login (Argon2id), 3 instances  \(l3.summary)",
             String(format: "  login 3 : 1                    %.2fx (bound by %d cores)", l3.requestsPerSecond / max(l1.requestsPerSecond, 1),
                    ProcessInfo.processInfo.activeProcessorCount),
-        ]
+            "  " + verdict("cluster refresh and login: no request lost", errors == 0, "0 errors of any kind"),
+        ] + diagnostics
+    }
+
+    /// What nginx and the instances logged about failed requests (up to 20 lines each), for a run with errors.
+    static func errorLogs(_ directory: URL, instances: Int) -> [String] {
+        var lines: [String] = []
+        let files = ["nginx-error.log"] + (1...instances).map { "instance-\($0).log" }
+        for file in files {
+            guard let text = try? String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8) else { continue }
+            let interesting = text.split(separator: "\n").filter { line in
+                !line.contains("listening on") && !line.hasPrefix("warning:")
+            }.suffix(20)
+            guard !interesting.isEmpty else { continue }
+            lines.append("  \(instances) instance(s), \(file):")
+            lines += interesting.map { "    " + $0 }
+        }
+        return lines
     }
 
     /// The login account, created through the service so its password hash is the server's.

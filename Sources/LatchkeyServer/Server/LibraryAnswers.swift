@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import CMicroHTTPDHooks
 import Foundation
+import LatchkeySupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -63,7 +64,7 @@ enum LibraryAnswers {
     }
 
     /// Writes `response` (status line, headers with Content-Length and Date, body) to `socket`, as far as the socket
-    /// takes it without waiting: nothing else is pending on it, and libmicrohttpd closes it next.
+    /// takes it without waiting (libmicrohttpd has sent nothing for this request, and closes the connection next).
     static func send(_ response: HTTPResponse, on socket: Int32) {
         guard socket >= 0 else { return }
         var head = "HTTP/1.1 \(response.status) \(String(cString: MHD_get_reason_phrase_for(UInt32(response.status))))\r\n"
@@ -74,8 +75,8 @@ enum LibraryAnswers {
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
-                let written = Glibc.send(socket, buffer.baseAddress! + offset, buffer.count - offset,
-                                         Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+                // The socket is non-blocking (the accept thread made it so): a full buffer ends the answer here.
+                let written = PortableSocket.send(socket, buffer.baseAddress! + offset, buffer.count - offset)
                 if written > 0 { offset += written } else if written < 0, errno == EINTR { continue } else { return }
             }
         }
