@@ -190,10 +190,8 @@ if !appleFrameworksMode {
         .executable(name: "latchkey-bench", targets: ["latchkey-bench"]),
     ]
     targets += [
-        // libmicrohttpd's own error answers, replaced by the server's (an interposed MHD_queue_response; Linux only).
-        .target(name: "CMicroHTTPDHooks", dependencies: ["CMicroHTTPD"]),
         .target(name: "LatchkeyServer",
-                dependencies: ["LatchkeyCrypto", "LatchkeyWebAuthn", "CSQLite", "CPostgres", "CMicroHTTPD", "CMicroHTTPDHooks"],
+                dependencies: ["LatchkeyCrypto", "LatchkeyWebAuthn", "CSQLite", "CPostgres", "CMicroHTTPD"],
                 resources: [.copy("Resources")],
                 swiftSettings: strict),
         .executableTarget(name: "latchkey", dependencies: ["Latchkey", "LatchkeyServer"], swiftSettings: strict),

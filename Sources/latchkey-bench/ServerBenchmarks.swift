@@ -327,7 +327,8 @@ let bareAccessHandler: MHD_AccessHandlerCallback = { _, connection, _, _, _, _, 
         uploadDataSize.pointee = 0
         return .YES
     }
-    return MHD_queue_response(connection, 200, SharedResponse.healthz.pointer)
+    // libmicrohttpd's own function (the process's `MHD_queue_response` is LatchkeyServer's, for libmicrohttpd's refusals).
+    return MicroHTTPD.queueResponse(connection, 200, SharedResponse.healthz.pointer)
 }
 
 /// nginx on a free loopback port serving one static file, from a temporary prefix (skipped when nginx is absent).

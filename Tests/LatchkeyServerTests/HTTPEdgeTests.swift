@@ -91,6 +91,23 @@ struct HTTPEdgeTests {
         }
     }
 
+    /// Only libmicrohttpd may call the name `MHD_queue_response` (the process's definition is the server's, which takes
+    /// every call for one of libmicrohttpd's own refusals): the package's code queues through `MicroHTTPD.queueResponse`.
+    @Test func nothingButLibmicrohttpdCallsTheInterposedName() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let call = "MHD_queue_response" + "(" // not spelled out here, or this file would be a caller
+        var callers: [String] = []
+        for folder in ["Sources", "Tests"] {
+            let base = root.appendingPathComponent(folder)
+            let files = FileManager.default.enumerator(atPath: base.path)?.compactMap { $0 as? String } ?? []
+            for file in files where file.hasSuffix(".swift") && !file.hasSuffix("Server/QueueResponse.swift") {
+                let text = try String(contentsOf: base.appendingPathComponent(file), encoding: .utf8)
+                if text.contains(call) { callers.append("\(folder)/\(file)") }
+            }
+        }
+        #expect(callers.isEmpty, "call MicroHTTPD.queueResponse instead: \(callers)")
+    }
+
     @Test func aBadContentLengthLaterOnAKeptAliveConnectionIsOneWellFormedAnswer() async throws {
         // After a first request on the connection, sent one after the other and pipelined in one write.
         try await withTestServer({ $0.connectionTimeout = 5 }) { server in

@@ -88,8 +88,7 @@ public final class HTTPServer: Sendable {
     }
 
     /// Binds (unless `bind()` was called) and starts serving, through `router` when given (it replaces the one
-    /// from `init`). Also makes the process ignore SIGPIPE (a client closing early must not kill it) and installs
-    /// the server's answers in place of libmicrohttpd's own (`LibraryAnswers`).
+    /// from `init`). Also makes the process ignore SIGPIPE (a client closing early must not kill it).
     public func start(router: Router? = nil) throws(HTTPServerError) {
         let configuration = configuration
         guard (1...64).contains(configuration.threads) else { throw .invalidConfiguration("threads must be 1...64") }
@@ -114,7 +113,6 @@ public final class HTTPServer: Sendable {
                 throw .invalidConfiguration("no router or handler")
             }
             signal(SIGPIPE, SIG_IGN)
-            _ = LibraryAnswers.isActive
             let acceptor = try Acceptor(listenSocket: socket.descriptor, core: core)
             let coreReference = Unmanaged.passUnretained(core).toOpaque()
             // The accept thread enforces `connectionLimit + overflowConnections`; every worker may hold that many,

@@ -1,5 +1,4 @@
 import CMicroHTTPD
-import CMicroHTTPDHooks
 import Foundation
 import LatchkeySupport
 #if canImport(Glibc)
@@ -11,21 +10,25 @@ import Glibc
 /// libmicrohttpd 0.9.75 refuses some requests before the application sees them — a request or header line it
 /// cannot parse (400), an HTTP version other than 1.0 and 1.1 (505), a target or header block over its buffer (414,
 /// 431), a malformed or oversized chunk (400, 413), a `Content-Length` it cannot read (400) or that does not fit in 64
-/// bits (413) — with an HTML page and no media type, and has no option to change that. Through
-/// `CMicroHTTPDHooks` (an interposed `MHD_queue_response`) each of those answers becomes the server's `Error` JSON,
-/// with the security headers and `Connection: close` (libmicrohttpd closes the connection after it).
+/// bits (413) — with an HTML page and no media type, and has no option to change that. Its calls of
+/// `MHD_queue_response` for those come here (`MicroHTTPD`: an interposed `MHD_queue_response`, Linux only), and each
+/// answer becomes the server's `Error` JSON, with the security headers and `Connection: close` (libmicrohttpd closes
+/// the connection after it).
 ///
 /// The `Content-Length` refusals need more: libmicrohttpd 0.9.75 queues them while it reads the headers and then
 /// carries on as if the request were fine, so it builds the response header a second time and sends both header
-/// blocks before the body — a malformed answer. For those the hook writes the whole answer to the socket itself
+/// blocks before the body — a malformed answer. For those the server writes the whole answer to the socket itself
 /// and tells libmicrohttpd the response could not be queued, which makes it close the connection and send nothing.
 enum LibraryAnswers {
-    /// Installs the hook (once per process; `HTTPServer.start` reads it). False where libmicrohttpd's own calls
-    /// cannot be reached (not Linux, or a link that did not export the interposed function): its HTML answers stay.
-    static let isActive: Bool = {
-        latchkey_mhd_install_library_answer(mhdLibraryAnswer)
-        return latchkey_mhd_library_answers_active() != 0
-    }()
+    /// Whether libmicrohttpd's own refusals reach `answer` (false off Linux, or in a link that did not export the
+    /// interposed function: there libmicrohttpd's HTML answers stay).
+    static var isActive: Bool {
+        #if os(Linux)
+        MicroHTTPD.interposes
+        #else
+        false
+        #endif
+    }
 
     /// What the server answers instead of libmicrohttpd's `status`, for a request whose headers were all read
     /// (`headersComplete`) and which declared a transfer coding (`chunked`) or not.
@@ -93,10 +96,4 @@ enum LibraryAnswers {
         return "\(days[Int(moment.tm_wday) % 7]), \(two(moment.tm_mday)) \(months[Int(moment.tm_mon) % 12]) \(moment.tm_year + 1900) "
             + "\(two(moment.tm_hour)):\(two(moment.tm_min)):\(two(moment.tm_sec)) GMT"
     }
-}
-
-/// The hook given to `CMicroHTTPDHooks` (called on libmicrohttpd's thread for the connection).
-let mhdLibraryAnswer: latchkey_mhd_library_answer = { connection, status in
-    guard let connection else { return .NO }
-    return LibraryAnswers.answer(connection, status: Int(status))
 }

@@ -251,7 +251,7 @@ final class ServerCore: @unchecked Sendable {
         for (name, value) in response.headers where ServerCore.mayPass(name, value) {
             _ = MHD_add_response_header(mhdResponse, name, value)
         }
-        let result = MHD_queue_response(connection, UInt32(response.status), mhdResponse)
+        let result = MicroHTTPD.queueResponse(connection, UInt32(response.status), mhdResponse)
         MHD_destroy_response(mhdResponse)
         return result
     }
