@@ -263,6 +263,14 @@ struct HTTPEdgeTests {
         #expect(problem(#"["a","a"]"#) == nil)
         #expect(problem(#"{"a":{"b":1},"b":1}"#) == nil)
         #expect(problem(#"{"k0":0,"# + (1...40).map { #""k\#($0)":\#($0)"# }.joined(separator: ",") + #","k7":1}"#) == .duplicateMember("k7"))
+        // Past the allocation-free pass's bounds (48 names in open objects, 16 levels) the general pass decides.
+        #expect(problem("{" + (0..<60).map { #""k\#($0)":\#($0)"# }.joined(separator: ",") + #","k59":1}"#) == .duplicateMember("k59"))
+        #expect(problem("{" + (0..<60).map { #""k\#($0)":\#($0)"# }.joined(separator: ",") + "}") == nil)
+        #expect(problem(String(repeating: #"{"a":"#, count: 20) + #"{"b":1,"b":2}"# + String(repeating: "}", count: 20)) == .duplicateMember("b"))
+        #expect(problem(String(repeating: #"{"a":"#, count: 20) + "1" + String(repeating: "}", count: 20)) == nil)
+        // A simple name and an escaped spelling of it, in either order.
+        #expect(problem(#"{"\u0061":1,"a":2}"#) == .duplicateMember("a"))
+        #expect(problem(#"{"é":1,"b":{"é":2}}"#) == nil)
         #expect(problem(String(repeating: "[", count: 65) + String(repeating: "]", count: 65)) == .tooDeep(limit: 64))
         #expect(problem(String(repeating: "[", count: 64) + String(repeating: "]", count: 64)) == nil)
         #expect(problem(#"{"a":"[[[[[[[[[[["}"#, depth: 2) == nil, "brackets inside strings do not count")

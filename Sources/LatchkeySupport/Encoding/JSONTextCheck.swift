@@ -64,6 +64,86 @@ package enum JSONTextCheck {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) || bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) {
             return .notUTF8
         }
+        if let decided = simpleProblem(in: bytes, maximumDepth: maximumDepth) { return decided }
+        return generalProblem(in: bytes, maximumDepth: maximumDepth)
+    }
+
+    /// The usual request body — a few levels, a few dozen names, each ASCII without escapes — checked without
+    /// allocating: names are byte ranges compared byte for byte (for such names that is the same as comparing them
+    /// as text). `.some(nil)` when the text has no problem, `.some(problem)` for one, nil when the text is not of
+    /// that shape (the general pass decides).
+    static func simpleProblem(in bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) -> Problem?? {
+        let maximumFrames = 16, maximumNames = 48
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: maximumFrames + 2 * maximumNames) { storage -> Problem?? in
+            // storage[0..<maximumFrames]: per open container, where its names start in `names` (-1 for an array);
+            // names: (start, end) byte offsets of each name of the open objects, innermost last.
+            let frames = UnsafeMutableBufferPointer(rebasing: storage[0..<maximumFrames])
+            let names = UnsafeMutableBufferPointer(rebasing: storage[maximumFrames...])
+            var depth = 0, nameCount = 0
+            var expectingName = false
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                switch byte {
+                case 0:
+                    return .some(.notUTF8)
+                case UInt8(ascii: "\""):
+                    let start = index + 1
+                    var simple = true
+                    index += 1
+                    while index < bytes.count {
+                        let inner = bytes[index]
+                        if inner == UInt8(ascii: "\"") { break }
+                        if inner == 0 { return .some(.notUTF8) }
+                        if inner == UInt8(ascii: "\\") {
+                            simple = false
+                            index += 1 // the escaped byte
+                        } else if inner >= 0x80 {
+                            simple = false
+                        }
+                        index += 1
+                    }
+                    guard expectingName, depth > 0, frames[depth - 1] >= 0 else { break }
+                    guard simple, index < bytes.count, nameCount < maximumNames else { return nil }
+                    let end = index
+                    var other = frames[depth - 1]
+                    while other < nameCount {
+                        let otherStart = names[2 * other], otherEnd = names[2 * other + 1]
+                        if otherEnd - otherStart == end - start,
+                           memcmp(bytes.baseAddress! + otherStart, bytes.baseAddress! + start, end - start) == 0 {
+                            return .some(.duplicateMember(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)))
+                        }
+                        other += 1
+                    }
+                    names[2 * nameCount] = start
+                    names[2 * nameCount + 1] = end
+                    nameCount += 1
+                    expectingName = false
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    if depth == maximumDepth { return .some(.tooDeep(limit: maximumDepth)) }
+                    guard depth < maximumFrames else { return nil }
+                    frames[depth] = byte == UInt8(ascii: "{") ? nameCount : -1
+                    depth += 1
+                    expectingName = byte == UInt8(ascii: "{")
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    if depth > 0 {
+                        depth -= 1
+                        if frames[depth] >= 0 { nameCount = frames[depth] }
+                    }
+                    expectingName = false
+                case UInt8(ascii: ","):
+                    expectingName = depth > 0 && frames[depth - 1] >= 0
+                default:
+                    break
+                }
+                index += 1
+            }
+            return .some(nil)
+        }
+    }
+
+    /// Any text: names decoded and compared as Swift strings, any depth up to the limit, any number of names.
+    static func generalProblem(in bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) -> Problem? {
         // One entry per open array (nil) or object (its names).
         var open: [Names?] = []
         var expectingName = false
