@@ -58,7 +58,8 @@ enum LibraryAnswers {
         let response = response(status: status, headersComplete: headersComplete, chunked: chunked)
         // With every header read and no transfer coding, the refusal is the Content-Length one, queued in the
         // middle of the header step (the only refusal libmicrohttpd makes there): answer on the socket, then let
-        // libmicrohttpd close it.
+        // libmicrohttpd close it. (The method is not known here, so a HEAD request gets the body too; the connection
+        // ends right after it.)
         if headersComplete && !chunked {
             send(response, on: latchkey_connection_descriptor(connection))
             return .NO
