@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyFuzzTargets
 import LatchkeySupport
 import Testing
 @testable import LatchkeyServer
@@ -19,32 +20,14 @@ struct HTTPEdgeTests {
         }
     }
 
-    /// `bytes` read as answers, strictly: each a status line, header lines, an empty line and exactly Content-Length
-    /// bytes of body, with nothing between or after them; nil when they are not.
-    static func answers(_ bytes: Data) -> [RawResponse]? {
-        var rest = bytes
-        var answers: [RawResponse] = []
-        while !rest.isEmpty {
-            guard let end = rest.range(of: Data("\r\n\r\n".utf8)) else { return nil }
-            var lines = String(decoding: rest[rest.startIndex..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
-            let status = lines.removeFirst().split(separator: " ", maxSplits: 2)
-            guard status.count == 3, status[0] == "HTTP/1.1", let code = Int(status[1]) else { return nil }
-            var headers: [String: String] = [:]
-            for line in lines {
-                guard let colon = line.firstIndex(of: ":") else { return nil }
-                headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            }
-            guard let length = headers["content-length"].flatMap({ Int($0) }), rest.count - (end.upperBound - rest.startIndex) >= length else {
-                return nil
-            }
-            answers.append(RawResponse(status: code, headers: headers, body: Data(rest[end.upperBound..<end.upperBound + length])))
-            rest = Data(rest[(end.upperBound + length)...])
-        }
-        return answers
+    /// `bytes` read as answers, strictly (the fuzz target's reader: each a status line, header lines, an empty line
+    /// and exactly Content-Length bytes of body, with nothing between or after them); nil when they are not.
+    static func answers(_ bytes: Data) -> [HTTPAnswerStream.Answer]? {
+        (try? HTTPAnswerStream(bytes, headAnswers: 0))?.answers
     }
 
     /// Checks one answer is the server's JSON error with `status`.
-    static func expectError(_ answer: RawResponse?, _ status: Int, _ name: String, closes: Bool = true) {
+    static func expectError(_ answer: HTTPAnswerStream.Answer?, _ status: Int, _ name: String, closes: Bool = true) {
         guard let answer else {
             Issue.record("\(name): no well-formed answer")
             return

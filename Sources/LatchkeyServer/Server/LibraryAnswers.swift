@@ -76,14 +76,8 @@ enum LibraryAnswers {
         head += "Content-Length: \(response.body.count)\r\nDate: \(httpDate(time(nil)))\r\n\r\n"
         var bytes = Data(head.utf8)
         bytes.append(response.body)
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                // The socket is non-blocking (the accept thread made it so): a full buffer ends the answer here.
-                let written = PortableSocket.send(socket, buffer.baseAddress! + offset, buffer.count - offset)
-                if written > 0 { offset += written } else if written < 0, errno == EINTR { continue } else { return }
-            }
-        }
+        // The socket is non-blocking (the accept thread made it so): a full buffer ends the answer there.
+        _ = bytes.withUnsafeBytes { PortableSocket.sendAll(socket, $0) }
     }
 
     /// An IMF-fixdate (RFC 9110 §5.6.7), in English whatever the locale: `Sun, 06 Nov 1994 08:49:37 GMT`.

@@ -58,14 +58,7 @@ enum HTTPServerHarness {
         outgoing.append(filler)
         outgoing.append(closing)
         // The server may answer and close before it has read everything: a failed send is not an error.
-        outgoing.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let sent = PortableSocket.send(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if sent <= 0 { break }
-                offset += sent
-            }
-        }
+        _ = outgoing.withUnsafeBytes { PortableSocket.sendAll(descriptor, $0) }
         shutdown(descriptor, Int32(SHUT_WR))
         var received = Data()
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
@@ -87,20 +80,22 @@ enum HTTPServerHarness {
 /// line and exactly `Content-Length` bytes of body (none for a 1xx, nor for an answer to HEAD), one after the other
 /// with nothing between or after them. A header block sent twice, a body that is not the declared length, or bytes
 /// that are no answer at all fail the parse.
-struct HTTPAnswerStream {
-    struct Answer {
-        var status: Int
+package struct HTTPAnswerStream {
+    package struct Answer {
+        package var status: Int
         /// Header names lowercased; a repeated header keeps its last value.
-        var headers: [String: String]
-        var body: Data
+        package var headers: [String: String]
+        package var body: Data
         /// The answer had no body although its Content-Length was not 0 (an answer to HEAD).
-        var bodyless: Bool
+        package var bodyless: Bool
+
+        package var text: String { String(decoding: body, as: UTF8.self) }
     }
 
-    var answers: [Answer] = []
+    package var answers: [Answer] = []
 
     /// Parses `bytes`; at most `headAnswers` answers may lack their body (the input holds that many HEAD requests).
-    init(_ bytes: Data, headAnswers: Int) throws(FuzzPropertyViolation) {
+    package init(_ bytes: Data, headAnswers: Int) throws(FuzzPropertyViolation) {
         let data = [UInt8](bytes)
         var index = 0
         var bodyless = 0
