@@ -48,7 +48,7 @@ public enum AttributeKey: String, Sendable, Hashable, CaseIterable, Codable, Com
     /// `kSecAttrIsSensitive` (keys).
     case isSensitive = "sens"
     /// `kSecAttrTokenID`: the token holding the item's secret (on Linux only `kSecAttrTokenIDSecureEnclave`, whose keys
-    /// the `Security` module makes in a TPM; `SecItemAdd` refuses it in a dictionary). Last, so the other cases keep
+    /// the `Security` module makes in a TPM; its `SecItemAdd` refuses it in a dictionary). Last, so the other cases keep
     /// their bits.
     case tokenID = "tkid"
 

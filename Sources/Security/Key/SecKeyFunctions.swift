@@ -4,7 +4,6 @@ import LatchkeyKeychainCore
 import LatchkeyKeychainLinux
 import LatchkeyOpenSSL
 import LatchkeySupport
-import LocalAuthentication
 
 // SecKey functions over OpenSSL (LatchkeyOpenSSL): EC keys on P-256/384/521 and RSA keys — creation, import and
 // export in Apple's external representations, ECDSA and RSA signatures, RSA encryption, ECDH. Failures set `error`
