@@ -177,6 +177,9 @@ BEYOND_APPLE = {
         "Apple's one initializer takes a SecAccessControl (defaulted), which the Linux CryptoKit cannot see (Security "
         "sits above it and declares that form); this one serves the calls that leave it out",
     "SecureEnclave.P256.KeyAgreement.PrivateKey.init(compactRepresentable:authenticationContext:)": "the same",
+    "CorecryptoCurveType": "declared from the iOS 18.4 SDK on (the Linux module follows the newest); nothing the package "
+                           "or its pins compile uses it",
+    "CryptoKitMetaError": "declared from the iOS 18.4 SDK on, as CorecryptoCurveType",
 }
 
 

@@ -57,6 +57,9 @@ EXEMPT = {
     "kSecKeyKeyExchangeParameterRequestedSize": "Apple's Swift has only SecKeyKeyExchangeParameter.requestedSize "
                                                 "(a CF_STRING_ENUM constant)",
     "kSecKeyKeyExchangeParameterSharedInfo": "Apple's Swift has only SecKeyKeyExchangeParameter.sharedInfo",
+    "CorecryptoCurveType": "declared from the iOS 18.4 SDK on (absent from the iOS 18.0 SDK, the oldest the package "
+                           "admits): a pin would not compile with Xcode 16.0 (make check-apple-sdk)",
+    "CryptoKitMetaError": "declared from the iOS 18.4 SDK on, as CorecryptoCurveType",
     "ASPasswordCredential.customMirror": "CustomReflectable on Linux only, so dump() and debuggers never show the "
                                          "password (Apple's credential is an Objective-C object)",
     "ASAuthorizationError.errorDescription": "LocalizedError on Linux only, as LAError's (English and Korean text); "

@@ -5,10 +5,11 @@ import Foundation
 // Apple's CryptoKit HPKE and KEM API (iOS 17 / macOS 14, the package's floor), pinned as CryptoKitPins.swift pins the
 // rest: HPKE's ciphersuites and their parts, `HPKE.Sender` / `HPKE.Recipient` in the four modes, the errors, the KEM
 // protocols and the HPKE conformances of the key-agreement keys (the iOS 18.4 SDK's CryptoKit.swiftinterface), plus
-// the digests' and codes' `description` and the declarations that have no use beyond existing (`CryptoKitMetaError`,
-// `CorecryptoCurveType`, iOS 18). No pin requires `Sendable`: the iOS 18.0 SDK, the oldest the package admits, declares
-// none of these Sendable (the 18.4 SDK does; docs/apple-sdk/CryptoKit.tsv). A generic parameter's instance method is
-// pinned through a closure's typed parameter, as in CryptoKitPins.swift.
+// the digests' and codes' `description`. `CryptoKitMetaError` and `CorecryptoCurveType` are not pinned: the iOS 18.4
+// SDK declares them, the iOS 18.0 SDK (the oldest the package admits) does not (check-pins exempts them). No pin
+// requires `Sendable`: the iOS 18.0 SDK declares none of these Sendable (the 18.4 SDK does;
+// docs/apple-sdk/CryptoKit.tsv). A generic parameter's instance method is pinned through a closure's typed parameter,
+// as in CryptoKitPins.swift.
 
 /// Pins of CryptoKit's HPKE (compiled, not run).
 enum CryptoKitHPKEPins {
@@ -135,14 +136,10 @@ enum CryptoKitHPKEPins {
     }
 
     static func remainingDeclarations() {
-        let _: CryptoKitMetaError.Type = (any Error).self
         // The digests and codes print their bytes: "SHA256 digest: …", "HMAC with SHA256: …".
         let _: (SHA256Digest) -> (inout Hasher) -> Void = SHA256Digest.hash(into:)
         let _: KeyPath<SHA256Digest, String> = \SHA256Digest.description
         let _: KeyPath<HashedAuthenticationCode<SHA256>, String> = \HashedAuthenticationCode<SHA256>.description
-        if #available(iOS 18.0, macOS 15.0, watchOS 11.0, tvOS 18.0, macCatalyst 18.0, *) {
-            pinType(CorecryptoCurveType.self)
-        }
     }
 }
 #endif
