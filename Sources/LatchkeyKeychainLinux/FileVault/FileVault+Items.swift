@@ -34,6 +34,13 @@ extension FileVault {
     /// Adds several items in one transaction (one fsync): all are added, or none (errSecDuplicateItem when
     /// one already exists or two share a primary key). Items with an access control need `authenticationContext`.
     public func addAll(_ items: [Item], authenticationContext: (any AuthenticationContext)? = nil) throws(KeychainStoreError) {
+        _ = try insertAll(items, authenticationContext: authenticationContext, skippingDuplicates: false)
+    }
+
+    /// Inserts `items` in one transaction and returns how many were added. With `skippingDuplicates`, an item whose
+    /// primary key is taken is left out (the transaction goes on); otherwise it fails the whole transaction.
+    func insertAll(_ items: [Item], authenticationContext: (any AuthenticationContext)?,
+                   skippingDuplicates: Bool) throws(KeychainStoreError) -> Int {
         let now = Date()
         var prepared: [(Item, [[Data]]?)] = []
         for var item in items {
@@ -45,7 +52,7 @@ extension FileVault {
                                                     kdf: applicationPasswordKDF)
             prepared.append((item, secrets))
         }
-        try state.withLock { (s: inout State) throws(KeychainStoreError) in
+        return try state.withLock { (s: inout State) throws(KeychainStoreError) -> Int in
             var rows: [VaultRow] = []
             for (item, secrets) in prepared {
                 let keys = try Self.keys(s, for: item.attributes.effectiveAccessibility)
@@ -54,8 +61,17 @@ extension FileVault {
                     (key, column, value) throws(KeychainStoreError) -> Data in try Self.cachedMACData(key, column, value, &s, keys)
                 })
             }
-            try s.db.immediateTransaction { () throws(KeychainStoreError) in
-                for row in rows { try Self.insert(row, s.db) }
+            return try s.db.immediateTransaction { () throws(KeychainStoreError) -> Int in
+                var added = 0
+                for row in rows {
+                    do throws(KeychainStoreError) {
+                        try Self.insert(row, s.db)
+                        added += 1
+                    } catch where skippingDuplicates && error.status == .duplicateItem {
+                        continue
+                    }
+                }
+                return added
             }
         }
     }

@@ -11,15 +11,17 @@ import LatchkeyKeychainCore
 /// the check off until the next write (what to do after restoring an older vault file on purpose).
 final class VaultGenerationFile {
     let path: String
+    private let files: VaultFileOperations
     private var fd: Int32 = -1
     static let magic: [UInt8] = Array("LKGEN\u{0}\u{0}\u{1}".utf8)
 
-    init(vaultPath: String) {
+    init(vaultPath: String, files: VaultFileOperations = .current) {
         path = vaultPath + ".generation"
+        self.files = files
     }
 
     deinit {
-        if fd >= 0 { close(fd) }
+        if fd >= 0 { _ = files.close(fd) }
     }
 
     /// The recorded generation; nil when there is none or the record is unreadable.
@@ -32,11 +34,11 @@ final class VaultGenerationFile {
     /// Records `generation` (best effort: a failure only weakens the check).
     func record(_ generation: Int64) {
         if fd < 0 {
-            fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            fd = files.open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
             guard fd >= 0 else { return }
         }
         var bytes = Self.magic
         for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: generation >> Int64(shift))) }
-        _ = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        _ = bytes.withUnsafeBytes { files.pwrite(fd, $0, 0) }
     }
 }

@@ -1,0 +1,33 @@
+import Foundation
+import LatchkeyServer
+
+/// The server's SQLite database as its stores are cut: opened as `latchkey serve` opens it (`SQLiteDatabase`, then the
+/// schema migrations: `DatabaseLocation.open`), with a checkpoint threshold of 16 pages instead of 4,000 so that
+/// cuts also land inside the checkpoint thread's copies.
+package enum ServerDatabasePowercut {
+    static let fileName = "server.sqlite"
+    /// The stores' clock (Unix seconds): fixed, with each operation a second later.
+    static let epoch: Int64 = 1_767_225_600
+
+    static func open(in directory: URL) throws -> SQLiteDatabase {
+        let database = try SQLiteDatabase(path: directory.appendingPathComponent(fileName).path, checkpointPages: 16)
+        try SchemaMigrations.migrate(database, now: epoch)
+        return database
+    }
+
+    /// Reopens after a cut: `.checked` with the database, or the refusal (the server never refuses a file of its own
+    /// kind, so any failure to open is also reported).
+    static func reopen(in directory: URL, _ trial: PowercutTrial) -> (SQLiteDatabase?, PowercutReopen) {
+        do {
+            return (try open(in: directory), .checked)
+        } catch {
+            trial.unexpected("opening the database failed: \(error)")
+            return (nil, .refused(message: "\(error)"))
+        }
+    }
+
+    /// The first column of every row of `sql` (text).
+    static func texts(_ database: SQLiteDatabase, _ sql: String) throws -> [String] {
+        try database.withConnection { conn in try conn.execute(sql).map { try $0.text(0) } }
+    }
+}
