@@ -113,19 +113,19 @@ import Testing
                                 (.accessGroup, "group"), (.account, "acct")] {
                 let column = try #require(VaultRow.lookupColumn(of: key))
                 let mac = try FileVault.cachedMAC(key, column, .string(text), &s, keys)
-                #expect(mac.withUnsafeBytes { Data($0) } == VaultRow.lookupMAC(key, .string(text), keys: keys))
+                #expect(mac.withUnsafeBytes { Data($0) } == VaultRow.storedLookupMAC(key, .string(text), keys: keys))
             }
             // Bytes that are not UTF-8 are not cached, and still give their MAC.
             let bytes = AttributeValue.data(Data([0xff, 0xfe]))
             let mac = try FileVault.cachedMAC(.account, 2, bytes, &s, keys)
-            #expect(mac.withUnsafeBytes { Data($0) } == VaultRow.lookupMAC(.account, bytes, keys: keys))
+            #expect(mac.withUnsafeBytes { Data($0) } == VaultRow.storedLookupMAC(.account, bytes, keys: keys))
         }
         #expect(LookupMAC(Data(count: 31)) == nil && LookupMAC(Data(count: 33)) == nil)
         var recent = RecentLookups()
         let mac = try #require(LookupMAC(Data(repeating: 7, count: 32)))
         #expect(recent.mac(1, "svc") == nil)
         recent.record(1, "svc", mac)
-        #expect(recent.mac(1, "svc")?.withUnsafeBytes { Data($0) } == Data(repeating: 7, count: 32))
+        #expect(recent.mac(1, "svc")?.withUnsafeBytes { Data($0) } == Data(repeating: 7, count: 16))
         #expect(recent.mac(2, "svc") == nil && recent.mac(1, "svc2") == nil)
     }
 

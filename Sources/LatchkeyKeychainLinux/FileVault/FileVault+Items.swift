@@ -6,7 +6,8 @@ import LatchkeyOpenSSL
 import LatchkeySupport
 
 extension FileVault {
-    static let rowColumns = "uid, class, pk, agrp, svce, acct, srvr, sync, pdmn, accc, attrs, value, gate"
+    /// A row's columns as `row(_:)` reads them and `bindRow` binds them (format 2: `VaultFormat`); `gen` is bound last.
+    static let rowColumns = "uid, class, pk, agrp, k1, acct, sync, pdmn, accc, attrs, value, gate"
     static let selectColumns = rowColumns + ", id"
     /// What `plainData` reads of a row: the sealed value and the rest of its AAD (the class is the query's),
     /// and the access-control flags (a gated row is left to the general path). SQLite copies every selected
@@ -389,13 +390,8 @@ extension FileVault {
     /// The SQL of one query shape (see `eachCandidate`).
     private static func selectSQL(shape: Int, itemClass: ItemClass, accessibility: Accessibility?) -> String {
         let plain = shape & (1 << 16) != 0
-        // A plain read on the service or the server column leaves the class out: only generic passwords have a
-        // service MAC and only internet passwords a server MAC (`VaultRow.make`), so the rows are the same
-        // without SQLite reading (and allocating a copy of) each row's class. A row of another class could only
-        // be forged, and it would not open under the query's class in its AAD (errSecDecode).
-        let classImplied = plain && shape & (2 << 1 | 2 << 3) != 0
-        var sql = "SELECT \(plain ? plainColumns : selectColumns) FROM items WHERE "
-            + (classImplied ? "1" : "class = '\(itemClass.rawValue)'")
+        // The class leads the one index (class, k1, acct, pk): it narrows the search there, no row is read for it.
+        var sql = "SELECT \(plain ? plainColumns : selectColumns) FROM items WHERE class = '\(itemClass.rawValue)'"
         var n = 1
         if shape & 1 != 0 { sql += " AND id = ?\(n + 100) AND uid = ?\(n)"; n += 1 }
         for column in VaultRow.lookupColumns where shape & (2 << column) != 0 {
@@ -436,12 +432,13 @@ extension FileVault {
         return mac
     }
 
+    /// The column of a lookup attribute: generic passwords keep the service MAC in `k1`, internet passwords the
+    /// server's (no class has both).
     static func column(for key: AttributeKey) -> String? {
         switch key {
         case .accessGroup: "agrp"
-        case .service: "svce"
+        case .service, .server: "k1"
         case .account: "acct"
-        case .server: "srvr"
         default: nil
         }
     }
@@ -450,20 +447,26 @@ extension FileVault {
     /// skipped: a plain read needs neither.
     static func row(_ s: SQLiteStatement, full: Bool = true, attributes: Bool = true) throws(KeychainStoreError) -> VaultRow {
         guard let uid = s.data(0), let clsText = s.text(1), let cls = ItemClass(rawValue: clsText), let pk = s.data(2),
-              let pdmnText = s.text(8), let level = Accessibility(rawValue: pdmnText),
-              let attrs = (full || attributes) ? s.data(10) : Data(), let value = s.data(11)
+              let pdmnText = s.text(7), let level = Accessibility(rawValue: pdmnText),
+              let attrs = (full || attributes) ? s.data(9) : Data(), let value = s.data(10)
         else { throw KeychainStoreError(.decode, .corruptItem) }
-        let lookup = full ? VaultRow.lookupColumns.map { s.data(Int32(3 + $0)) } : []
-        var row = VaultRow(uid: uid, itemClass: cls, pk: pk, lookupMACs: lookup, synchronizable: s.int(7) != 0,
-                           accessibility: level, accessControlFlags: UInt64(bitPattern: s.int(9)),
-                           sealedAttributes: attrs, sealedValue: value, gate: s.data(12))
-        row.rowid = s.int(13)
+        var lookup: [Data?] = []
+        if full {
+            func nonEmpty(_ column: Int32) -> Data? { s.data(column).flatMap { $0.isEmpty ? nil : $0 } }
+            let k1 = nonEmpty(4)
+            lookup = [nonEmpty(3), cls == .genericPassword ? k1 : nil, nonEmpty(5), cls == .internetPassword ? k1 : nil]
+        }
+        var row = VaultRow(uid: uid, itemClass: cls, pk: pk, lookupMACs: lookup, synchronizable: s.int(6) != 0,
+                           accessibility: level, accessControlFlags: UInt64(bitPattern: s.int(8)),
+                           sealedAttributes: attrs, sealedValue: value, gate: s.data(11))
+        row.rowid = s.int(12)
         return row
     }
 
-    /// Binds a row's 13 columns, the blobs and texts in place (one copy into the statement's parameter buffer,
-    /// sized for them first; none made or freed by SQLite).
-    static func bindRow(_ row: VaultRow, _ s: SQLiteStatement) {
+    /// Binds a row's 12 columns and its generation (13), the blobs and texts in place (one copy into the statement's
+    /// parameter buffer, sized for them first; none made or freed by SQLite). `k1` is the service's MAC or the server's,
+    /// `k1` and `acct` empty (not NULL: they are in the unique index) for a class without them.
+    static func bindRow(_ row: VaultRow, _ s: SQLiteStatement, generation: Int64) {
         var level = row.accessibility.rawValue
         let lookups = row.lookupMACs.reduce(0) { $0 + ($1?.count ?? 0) }
         s.reserveParameterBytes(row.uid.count + 4 + row.pk.count + lookups + level.utf8.count + row.sealedAttributes.count
@@ -471,39 +474,44 @@ extension FileVault {
         s.bindInPlace(1, row.uid)
         row.itemClass.rawValueUTF8.withUTF8Buffer { s.bindTextInPlace(2, UnsafeRawBufferPointer($0)) }
         s.bindInPlace(3, row.pk)
-        for column in VaultRow.lookupColumns { s.bindInPlace(Int32(4 + column), row.lookup(VaultRow.lookupKey(column: column))) }
-        s.bind(8, row.synchronizable ? 1 : 0)
-        level.withUTF8 { s.bindTextInPlace(9, UnsafeRawBufferPointer($0)) }
-        s.bind(10, Int64(bitPattern: row.accessControlFlags))
-        s.bindInPlace(11, row.sealedAttributes)
-        s.bindInPlace(12, row.sealedValue)
-        s.bindInPlace(13, row.gate)
+        s.bindInPlace(4, row.lookup(.accessGroup))
+        s.bindInPlace(5, row.lookup(.service) ?? row.lookup(.server) ?? Data())
+        s.bindInPlace(6, row.lookup(.account) ?? Data())
+        s.bind(7, row.synchronizable ? 1 : 0)
+        level.withUTF8 { s.bindTextInPlace(8, UnsafeRawBufferPointer($0)) }
+        s.bind(9, Int64(bitPattern: row.accessControlFlags))
+        s.bindInPlace(10, row.sealedAttributes)
+        s.bindInPlace(11, row.sealedValue)
+        s.bindInPlace(12, row.gate)
+        s.bind(13, generation)
     }
 
     static func insert(_ row: VaultRow, _ db: SQLiteDatabase) throws(KeychainStoreError) {
         try db.using(shape: SQLiteDatabase.StatementID.insertItem, {
-            "INSERT INTO items (\(rowColumns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"
+            "INSERT INTO items (\(rowColumns), gen) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"
         }) { s throws(KeychainStoreError) in
-            bindRow(row, s)
+            bindRow(row, s, generation: db.stampGeneration())
             try s.run()
         }
     }
 
     /// Rewrites only the sealed columns (no index entry changes) when the row's identity is unchanged.
     static func replaceSealed(_ row: VaultRow, _ db: SQLiteDatabase) throws(KeychainStoreError) {
-        try db.using("UPDATE items SET attrs = ?2, value = ?3, gate = ?4 WHERE id = ?5 AND uid = ?1") { s throws(KeychainStoreError) in
+        try db.using("UPDATE items SET attrs = ?2, value = ?3, gate = ?4, gen = ?6 WHERE id = ?5 AND uid = ?1") {
+            s throws(KeychainStoreError) in
             s.bind(1, row.uid); s.bind(2, row.sealedAttributes); s.bind(3, row.sealedValue); s.bind(4, row.gate)
             s.bind(5, row.rowid)
+            s.bind(6, db.stampGeneration())
             try s.run()
         }
     }
 
     static func replace(_ row: VaultRow, _ db: SQLiteDatabase) throws(KeychainStoreError) {
         try db.using("""
-            UPDATE items SET class = ?2, pk = ?3, agrp = ?4, svce = ?5, acct = ?6, srvr = ?7, sync = ?8, pdmn = ?9,
-            accc = ?10, attrs = ?11, value = ?12, gate = ?13 WHERE id = ?14 AND uid = ?1
+            UPDATE items SET class = ?2, pk = ?3, agrp = ?4, k1 = ?5, acct = ?6, sync = ?7, pdmn = ?8, accc = ?9,
+            attrs = ?10, value = ?11, gate = ?12, gen = ?13 WHERE id = ?14 AND uid = ?1
             """) { s throws(KeychainStoreError) in
-            bindRow(row, s)
+            bindRow(row, s, generation: db.stampGeneration())
             s.bind(14, row.rowid)
             try s.run()
         }

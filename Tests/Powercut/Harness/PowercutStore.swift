@@ -39,8 +39,8 @@ package enum PowercutReopen {
     case checked
     /// Opening refused the files, with this message.
     case refused(message: String)
-    /// The files opened but the store cannot go on with them (what was wrong went to the trial): the runner starts
-    /// again from `prepare`.
+    /// Checked (findings, if any, went to the trial), and the next trial must start again from `prepare`: the store cannot
+    /// go on with these files, or each of its trials starts from the prepared state.
     case restart
 }
 
@@ -96,7 +96,7 @@ package final class PowercutTrial: Sendable {
     /// Arms the cut at a random event inside the operation about to start: uniform up to a little more than the most
     /// events this kind of operation was seen to make (so that some cuts land just after it, and the bound keeps up).
     package func armCut() {
-        let span = spans.withLock { $0[operation, default: 8] }
+        let span = spans.withLock { $0[operation, default: 64] }
         let at = random(1..<(span + span / 4 + 3))
         let now = PowercutSimulator.events
         state.withLock { $0.armedAt = now }
@@ -110,7 +110,7 @@ package final class PowercutTrial: Sendable {
     func learnSpan() {
         guard let armedAt = state.withLock({ $0.armedAt }) else { return }
         let used = PowercutSimulator.events - armedAt
-        spans.withLock { $0[operation] = max($0[operation, default: 8], used + 1) }
+        spans.withLock { $0[operation] = max($0[operation] ?? 0, used + 1) }
     }
 
     package func acknowledged(_ count: Int = 1) { state.withLock { $0.tally.acknowledged += count } }

@@ -2,6 +2,7 @@
 package enum PowercutStores {
     package static let all: [(name: String, make: @Sendable () -> any PowercutStore)] = [
         ("file-vault", { FileVaultPowercut() }),
+        ("vault-migration", { VaultMigrationPowercut() }),
         ("accounts", { AccountsPowercut() }),
         ("refresh-tokens", { RefreshTokensPowercut() }),
         ("passkeys", { PasskeysPowercut() }),

@@ -3,10 +3,12 @@ import LatchkeyKeychainCore
 import LatchkeyKeychainLinux
 
 /// FileVault, the Linux keychain file, under power cuts: add, update, delete, passphrase change, re-key (the vault key
-/// wrapped by the device key file, which the first re-key creates), backup to a file and restore from it.
+/// wrapped by the device key file, which the first re-key creates), backup to a file and restore from it, the creation
+/// of a new vault (its first unlock and item), and a clean close (the checkpoint and the log's removal) and reopen.
 package final class FileVaultPowercut: PowercutStore {
     package let name = "file-vault"
-    package let operations = ["add", "update", "delete", "passphrase change", "re-key", "backup", "restore"]
+    package let operations = ["add", "update", "delete", "passphrase change", "re-key", "backup", "restore", "vault creation",
+                              "close and reopen"]
 
     private var directory = URL(fileURLWithPath: "/")
     private var vault: FileVault?
@@ -20,10 +22,13 @@ package final class FileVaultPowercut: PowercutStore {
     private var backup: [String: Data]?
     private var backupInFlight: [String: Data]?
     private var backupWritten = false
+    /// The newest vault made by "vault creation": its file and its one item's value; in flight until acknowledged.
+    private var created: (url: URL, value: Data, acknowledged: Bool)?
     private var counter = 0
 
     static let service = "powercut"
     static let backupPassphrase = "backup passphrase"
+    static let createdPassphrase = "created vault passphrase"
 
     package init() {}
 
@@ -40,6 +45,7 @@ package final class FileVaultPowercut: PowercutStore {
         deviceKeyInFlight = false
         backup = nil
         backupInFlight = nil
+        created = nil
         let vault = try FileVault(url: vaultURL, kdf: .testing)
         try vault.unlock(passphrase: passphrase)
         var random = PowercutRandom(seed: 1)
@@ -54,17 +60,18 @@ package final class FileVaultPowercut: PowercutStore {
     package func close() { vault = nil }
 
     package func run(_ operation: Int, _ trial: PowercutTrial) {
-        guard let vault else { return trial.unexpected("no vault open") }
         backupWritten = false
+        let warmUps: [Int] = [0, 1, 2, 8]
         for _ in 0..<trial.random(0..<3) {
-            perform([0, 1, 2][trial.random(0..<3)], vault, trial)
+            perform(warmUps[trial.random(0..<warmUps.count)], trial)
             if trial.hasCut { return }
         }
         trial.armCut()
-        perform(operation, vault, trial)
+        perform(operation, trial)
     }
 
-    private func perform(_ operation: Int, _ vault: FileVault, _ trial: PowercutTrial) {
+    private func perform(_ operation: Int, _ trial: PowercutTrial) {
+        guard let vault else { return trial.unexpected("no vault open") }
         counter += 1
         let accounts = items.keys.sorted()
         var dice = trial.generator(counter)
@@ -107,7 +114,25 @@ package final class FileVaultPowercut: PowercutStore {
             items.begin(restored)
             attempt("restore", trial) { _ = try vault.importBackup(from: backupURL, passphrase: Self.backupPassphrase) }
         case 6:
-            perform(5, vault, trial)
+            perform(5, trial)
+        case 7:
+            let url = directory.appendingPathComponent("created-\(counter).vault")
+            created = (url, value, false)
+            if attempt("vault creation", trial, {
+                let new = try FileVault(url: url, kdf: .testing)
+                try new.unlock(passphrase: Self.createdPassphrase)
+                try new.add(.genericPassword(service: Self.service, account: "first", value: value))
+            }) {
+                created?.acknowledged = true
+            }
+        case 8:
+            // A clean close checkpoints the log into the file and removes it; the reopen starts a new one.
+            self.vault = nil
+            _ = trial.attempt("close and reopen") {
+                let reopened = try FileVault(url: vaultURL, keyProvider: DeviceKeyFileProvider(url: deviceKeyURL), kdf: .testing)
+                try reopened.unlock(passphrase: passphrase)
+                self.vault = reopened
+            }
         default:
             let account = "account-\(counter)"
             items.begin([(account, value)])
@@ -185,9 +210,31 @@ package final class FileVaultPowercut: PowercutStore {
         }
         items.check(found, trial) { "item \($0)" }
         if backupWritten { checkBackup(trial) }
+        if let created { checkCreated(created, trial) }
         backupInFlight = nil
         self.vault = vault
         return .checked
+    }
+
+    /// The vault made by "vault creation" opens with its passphrase and holds its item; one whose creation was cut may
+    /// be anything short of that (no file, an empty one, no key yet, no item).
+    private func checkCreated(_ made: (url: URL, value: Data, acknowledged: Bool), _ trial: PowercutTrial) {
+        var found: Data?
+        do {
+            let vault = try FileVault(url: made.url, kdf: .testing)
+            try vault.unlock(passphrase: Self.createdPassphrase)
+            found = try vault.copyMatching(ItemQuery(itemClass: .genericPassword, filters: [.service: .string(Self.service)],
+                                                     returnData: true)).first?.data
+        } catch {
+            if made.acknowledged {
+                trial.lost("the created vault \(made.url.lastPathComponent): \(error)")
+            } else if error.status != .itemNotFound {
+                trial.unexpected("a vault cut while being created does not open: \(error)")
+            }
+        }
+        if let found, found != made.value { trial.wrong("the created vault's item has a value never written") }
+        if found != nil, !made.acknowledged { trial.inFlightCommitted() }
+        created = found == nil ? nil : (made.url, made.value, true)
     }
 
     /// The backup file is the acknowledged one or, when a backup was being written at the cut, the new one — whole.
