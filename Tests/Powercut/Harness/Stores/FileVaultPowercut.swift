@@ -154,8 +154,11 @@ package final class FileVaultPowercut: PowercutStore {
         do {
             vault = try FileVault(url: vaultURL, keyProvider: DeviceKeyFileProvider(url: deviceKeyURL), kdf: .testing)
         } catch {
-            if error.status != .decode { trial.unexpected("opening failed: \(error)") }
-            return .refused(message: error.localizedDescription)
+            guard error.status == .decode else {
+                trial.unexpected("opening failed: \(error)")
+                return .restart
+            }
+            return .refused(message: FileVaultPowercut.english(error))
         }
         // The passphrase: the acknowledged one, or the one being set at the cut.
         var unlocked = false
@@ -286,7 +289,15 @@ package final class FileVaultPowercut: PowercutStore {
         return items
     }
 
-    package func namesRecovery(_ message: String) -> Bool {
-        message.contains("restore") || message.contains("delete") || message.contains("move it aside")
+    package func namesRecovery(_ message: String) -> Bool { Self.namesRecovery(message) }
+
+    /// An error's text in English (what `namesRecovery` reads), whatever the process's language.
+    static func english(_ error: KeychainStoreError) -> String {
+        KeychainStoreErrorText.status(error.status, .english) + (error.reason.map { " " + KeychainStoreErrorText.reason($0, .english) } ?? "")
+    }
+
+    /// A vault refusal says what to do: move the file aside (and restore from a backup), or delete the record.
+    static func namesRecovery(_ message: String) -> Bool {
+        message.contains("move it aside") || message.contains("delete that record") || message.contains("delete that file")
     }
 }

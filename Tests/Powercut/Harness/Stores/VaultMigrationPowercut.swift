@@ -68,7 +68,7 @@ package final class VaultMigrationPowercut: PowercutStore {
             opened = try FileVault(url: vaultURL, kdf: .testing)
             try opened.unlock(passphrase: Self.passphrase)
         } catch {
-            if error.status == .decode { return .refused(message: error.localizedDescription) }
+            if error.status == .decode { return .refused(message: FileVaultPowercut.english(error)) }
             trial.unexpected("opening: \(error)")
             return .restart
         }
@@ -95,6 +95,8 @@ package final class VaultMigrationPowercut: PowercutStore {
         // Every trial starts from the version-1 file again (a fresh copy).
         return .restart
     }
+
+    package func namesRecovery(_ message: String) -> Bool { FileVaultPowercut.namesRecovery(message) }
 
     /// The `format` meta row of the vault file at `url` through a read-only connection (SQLite replays the log into
     /// its view; nothing is written), or a description of why there is none.
