@@ -75,6 +75,8 @@ var targets: [Target] = [
     .systemLibrary(name: "CSecret", providers: [.apt(["libsecret-1-dev"])]),
     .systemLibrary(name: "CKeyutils", pkgConfig: "libkeyutils",
                    providers: [.apt(["libkeyutils-dev"])]),
+    // tpm2-tss: ESAPI, the TCTI loader, marshalling and response-code text (the module map links all four).
+    .systemLibrary(name: "CTSS2", pkgConfig: "tss2-esys", providers: [.apt(["libtss2-dev"])]),
 
     // Layer 0: portable basics every module shares (messages in English and Korean, the log hook, the one lock
     // type, base64url, hex and PEM, CryptoError). Foundation only.
@@ -96,7 +98,9 @@ var targets: [Target] = [
     // simulator; model, dictionaries, access gate, memory store) below the Linux facades, a Linux backend (PAM;
     // FileVault, Secret Service, OS key providers), and the product module that re-exports the core with the
     // platform's backend (AppleAuthenticationContext and AppleKeychainStore where Apple's frameworks are used).
-    .target(name: "LatchkeyAuthCore", dependencies: ["LatchkeySupport"] + linuxOnly("CryptoKit"), swiftSettings: strict),
+    // On Linux its randomness, digests and MACs come from the engine, not from `CryptoKit`: the Linux `CryptoKit` sits
+    // above `LocalAuthentication` (its `SecureEnclave` takes an `LAContext`, as Apple's does).
+    .target(name: "LatchkeyAuthCore", dependencies: ["LatchkeySupport"] + linuxOnly("LatchkeyOpenSSL"), swiftSettings: strict),
     .target(name: "LatchkeyAuth",
             dependencies: ["LatchkeyAuthCore"]
                 + backend(linux: ["LatchkeyAuthLinux"], apple: ["LocalAuthentication", "Security"]),
@@ -116,8 +120,8 @@ var targets: [Target] = [
     // `AuthenticationServices` exists: Apple's framework, or on Linux the package's module of that name (both builds).
     .target(name: "Latchkey",
             dependencies: ["LatchkeyCrypto", "LatchkeyKeychain", "LatchkeyAuth", "LatchkeyWebAuthn"]
-                + backend(linux: ["AuthenticationServices"],
-                          apple: ["Security", "LocalAuthentication", "AuthenticationServices"]),
+                + backend(linux: ["AuthenticationServices", "DeviceCheck"],
+                          apple: ["Security", "LocalAuthentication", "AuthenticationServices", "DeviceCheck"]),
             swiftSettings: client),
     // SwiftUI views over the kit's screen models (Sources/Latchkey/Screens), layout only. Every file is under
     // `#if canImport(SwiftUI)`: the module is empty where SwiftUI is missing (Linux).
@@ -153,10 +157,15 @@ if linuxHost {
         .library(name: "Security", targets: ["Security"]),
         .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
         .library(name: "AuthenticationServices", targets: ["AuthenticationServices"]),
+        .library(name: "DeviceCheck", targets: ["DeviceCheck"]),
     ]
     targets += [
         // The Linux crypto engine: OpenSSL 3 / libsodium wrappers (package API only).
         .target(name: "LatchkeyOpenSSL", dependencies: ["LatchkeySupport", "COpenSSL", "CSodium"], swiftSettings: strict),
+        // The TPM 2.0 engine under `SecureEnclave`: P-256 keys made and used in a TPM through tpm2-tss's ESAPI.
+        .target(name: "LatchkeyTPM",
+                dependencies: ["LatchkeySupport", "CTSS2"],
+                swiftSettings: strict),
         .target(name: "LatchkeyAuthLinux",
                 dependencies: ["LatchkeyAuthCore", .target(name: "CPAM", condition: .when(platforms: linux))],
                 swiftSettings: strict),
@@ -167,7 +176,11 @@ if linuxHost {
                                .target(name: "CKeyutils", condition: .when(platforms: linux))],
                 swiftSettings: strict),
         // Apple's names over the Linux backends.
-        .target(name: "CryptoKit", dependencies: ["LatchkeySupport", "LatchkeyOpenSSL"], swiftSettings: strict),
+        // CryptoKit sits above LocalAuthentication as Apple's does: `SecureEnclave` keys (on the TPM engine) take an
+        // `LAContext`; their `SecAccessControl` initializers are declared by `Security`, which sits above CryptoKit.
+        .target(name: "CryptoKit",
+                dependencies: ["LatchkeySupport", "LatchkeyOpenSSL", "LatchkeyTPM", "LatchkeyAuthCore", "LocalAuthentication"],
+                swiftSettings: strict),
         .target(name: "CommonCrypto", dependencies: ["LatchkeySupport", "LatchkeyOpenSSL"], swiftSettings: strict),
         .target(name: "LocalAuthentication", dependencies: ["LatchkeyAuthCore", "LatchkeyAuthLinux"], swiftSettings: strict),
         .target(name: "Security",
@@ -178,6 +191,11 @@ if linuxHost {
         // through `LocalAuthentication`, and a configurable stand-in for the Apple ID.
         .target(name: "AuthenticationServices",
                 dependencies: ["LatchkeySupport", "LatchkeyWebAuthn", "Security", "LocalAuthentication"],
+                swiftSettings: strict),
+        // DCAppAttestService over `SecureEnclave` keys and a development attestation authority of the package's own
+        // (its root and intermediate keys in the TPM; certificates made with OpenSSL); DCDevice answers unsupported.
+        .target(name: "DeviceCheck",
+                dependencies: ["CryptoKit", "LatchkeyCrypto", "LatchkeyOpenSSL", "LatchkeyKeychainLinux", "LatchkeySupport"],
                 swiftSettings: strict),
     ]
 }
@@ -194,9 +212,11 @@ if !appleFrameworksMode {
                 dependencies: ["LatchkeyCrypto", "LatchkeyWebAuthn", "CSQLite", "CPostgres", "CMicroHTTPD"],
                 resources: [.copy("Resources")],
                 swiftSettings: strict),
-        .executableTarget(name: "latchkey", dependencies: ["Latchkey", "LatchkeyServer"], swiftSettings: strict),
+        .executableTarget(name: "latchkey", dependencies: ["Latchkey", "LatchkeyServer"] + linuxOnly("DeviceCheck"),
+                          swiftSettings: strict),
         .executableTarget(name: "latchkey-bench",
-                          dependencies: ["Latchkey", "LatchkeyServer", "COpenSSL", "CSodium", "CSQLite", "CMicroHTTPD"],
+                          dependencies: ["Latchkey", "LatchkeyServer", "COpenSSL", "CSodium", "CSQLite", "CMicroHTTPD"]
+                              + linuxOnly("LatchkeyTPM"),
                           swiftSettings: strict),
         .testTarget(name: "LatchkeyServerTests", dependencies: ["LatchkeyServer", "Latchkey", "LatchkeyFuzzTargets"],
                     swiftSettings: strict),
@@ -217,6 +237,13 @@ if !appleFrameworksMode {
                         swiftSettings: strict),
             .testTarget(name: "CompatibilityTests",
                         dependencies: ["Security", "LocalAuthentication", "LatchkeyKeychain", "LatchkeyAuth"]),
+            // `SecureEnclave` (the Linux CryptoKit's, on a TPM) and `DeviceCheck` over it, against swtpm started by the tests.
+            // Also App Attest end to end: that DeviceCheck, the kit's client and `latchkey serve` (AppAttestServer/).
+            .testTarget(name: "SecureEnclaveTests",
+                        dependencies: ["CryptoKit", "Security", "LocalAuthentication", "DeviceCheck", "LatchkeyAuthCore",
+                                       "LatchkeyCrypto", "LatchkeySupport", "LatchkeyTPM", "Latchkey", "LatchkeyKeychain",
+                                       "LatchkeyWebAuthn"],
+                        swiftSettings: strict),
             // The Keychain Services conformance table (docs/conformance/*.tsv, read by path) run against every Linux store.
             .testTarget(name: "KeychainConformanceTests",
                         dependencies: ["Security", "LocalAuthentication", "LatchkeyKeychainCore", "LatchkeyKeychainLinux",
@@ -245,12 +272,13 @@ if !appleFrameworksMode {
 // (Tests/ApplePinTests): the same files compile against Apple's SDK, where the frameworks need no dependency.
 targets.append(.testTarget(name: "ApplePinTests",
                            dependencies: linuxHost
-                               ? ["Security", "LocalAuthentication", "CryptoKit", "CommonCrypto", "AuthenticationServices"] : [],
+                               ? ["Security", "LocalAuthentication", "CryptoKit", "CommonCrypto", "AuthenticationServices",
+                                  "DeviceCheck"] : [],
                            swiftSettings: strict))
 
 let package = Package(
     name: "Latchkey",
-    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
+    platforms: [.macOS(.v14), .iOS(.v17), .macCatalyst(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
     products: products,
     targets: targets,
     swiftLanguageModes: [.v6]

@@ -3,23 +3,25 @@
 
 What it checks:
 1. Each public declaration of the Linux facade modules with Apple's names (Security, LocalAuthentication, CryptoKit,
-   CommonCrypto, AuthenticationServices) is named by a pin in Tests/ApplePinTests/ (SecurityPins.swift,
+   CommonCrypto, AuthenticationServices, DeviceCheck) is named by a pin in Tests/ApplePinTests/ (SecurityPins.swift,
    LocalAuthenticationPins.swift, CryptoKitPins.swift, AuthenticationServicesPins.swift...): a file-level symbol by
    its name, a member as `Type.member` — with its argument labels for functions and initializers, `Type.method(_:label:)` —
    so an overload without its own pin is reported. New facade API cannot go unpinned.
-2. Each Security / LocalAuthentication / Core Foundation / AuthenticationServices name (`Sec…`, `kSec…`, `errSec…`,
-   `LA…`, `kLA…`, `CF…`, `kCF…`, `AS…` without an underscore) that the client products' code compiled for an Apple
-   platform uses appears in a pin, so what the package calls on Apple platforms is pinned even where no facade declares it.
+2. Each Security / LocalAuthentication / Core Foundation / AuthenticationServices / DeviceCheck name (`Sec…`, `kSec…`,
+   `errSec…`, `LA…`, `kLA…`, `CF…`, `kCF…`, `AS…` without an underscore, `DC…`) that the client products' code
+   compiled for an Apple platform uses appears in a pin, so what the package calls on Apple platforms is pinned even
+   where no facade declares it.
 
 How: scripts/checks/swiftdecls.py lists the facades' declarations; the pin files are read as tokens (every `#if`
 branch). A member reference is `Type.member`, `Type<Arguments>.member` or `\\Type.member`. A generic parameter
 stands for its constraints (in `func hashing<H: HashFunction>`, `H.finalize` names `HashFunction.finalize`): that
 is how a protocol's requirements are pinned. A call on a value whose type the pin file states (`var hasher: H`,
 `hasher: inout SHA256`) names that type's member with the call's argument labels: that is how a `mutating` method
-is pinned (it cannot be referenced as a function value). Not listed: underscored names and labels
-(`_bridgeToObjectiveC`, `init(_nsError:)`), conformance witnesses (`hash(into:)`, `description`), Linux-only
-extensions named for Latchkey (`LatchkeySecurityConfiguration`, `LAContext.latchkeyAuthenticationContext`), and
-EXEMPT below, each with its reason. The pins' own correctness is the compiler's: the pin files compile against
+is pinned (it cannot be referenced as a function value), and an instance method of a generic parameter through a
+closure's typed parameter (`{ (hasher: H) in hasher.finalize }`: the unapplied `H.finalize` captures `H`'s
+metatype). Not listed: underscored names and labels (`_bridgeToObjectiveC`, `init(_nsError:)`), conformance
+witnesses (`hash(into:)`, `description`), Linux-only extensions named for Latchkey (`LatchkeySecurityConfiguration`,
+`LAContext.latchkeyAuthenticationContext`), and EXEMPT below, each with its reason. The pins' own correctness is the compiler's: the pin files compile against
 the Linux modules in `make test` and against Apple's SDK on a Mac.
 
 Usage: scripts/check-pins.py [--root DIR] [--list]. Exit 0 when every symbol is pinned, 1 otherwise, 2 on an error.
@@ -37,10 +39,10 @@ import package_graph as pg  # noqa: E402
 import swiftdecls as sd  # noqa: E402
 import swiftsource as ss  # noqa: E402
 
-FACADES = ("Security", "LocalAuthentication", "CryptoKit", "CommonCrypto", "AuthenticationServices")
+FACADES = ("Security", "LocalAuthentication", "CryptoKit", "CommonCrypto", "AuthenticationServices", "DeviceCheck")
 PIN_DIR = os.path.join("Tests", "ApplePinTests")
 CLIENT_PRODUCTS = pg.CLIENT_PRODUCTS
-APPLE_NAME = re.compile(r"^(Sec[A-Z]\w*|kSec\w+|errSec\w+|LA[A-Z]\w*|kLA\w+|CF[A-Z]\w*|kCF\w+|AS[A-Z][A-Za-z0-9]*)$")
+APPLE_NAME = re.compile(r"^(Sec[A-Z]\w*|kSec\w+|errSec\w+|LA[A-Z]\w*|kLA\w+|CF[A-Z]\w*|kCF\w+|AS[A-Z][A-Za-z0-9]*|DC[A-Z]\w*)$")
 WITNESSES = {"hash(into:)", "description", "debugDescription"}
 
 # Facade API with no Apple counterpart to pin, by signature, and why it stays.
@@ -55,10 +57,17 @@ EXEMPT = {
     "kSecKeyKeyExchangeParameterRequestedSize": "Apple's Swift has only SecKeyKeyExchangeParameter.requestedSize "
                                                 "(a CF_STRING_ENUM constant)",
     "kSecKeyKeyExchangeParameterSharedInfo": "Apple's Swift has only SecKeyKeyExchangeParameter.sharedInfo",
+    "ASPasswordCredential.customMirror": "CustomReflectable on Linux only, so dump() and debuggers never show the "
+                                         "password (Apple's credential is an Objective-C object)",
     "ASAuthorizationError.errorDescription": "LocalizedError on Linux only, as LAError's (English and Korean text); "
                                              "portable code reads localizedDescription",
-    "SymmetricKey.customMirror": "CustomReflectable on Linux only, so dump() and debuggers show a key's size, never its "
-                                 "bytes; Apple's SymmetricKey has no custom mirror (portable code never calls it)",
+    "PrivateKey.init(compactRepresentable:authenticationContext:)":
+        "SecureEnclave keys (Linux): Apple's one creating initializer, init(compactRepresentable:accessControl:"
+        "authenticationContext:), takes a SecAccessControl, which the Linux CryptoKit cannot see (Security sits above "
+        "it); that form is declared by Security, and this one serves the calls that leave accessControl out (pinned "
+        "as calls in SecureEnclavePins.swift)",
+    "DCError.errorDescription": "LocalizedError on Linux only, as LAError's (English and Korean text); portable code reads "
+                                "localizedDescription",
 }
 
 
@@ -92,13 +101,15 @@ def generic_constraints(tokens) -> dict[str, list[tuple[int, set[str]]]]:
 
 def typed_bindings(tokens) -> dict[str, list[tuple[int, str]]]:
     """Value name -> [(token index, its stated type's last name component)]: `var hasher: H`,
-    `let box: AES.GCM.SealedBox`, `(hasher: inout SHA256, ...)`. Only what the pin file states; nothing is inferred."""
+    `let box: AES.GCM.SealedBox`, `(hasher: inout SHA256, ...)`, a closure's first parameter `{ (digest: D) in`. Only
+    what the pin file states; nothing is inferred."""
     out: dict[str, list[tuple[int, str]]] = {}
     for k, t in enumerate(tokens):
         if t.text != ":" or t.kind != "punct" or k < 1 or tokens[k - 1].kind != "ident" or tokens[k - 1].text == "_":
             continue
         j = k + 1
-        declared = k >= 2 and tokens[k - 2].text in ("var", "let")
+        declared = k >= 2 and tokens[k - 2].text in ("var", "let") or \
+            k >= 3 and tokens[k - 2].text == "(" and tokens[k - 3].text == "{"
         if j < len(tokens) and tokens[j].text == "inout":
             j += 1
         elif not declared:

@@ -35,9 +35,13 @@ trap cleanup EXIT
 
 # Apple's key endpoint points at a closed loopback port: an identity token or notification that gets as far as a
 # key lookup fails at once instead of reaching for the network. Two iOS apps make the associated-domain file a 200.
+# App Attest is on for one of them with its default policy (report): the challenge endpoint answers 200, attestations
+# are verified (and fail: nothing here holds an attested key), and the X-App-Attest-Assertion header schemathesis sends
+# is checked and reported without refusing sign-up or refresh.
 "$BIN" serve --port 0 --database "sqlite:$WORK/server.sqlite" --access-log --trusted-proxy 127.0.0.1 \
     --apple-client-id org.latchkey.contract --apple-base-url http://127.0.0.1:9 \
     --apple-app-id A1B2C3D4E5.org.latchkey.contract --apple-app-id A1B2C3D4E5.org.latchkey.contract-beta \
+    --app-attest-app-id A1B2C3D4E5.org.latchkey.contract \
     >"$WORK/server.out" 2>"$WORK/server.err" &
 SERVER_PID=$!
 for _ in $(seq 1 3000); do
@@ -51,7 +55,11 @@ BASE=$(sed -n 's/^listening on //p' "$WORK/server.out" | head -n 1)
 export LATCHKEY_CONTRACT_USERNAME="contract-user"
 LATCHKEY_CONTRACT_PASSWORD="contract-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
 export LATCHKEY_CONTRACT_PASSWORD
-"$VENV/bin/python" scripts/contract/seed.py "$BASE" "$LATCHKEY_CONTRACT_USERNAME" "$LATCHKEY_CONTRACT_PASSWORD" 3
+seeded=$("$VENV/bin/python" scripts/contract/seed.py "$BASE" "$LATCHKEY_CONTRACT_USERNAME" "$LATCHKEY_CONTRACT_PASSWORD" 3)
+echo "$seeded" | grep -v "^account_id="
+LATCHKEY_CONTRACT_ACCOUNT_ID=$(echo "$seeded" | sed -n 's/^account_id=//p')
+LATCHKEY_CONTRACT_URL=$BASE
+export LATCHKEY_CONTRACT_ACCOUNT_ID LATCHKEY_CONTRACT_URL
 
 started=$(date +%s)
 status=0

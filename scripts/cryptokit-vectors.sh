@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds and runs Tests/Packages/CryptoKitVectors: an app-style package that uses only `import CryptoKit`, checked
 # against published test vectors (RFCs, FIPS 180-4, NIST CAVP; see its README.md). On Linux its `CryptoKit` is this
-# repository's module, so this builds only CryptoKit and what it needs (LatchkeySupport, LatchkeyOpenSSL), not the
-# rest of the package. The scratch path is under this repository's .build/, so a fresh clone works and `make clean`
+# repository's module, so this builds only CryptoKit and what it needs (LatchkeySupport, LatchkeyOpenSSL, and for
+# SecureEnclave LatchkeyTPM, LatchkeyAuthCore, LatchkeyAuthLinux, LocalAuthentication), not the rest of the package. The scratch path is under this repository's .build/, so a fresh clone works and `make clean`
 # removes it.
 #
 # Usage: scripts/cryptokit-vectors.sh [extra `swift test` arguments, e.g. --filter ECDSA]

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes the repetitive public types of the Linux `CryptoKit` module from templates, as swift-crypto's gyb files do:
-Sources/CryptoKit/Digests/SHA2.swift, Digests/Insecure.swift and NISTCurves/NISTCurves.swift.
+Sources/CryptoKit/Digests/SHA2.swift, Digests/Insecure.swift, NISTCurves/NISTCurves.swift and
+HPKE/HPKE+NISTCurves.swift (the NIST key-agreement keys' HPKE conformances).
 
 Every type is a thin, exact copy of Apple's documented shape over one shared implementation (`HashState`,
 `NISTPrivateKey<Curve>`, `NISTPublicKey<Curve>`), so the per-type text differs only in names and sizes.
@@ -19,13 +20,20 @@ import LatchkeySupport
 def indent(text, prefix):
     return ''.join(prefix + line if line.strip() else line for line in text.splitlines(True))
 
-def digest_struct(name, n, doc):
+def digest_struct(name, label, n, doc):
     tup = '(' + ', '.join(['UInt8'] * n) + ')'
     zeros = '(' + ', '.join(['0'] * n) + ')'
     return f'''/// {doc} ({n} bytes), held inline: making one allocates nothing.
+@available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *)
 public struct {name}: InlineDigest {{
     /// {n}.
     public static var byteCount: Int {{ {n} }}
+
+    /// "{label} digest: " and the bytes in lowercase hexadecimal, as CryptoKit prints a digest.
+    public var description: String {{ "{label} digest: " + withUnsafeBytes(HexDigit.lowercaseHex) }}
+
+    /// Feeds the bytes to `hasher` (the `Hashable` hash, not a cryptographic one).
+    public func hash(into hasher: inout Hasher) {{ withUnsafeBytes {{ hasher.combine(bytes: $0) }} }}
 
     private var bytes: {tup} =
         {zeros}
@@ -42,8 +50,10 @@ public struct {name}: InlineDigest {{
 
 def hash_struct(name, digest, kind, block, n, doc):
     return f'''/// {doc}
+@available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *)
 public struct {name}: HashFunction, OpenSSLHashFunction {{
     /// {block}.
+    @available(iOS 13.2, tvOS 13.2, watchOS 6.1, *)
     public static let blockByteCount: Int = {block}
     /// {n}.
     public static let byteCount: Int = {n}
@@ -62,7 +72,8 @@ public struct {name}: HashFunction, OpenSSLHashFunction {{
     public func finalize() -> Digest {{ state.finalize(as: Digest.self) }}
 
     /// Computes a digest of the bytes in a buffer in one `EVP_Digest`, straight into the digest's inline bytes.
-    public static func hash(bufferPointer: UnsafeRawBufferPointer) -> Digest {{
+    @usableFromInline
+    package static func hash(bufferPointer: UnsafeRawBufferPointer) -> Digest {{
         Digest {{ OpenSSLDigest.{kind}.hash(bufferPointer, into: $0) }}
     }}
 
@@ -80,17 +91,17 @@ def sha2():
         n = bits // 8
         parts.append('\n' + hash_struct(f'SHA{bits}', f'SHA{bits}Digest', f'sha{bits}', block, n,
                                         f'SHA-{bits} (FIPS 180-4), by OpenSSL.'))
-        parts.append('\n' + digest_struct(f'SHA{bits}Digest', n, f'The output of a SHA-{bits} hash'))
+        parts.append('\n' + digest_struct(f'SHA{bits}Digest', f'SHA{bits}', n, f'The output of a SHA-{bits} hash'))
     return ''.join(parts)
 
 def insecure():
     body = (hash_struct('SHA1', 'Insecure.SHA1Digest', 'sha1', 64, 20,
                         'SHA-1 (FIPS 180-4): broken for collision resistance; for legacy formats only.')
-            + '\n' + digest_struct('SHA1Digest', 20, 'The output of a SHA-1 hash')
+            + '\n' + digest_struct('SHA1Digest', 'SHA1', 20, 'The output of a SHA-1 hash')
             + '\n' + hash_struct('MD5', 'Insecure.MD5Digest', 'md5', 64, 16, 'MD5 (RFC 1321): broken; for legacy formats only.')
-            + '\n' + digest_struct('MD5Digest', 16, 'The output of an MD5 hash'))
+            + '\n' + digest_struct('MD5Digest', 'MD5', 16, 'The output of an MD5 hash'))
     return (HEADER + '\n/// Cryptographically insecure algorithms, for compatibility with older formats and protocols only.\n'
-            'public enum Insecure: Sendable {}\n\nextension Insecure {\n' + indent(body, '    ') + '}\n')
+            '@available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *)\npublic enum Insecure: Sendable {}\n\nextension Insecure {\n' + indent(body, '    ') + '}\n')
 
 PUBLIC_KEY_INITS = '''/// Creates a {curve} public key from a collection of bytes (x||y).
 public init<D: ContiguousBytes>(rawRepresentation: D) throws {{ impl = try NISTPublicKey(rawRepresentation: rawRepresentation) }}
@@ -106,16 +117,19 @@ public init<Bytes: ContiguousBytes>(x963Representation: Bytes) throws {{
 }}
 
 /// Creates a {curve} public key from a compressed representation (02/03||x).
+@available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
 public init<Bytes: ContiguousBytes>(compressedRepresentation: Bytes) throws {{
     impl = try NISTPublicKey(compressedRepresentation: compressedRepresentation)
 }}
 
 /// Creates a {curve} public key from a DER SubjectPublicKeyInfo.
+@available(macOS 11.0, iOS 14.0, tvOS 14.0, watchOS 7.0, *)
 public init<Bytes: RandomAccessCollection>(derRepresentation: Bytes) throws where Bytes.Element == UInt8 {{
     impl = try NISTPublicKey(derRepresentation: derRepresentation)
 }}
 
 /// Creates a {curve} public key from a PEM "PUBLIC KEY" document.
+@available(macOS 11.0, iOS 14.0, tvOS 14.0, watchOS 7.0, *)
 public init(pemRepresentation: String) throws {{ impl = try NISTPublicKey(pemRepresentation: pemRepresentation) }}
 
 init(impl: NISTPublicKey<{curve}>) {{ self.impl = impl }}
@@ -127,10 +141,13 @@ public var compactRepresentation: Data? {{ impl.compactRepresentation }}
 /// 04||x||y.
 public var x963Representation: Data {{ impl.x963Representation }}
 /// 02/03||x.
+@available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
 public var compressedRepresentation: Data {{ impl.compressedRepresentation }}
 /// DER SubjectPublicKeyInfo.
+@available(macOS 11.0, iOS 14.0, tvOS 14.0, watchOS 7.0, *)
 public var derRepresentation: Data {{ impl.derRepresentation }}
 /// PEM "PUBLIC KEY".
+@available(macOS 11.0, iOS 14.0, tvOS 14.0, watchOS 7.0, *)
 public var pemRepresentation: String {{ impl.pemRepresentation }}
 '''
 
@@ -139,7 +156,9 @@ PRIVATE_KEY_INITS = '''/// Creates a random {curve} private key; with `compactRe
 public init(compactRepresentable: Bool = true) {{ impl = NISTPrivateKey(compactRepresentable: compactRepresentable) }}
 
 /// Creates a {curve} private key from a collection of bytes (the scalar).
-public init<D: ContiguousBytes>(rawRepresentation: D) throws {{ impl = try NISTPrivateKey(rawRepresentation: rawRepresentation) }}
+public init<Bytes: ContiguousBytes>(rawRepresentation: Bytes) throws {{
+    impl = try NISTPrivateKey(rawRepresentation: rawRepresentation)
+}}
 
 /// Creates a {curve} private key from an ANSI X9.63 representation (04||x||y||d).
 public init<Bytes: ContiguousBytes>(x963Representation: Bytes) throws {{
@@ -147,11 +166,13 @@ public init<Bytes: ContiguousBytes>(x963Representation: Bytes) throws {{
 }}
 
 /// Creates a {curve} private key from DER (PKCS#8 PrivateKeyInfo or SEC1 ECPrivateKey).
+@available(macOS 11.0, iOS 14.0, tvOS 14.0, watchOS 7.0, *)
 public init<Bytes: RandomAccessCollection>(derRepresentation: Bytes) throws where Bytes.Element == UInt8 {{
     impl = try NISTPrivateKey(derRepresentation: derRepresentation)
 }}
 
 /// Creates a {curve} private key from a PEM "PRIVATE KEY" or "EC PRIVATE KEY" document.
+@available(macOS 11.0, iOS 14.0, tvOS 14.0, watchOS 7.0, *)
 public init(pemRepresentation: String) throws {{ impl = try NISTPrivateKey(pemRepresentation: pemRepresentation) }}
 
 /// The corresponding public key.
@@ -161,8 +182,10 @@ public var rawRepresentation: Data {{ impl.rawRepresentation }}
 /// 04||x||y||d. Treat the result as a secret.
 public var x963Representation: Data {{ impl.x963Representation }}
 /// PKCS#8 PrivateKeyInfo DER. Treat the result as a secret.
+@available(macOS 11.0, iOS 14.0, tvOS 14.0, watchOS 7.0, *)
 public var derRepresentation: Data {{ impl.derRepresentation }}
 /// PEM "PRIVATE KEY". Treat the result as a secret.
+@available(macOS 11.0, iOS 14.0, tvOS 14.0, watchOS 7.0, *)
 public var pemRepresentation: String {{ impl.pemRepresentation }}
 '''
 
@@ -261,6 +284,7 @@ public struct PrivateKey: DiffieHellmanKeyAgreement, Sendable {{
 '''
     return f'''
 /// An elliptic curve that enables NIST {desc} signatures and key agreement.
+@available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *)
 public enum {name}: Sendable {{
     /// A mechanism used to create or verify a cryptographic signature using the NIST {desc} elliptic curve digital
     /// signature algorithm (ECDSA).
@@ -277,7 +301,44 @@ public enum {name}: Sendable {{
 def nist():
     return HEADER + ''.join(curve(n, d) for n, d in (('P256', 'P-256'), ('P384', 'P-384'), ('P521', 'P-521')))
 
-FILES = {'Digests/SHA2.swift': sha2, 'Digests/Insecure.swift': insecure, 'NISTCurves/NISTCurves.swift': nist}
+AVAILABLE_HPKE = '@available(iOS 17.0, macOS 14.0, watchOS 10.0, tvOS 17.0, macCatalyst 17.0, *)'
+
+def hpke_curve(name, desc, kem, ephemeral_alias):
+    # Apple's interface declares `HPKEEphemeralPrivateKey` for P-256 and P-521, not for P-384.
+    alias = (f'    public typealias HPKEEphemeralPrivateKey = {name}.KeyAgreement.PrivateKey\n'
+             if ephemeral_alias else '')
+    return f'''
+{AVAILABLE_HPKE}
+extension {name}.KeyAgreement.PrivateKey: HPKEDiffieHellmanPrivateKeyGeneration {{
+    /// A random {desc} private key for key agreement (HPKE's ephemeral keys).
+    public init() {{ self.init(compactRepresentable: false) }}
+}}
+
+{AVAILABLE_HPKE}
+extension {name}.KeyAgreement.PublicKey: HPKEDiffieHellmanPublicKey {{
+    public typealias EphemeralPrivateKey = {name}.KeyAgreement.PrivateKey
+{alias}
+    /// The key from its uncompressed serialization (04||x||y); `kem` must be `.{kem}`.
+    public init<D: ContiguousBytes>(_ serialization: D, kem: HPKE.KEM) throws {{
+        try HPKE.DHKEM.require(kem, .{kem})
+        try self.init(x963Representation: serialization)
+    }}
+
+    /// The uncompressed serialization (04||x||y); `kem` must be `.{kem}`.
+    public func hpkeRepresentation(kem: HPKE.KEM) throws -> Data {{
+        try HPKE.DHKEM.require(kem, .{kem})
+        return x963Representation
+    }}
+}}
+'''
+
+def hpke_nist():
+    return HEADER + ''.join(hpke_curve(*c) for c in (('P256', 'P-256', 'P256_HKDF_SHA256', True),
+                                                     ('P384', 'P-384', 'P384_HKDF_SHA384', False),
+                                                     ('P521', 'P-521', 'P521_HKDF_SHA512', True)))
+
+FILES = {'Digests/SHA2.swift': sha2, 'Digests/Insecure.swift': insecure, 'NISTCurves/NISTCurves.swift': nist,
+         'HPKE/HPKE+NISTCurves.swift': hpke_nist}
 
 def main():
     check = '--check' in sys.argv[1:]

@@ -20,9 +20,12 @@ public struct PasswordLoginForm: View {
                 Section {
                     TextField(model.usernameLabel, text: $model.username)
                         .autocorrectionDisabled()
+                        .autoFill(model.usernameContentType)
                     SecureField(model.passwordLabel, text: $model.password)
+                        .autoFill(model.passwordContentType)
                     if model.showsPasswordConfirmation {
                         SecureField(model.passwordConfirmationLabel, text: $model.passwordConfirmation)
+                            .autoFill(model.passwordConfirmationContentType)
                     }
                 } header: {
                     Text(model.title)

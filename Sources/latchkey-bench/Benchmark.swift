@@ -112,6 +112,8 @@ enum Harness {
             if let target = bench.target { flag = "  " + verdict(bench.name, ratio <= target, "≤ \(target)x") }
             print(line(bench.name, subject: subject, base: base, baselineName: bench.baselineName, unit: bench.unit)
                   + String(format: "  ratio %.3fx", ratio) + flag)
+        } catch let BenchError.skipped(reason) {
+            print("\(bench.name): skipped: \(reason)")
         } catch {
             print("\(bench.name): failed: \(error)")
         }

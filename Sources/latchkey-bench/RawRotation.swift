@@ -19,11 +19,11 @@ final class RawRotation: @unchecked Sendable { // used from the harness thread o
         guard sqlite3_open(directory.appendingPathComponent("raw.sqlite").path, &db) == SQLITE_OK else { throw VaultBenchmarks.BenchError.sqlite(-1) }
         for sql in [
             "PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL",
-            "CREATE TABLE sessions (id TEXT PRIMARY KEY, account_id TEXT NOT NULL, client_id TEXT NOT NULL, created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL, revoked_at BIGINT)",
-            "CREATE TABLE refresh_tokens (token_hash TEXT PRIMARY KEY, family_id TEXT NOT NULL REFERENCES sessions (id), parent_hash TEXT, account_id TEXT NOT NULL, client_id TEXT NOT NULL, scope TEXT NOT NULL, created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL, used_at BIGINT, revoked_at BIGINT)",
-            "CREATE INDEX refresh_tokens_family ON refresh_tokens (family_id)",
-            "INSERT INTO sessions VALUES ('s', 'a', 'c', 0, 9000000000, NULL)",
-            "INSERT INTO refresh_tokens VALUES ('raw-0', 's', NULL, 'a', 'c', 'openid', 0, 9000000000, NULL, NULL)",
+            "CREATE TABLE sessions (id TEXT PRIMARY KEY, account_id TEXT NOT NULL, client_id TEXT NOT NULL, created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL, revoked_at BIGINT, device_name TEXT, user_agent TEXT, client_address TEXT, sign_in_method TEXT, auth_time BIGINT NOT NULL DEFAULT 0, amr BIGINT NOT NULL DEFAULT 0)",
+            "CREATE TABLE refresh_tokens (token_hash TEXT PRIMARY KEY, family_id TEXT NOT NULL REFERENCES sessions (id), parent_hash TEXT, account_id TEXT NOT NULL, client_id TEXT NOT NULL, scope TEXT NOT NULL, created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL, used_at BIGINT, revoked_at BIGINT, auth_time BIGINT NOT NULL DEFAULT 0, amr BIGINT NOT NULL DEFAULT 0)",
+            "CREATE INDEX refresh_tokens_family ON refresh_tokens (family_id, created_at)",
+            "INSERT INTO sessions VALUES ('s', 'a', 'c', 0, 9000000000, NULL, NULL, NULL, NULL, 'password', 0, 1)",
+            "INSERT INTO refresh_tokens VALUES ('raw-0', 's', NULL, 'a', 'c', 'openid', 0, 9000000000, NULL, NULL, 0, 1)",
         ] {
             let rc = sqlite3_exec(db, sql, nil, nil, nil)
             guard rc == SQLITE_OK else { throw VaultBenchmarks.BenchError.sqlite(rc) }
@@ -32,9 +32,10 @@ final class RawRotation: @unchecked Sendable { // used from the harness thread o
             "BEGIN IMMEDIATE",
             """
             UPDATE refresh_tokens SET used_at = ?1 WHERE token_hash = ?2 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > ?1
-            RETURNING family_id, account_id, client_id, scope, (SELECT expires_at FROM sessions WHERE sessions.id = refresh_tokens.family_id)
+            RETURNING family_id, account_id, client_id, scope, amr, auth_time,
+                (SELECT expires_at FROM sessions WHERE sessions.id = refresh_tokens.family_id)
             """,
-            "INSERT INTO refresh_tokens VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, NULL, NULL)",
+            "INSERT INTO refresh_tokens VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, NULL, NULL, ?9, ?10)",
             "COMMIT",
         ] {
             var statement: OpaquePointer?
@@ -55,13 +56,17 @@ final class RawRotation: @unchecked Sendable { // used from the harness thread o
         sqlite3_bind_text(claim, 2, current, -1, transient)
         guard sqlite3_step(claim) == SQLITE_ROW else { throw VaultBenchmarks.BenchError.sqlite(-2) }
         let columns = (0..<4).map { String(cString: sqlite3_column_text(claim, $0)) }
-        let sessionEnd = sqlite3_column_int64(claim, 4)
+        let amr = sqlite3_column_int64(claim, 4)
+        let authTime = sqlite3_column_int64(claim, 5)
+        let sessionEnd = sqlite3_column_int64(claim, 6)
         sqlite3_reset(claim)
         for (index, text) in [next, columns[0], current, columns[1], columns[2], columns[3]].enumerated() {
             sqlite3_bind_text(insert, Int32(index + 1), text, -1, transient)
         }
         sqlite3_bind_int64(insert, 7, now)
         sqlite3_bind_int64(insert, 8, min(now + 3_600, sessionEnd))
+        sqlite3_bind_int64(insert, 9, authTime)
+        sqlite3_bind_int64(insert, 10, amr)
         try step(insert)
         try step(commit)
         current = next

@@ -52,7 +52,11 @@ enum SigningBenchmarks {
     }
 }
 
-enum BenchError: Error { case failed, setUp(String) }
+enum BenchError: Error {
+    case failed, setUp(String)
+    /// The figure cannot run here (a tool is missing) and has no target: reported, not a miss.
+    case skipped(String)
+}
 
 /// Signature verification straight through OpenSSL: d2i_PUBKEY once, then per call
 /// EVP_MD_CTX_new + EVP_DigestVerifyInit + EVP_DigestVerify + EVP_MD_CTX_free. ECDSA and RSA (PKCS#1 v1.5, OpenSSL's

@@ -50,7 +50,7 @@ if arguments.contains("--instructions"), (instructionRuns ?? 0) < 1 {
 }
 
 let benchmarks: [Benchmark] = CryptoBenchmarks.all + SigningBenchmarks.all + VaultBenchmarks.all + ServerBenchmarks.all
-    + AuthBenchmarks.all + PasskeyBenchmarks.all
+    + AuthBenchmarks.all + SessionBenchmarks.all + PasskeyBenchmarks.all + SecureEnclaveBenchmarks.all + AppAttestBenchmarks.all
 let measurements: [Measurement] = VaultBenchmarks.measurements + ServerBenchmarks.measurements + AuthBenchmarks.measurements
     + ClusterBenchmarks.measurements + PasskeyBenchmarks.measurements
 

@@ -15,7 +15,8 @@ enum AppleStandInCommand {
         Sign in with Apple key (.p8), for checking the client secrets of /auth/token and /auth/revoke; without it they
         are only read, not verified.
         Endpoints: GET /auth/keys, POST /auth/token, POST /auth/revoke (Apple's); POST /dev/authorize,
-        GET /dev/credential-state, POST /dev/revoke (what a device and its user do).
+        GET /dev/credential-state, POST /dev/revoke (what a device and its user do); GET /dev/revocations (the
+        /auth/revoke calls it accepted: client_id, token_type_hint, and user when it issued the token).
         """
 
     static let options: [String: KeychainArguments.Arity] = [

@@ -17,7 +17,8 @@ enum KeychainCommand {
       dump                  list every item's attributes (never secrets)
       lock                  forget the unlocked vault key cached by `unlock`
       unlock                ask for the passphrase and keep the vault open for 15 minutes
-      status                which store and key protection are in use and why, and the application identifier (opens nothing)
+      status                which store and key protection are in use and why, the application identifier and
+                            whether a TPM is in use for SecureEnclave keys (opens nothing)
 
       -w without a value (as the last option) prompts for the password without echoing it; on a pipe it
       reads one line. -U updates an existing item in place instead of failing with exit code 45.

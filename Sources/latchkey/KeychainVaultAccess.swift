@@ -147,12 +147,14 @@ struct KeychainVaultAccess {
         return lines.joined(separator: "\n")
     }
 
-    /// The application identifier in force for `SecItem…` (the default access group) and where it came from, and
-    /// what `Bundle.main.bundleIdentifier` answers.
+    /// The application identifier in force for `SecItem…` (the default access group) and where it came from, what
+    /// `Bundle.main.bundleIdentifier` answers, and whether a TPM is in use for `SecureEnclave` keys.
     static func identityLines() -> [String] {
         let identity = ApplicationIdentity.current()
+        let tpm = LatchkeySecureEnclaveConfiguration.latchkeyTPMStatus()
         return ["application identifier: \(identity)",
-                "bundle identifier (Bundle.main): \(identity.bundleIdentifier ?? "none (no Info.plist beside \(Bundle.main.bundlePath))")"]
+                "bundle identifier (Bundle.main): \(identity.bundleIdentifier ?? "none (no Info.plist beside \(Bundle.main.bundlePath))")",
+                "TPM (SecureEnclave keys): \(tpm.inUse ? "in use — " : "")\(tpm.description)"]
     }
 
     /// Runs `body`, returning its error instead of throwing it.

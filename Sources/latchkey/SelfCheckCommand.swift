@@ -1,7 +1,11 @@
 import Foundation
 import LatchkeyCrypto
+#if os(Linux)
+import CryptoKit
+#endif
 
-/// `latchkey self-check`: runs known-answer tests of the cryptography and prints one line per check.
+/// `latchkey self-check`: runs known-answer tests of the cryptography and prints one line per check, then says whether
+/// a TPM is in use for `SecureEnclave` keys (with a sign-and-verify round trip in it when there is one).
 /// Exit status 0 only when every check passes.
 enum SelfCheckCommand {
     private struct Check: Sendable {
@@ -12,7 +16,8 @@ enum SelfCheckCommand {
     static func run(_ arguments: [String]) -> Int32 {
         if arguments.contains("--help") || arguments.contains("-h") {
             print("usage: latchkey self-check\n  Runs the published known-answer vectors (SHA-2, HMAC, HKDF, PBKDF2, AES-GCM, "
-                + "ChaCha20-Poly1305, Argon2id) through LatchkeyCrypto.")
+                + "ChaCha20-Poly1305, Argon2id) through LatchkeyCrypto, then says whether a TPM is in use for SecureEnclave "
+                + "keys (LATCHKEY_TPM_TCTI, else /dev/tpmrm0) and signs and verifies with one there.")
             return 0
         }
         guard arguments.isEmpty else {
@@ -20,6 +25,7 @@ enum SelfCheckCommand {
             return 64
         }
         var failures = 0
+        let checks = checks + secureEnclaveChecks()
         for check in checks {
             let passed: Bool
             do { passed = try check.run() } catch { passed = false }
@@ -38,6 +44,27 @@ enum SelfCheckCommand {
     }
 
     private static func hex(_ string: String) -> Data { Data(hexString: string) ?? Data() }
+
+    /// The TPM line, and the SecureEnclave round trip when a TPM is in use (none without one: its absence is not a
+    /// failure, as a Mac without a Secure Enclave is not broken).
+    private static func secureEnclaveChecks() -> [Check] {
+        #if os(Linux)
+        let status = LatchkeySecureEnclaveConfiguration.latchkeyTPMStatus()
+        print("TPM (SecureEnclave): \(status.inUse ? "in use — " : "")\(status.description)")
+        guard status.inUse else { return [] }
+        return [Check(name: "SecureEnclave P-256 key made in the TPM signs; its public key verifies") {
+            let key = try SecureEnclave.P256.Signing.PrivateKey()
+            let message = Data("latchkey self-check".utf8)
+            let signature = try key.signature(for: message)
+            let restored = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: key.dataRepresentation)
+            return key.publicKey.isValidSignature(signature, for: message)
+                && !key.publicKey.isValidSignature(signature, for: Data("latchkey self-checK".utf8))
+                && restored.publicKey.rawRepresentation == key.publicKey.rawRepresentation
+        }]
+        #else
+        return []
+        #endif
+    }
     private static func bytes(_ key: SymmetricKey) -> Data { key.withUnsafeBytes { Data($0) } }
 
     private static let checks: [Check] = [

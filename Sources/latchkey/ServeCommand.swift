@@ -9,12 +9,15 @@ enum ServeCommand {
         usage: latchkey serve [--host 127.0.0.1] [--port 8080] [--database sqlite:PATH|postgres://...]
                               [--threads 4] [--access-log] [--issuer URL] [--print-routes]
                               [--db-pool 8] [--db-timeout-ms 5000] [--refresh-grace SECONDS] [--key-reload SECONDS]
-                              [--trusted-proxy ADDRESS]...
+                              [--trusted-proxy ADDRESS]... [--step-up-max-age SECONDS]
                               [--rp-id localhost] [--rp-name NAME] [--origin URL]... [--user-verification required|preferred]
                               [--attestation none|indirect|direct|enterprise] [--attestation-roots DIR] [--allow-rs1]
                               [--metadata BLOB.jwt --metadata-root ROOT.pem|.der [--metadata-stale warn|refuse]]
                               [--apple-client-id ID]... [--apple-base-url URL] [--apple-team-id ID --apple-key-id ID
-                               --apple-key-file KEY.p8] [--apple-token-key-file FILE] [--apple-app-id TEAMID.bundle.id]...
+                               --apple-key-file KEY.p8] [--apple-token-key-file FILE] [--apple-revocation-retry SECONDS]
+                              [--apple-app-id TEAMID.bundle.id]...
+                              [--app-attest-app-id TEAMID.bundle.id]... [--app-attest-environment development|production]
+                              [--app-attest-root ROOT.pem]... [--app-attest-policy OPERATION=off|report|require]...
         Prints `listening on http://HOST:PORT` once bound (port 0 picks a free port); SIGTERM/SIGINT shut it down
         gracefully. --print-routes lists the route table ("METHOD /path" lines) and exits.
         Several instances on one PostgreSQL (docs/ARCHITECTURE.md, "Running more than one instance"): give them the
@@ -23,7 +26,9 @@ enum ServeCommand {
         (default 0: off) lets a refresh token presented again within SECONDS of its rotation return the same
         successor instead of revoking the family. --key-reload (default 30) bounds how long a signing key rotated
         by another instance takes to be published by this one. --trusted-proxy (repeatable) names a load balancer
-        whose X-Forwarded-For gives the client address used for throttling and the access log.
+        whose X-Forwarded-For gives the client address used for throttling, the session list and the access log.
+        --step-up-max-age (default 300) is how recent a sign-in must be for DELETE /v1/me, a password change without
+        the current password and adding a sign-in method; older tokens get 401 insufficient_user_authentication.
         Passkeys: --rp-id is the WebAuthn relying party ID; --origin (repeatable) the accepted origins, by default
         http://localhost:PORT and http://127.0.0.1:PORT (the terminal client) when the RP ID is localhost.
         --attestation is the attestation the options ask for (default none). --attestation-roots DIR holds the
@@ -41,11 +46,19 @@ enum ServeCommand {
         error from level warning up unless LATCHKEY_LOG says otherwise.
         Sign in with Apple: --apple-client-id (repeatable) are the accepted audiences; team/key id and the .p8 key
         file enable the authorization-code exchange; --apple-token-key-file (base64 of 32 bytes) is the AES-256-GCM
-        key Apple refresh tokens are sealed with (without it they are not stored).
+        key Apple refresh tokens are sealed with (without it they are not stored). When an account is deleted, its Apple
+        refresh token is revoked at Apple; if Apple cannot be reached the revocation waits in the database and is
+        retried after --apple-revocation-retry seconds (default 60), doubling up to an hour, until Apple answers.
         iOS apps: --apple-app-id (repeatable) lists an app, TEAMID.bundle.id, in the apple-app-site-association file
         served at /.well-known/apple-app-site-association ({"webcredentials":{"apps":[...]}}), so an app whose
         entitlement has webcredentials:<rp id> uses passkeys of this relying party; give --rp-id and
         --origin https://<rp id>, and serve the domain over HTTPS. Without the option the file answers 404.
+        App Attest (docs/APP-ATTEST.md): --app-attest-app-id (repeatable) turns it on for an app, TEAMID.bundle.id;
+        --app-attest-environment (default production) is the environment its entitlement names (the AAGUID attestations
+        must carry). Attestations must chain to Apple's App Attestation Root CA or to a --app-attest-root (repeatable,
+        PEM; e.g. the development attestation authority of Linux's DeviceCheck). --app-attest-policy sets what
+        sign-up (POST /v1/accounts) and token-refresh (POST /v1/token) ask of the X-App-Attest-Assertion header: off,
+        report (verify and log, serve anyway; the default) or require (403 without a valid assertion).
         """
 
     struct Options {
@@ -75,10 +88,16 @@ enum ServeCommand {
         var databaseTimeoutMilliseconds = 5_000
         var refreshGraceSeconds: Int64 = 0
         var keyReloadSeconds: Int64 = 30
+        var stepUpMaxAge: Int64 = 300
+        var appleRevocationRetrySeconds: Int64 = 60
         var trustedProxies: Set<String> = []
         var metadataFile: String?
         var metadataRootFile: String?
         var metadataStalePolicy = MetadataBLOB.StalePolicy.warn
+        var appAttestAppIDs: [AppleAppID] = []
+        var appAttestEnvironment = AppAttestEnvironment.production
+        var appAttestRootFiles: [String] = []
+        var appAttestPolicies: [AppAttestProtectedOperation: AppAttestPolicy] = [:]
     }
 
     enum Parsed {
@@ -132,6 +151,16 @@ enum ServeCommand {
             case "--trusted-proxy":
                 guard let address = value(), !address.isEmpty else { return .failure("--trusted-proxy needs an address") }
                 options.trustedProxies.insert(address)
+            case "--step-up-max-age":
+                guard let text = value(), let seconds = Int64(text), (1...86_400).contains(seconds) else {
+                    return .failure("--step-up-max-age needs a number of seconds 1...86400")
+                }
+                options.stepUpMaxAge = seconds
+            case "--apple-revocation-retry":
+                guard let text = value(), let seconds = Int64(text), (1...3600).contains(seconds) else {
+                    return .failure("--apple-revocation-retry needs a number of seconds 1...3600")
+                }
+                options.appleRevocationRetrySeconds = seconds
             case "--key-reload":
                 guard let text = value(), let seconds = Int64(text), (1...3600).contains(seconds) else {
                     return .failure("--key-reload needs a number of seconds 1...3600")
@@ -210,6 +239,29 @@ enum ServeCommand {
                 case "refuse": options.metadataStalePolicy = .refuse
                 default: return .failure("--metadata-stale needs warn or refuse")
                 }
+            case "--app-attest-app-id":
+                guard let text = value() else { return .failure("--app-attest-app-id needs TEAMID.bundle.id") }
+                do {
+                    options.appAttestAppIDs.append(try AppleAppID(text))
+                } catch {
+                    return .failure("--app-attest-app-id: \(error.localizedDescription)")
+                }
+            case "--app-attest-environment":
+                guard let text = value(), let environment = AppAttestEnvironment(rawValue: text) else {
+                    return .failure("--app-attest-environment needs development or production")
+                }
+                options.appAttestEnvironment = environment
+            case "--app-attest-root":
+                guard let path = value(), !path.isEmpty else { return .failure("--app-attest-root needs a PEM file") }
+                options.appAttestRootFiles.append(path)
+            case "--app-attest-policy":
+                let operations = AppAttestProtectedOperation.allCases.map(\.rawValue).joined(separator: ", ")
+                guard let text = value(), let equals = text.firstIndex(of: "="),
+                      let operation = AppAttestProtectedOperation(rawValue: String(text[..<equals])),
+                      let policy = AppAttestPolicy(rawValue: String(text[text.index(after: equals)...])) else {
+                    return .failure("--app-attest-policy needs OPERATION=off|report|require, OPERATION one of \(operations)")
+                }
+                options.appAttestPolicies[operation] = policy
             case "--print-routes":
                 options.printRoutes = true
             case "--help", "-h":
@@ -221,6 +273,10 @@ enum ServeCommand {
         }
         guard (options.metadataFile == nil) == (options.metadataRootFile == nil) else {
             return .failure("--metadata and --metadata-root go together")
+        }
+        if options.appAttestAppIDs.isEmpty,
+           !options.appAttestRootFiles.isEmpty || !options.appAttestPolicies.isEmpty {
+            return .failure("--app-attest-root and --app-attest-policy need --app-attest-app-id")
         }
         return .success(options)
     }
@@ -245,6 +301,7 @@ enum ServeCommand {
                                                  acquireTimeoutMilliseconds: options.databaseTimeoutMilliseconds)
         var configuration = AuthConfiguration(issuer: options.issuer ?? baseURL, refreshGraceSeconds: options.refreshGraceSeconds)
         configuration.signingKeyReloadInterval = options.keyReloadSeconds
+        configuration.stepUpMaxAge = options.stepUpMaxAge
         return try AuthService(database: database, configuration: configuration)
     }
 
@@ -265,6 +322,28 @@ enum ServeCommand {
             let summary = AttestationRoots.summary(configuration.attestationTrustAnchors)
             FileHandle.standardError.write(Data("latchkey serve: attestation roots: \(summary)\n".utf8))
         }
+        return configuration
+    }
+
+    /// App Attest from the `--app-attest-*` options (nil without an app ID): Apple's root plus the `--app-attest-root`
+    /// files, the policies over the defaults (report), reported on standard error.
+    static func appAttestConfiguration(_ options: Options) throws -> AppAttestConfiguration? {
+        guard !options.appAttestAppIDs.isEmpty else { return nil }
+        var configuration = AppAttestConfiguration(appIDs: options.appAttestAppIDs, environment: options.appAttestEnvironment)
+        for path in options.appAttestRootFiles {
+            let language = MessageLanguage.current
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                throw AppleOptionError(message: language.pick(english: "--app-attest-root: cannot read \(path)",
+                                                              korean: "--app-attest-root: \(path)을(를) 읽을 수 없습니다"))
+            }
+            do { configuration.trustAnchors += try Certificate.all(pem: text) } catch {
+                throw AppleOptionError(message: "--app-attest-root: \(path): \(error.localizedDescription)")
+            }
+        }
+        configuration.policies.merge(options.appAttestPolicies) { _, given in given }
+        let policies = AppAttestProtectedOperation.allCases.map { "\($0.rawValue) \(configuration.policy(for: $0).rawValue)" }
+        FileHandle.standardError.write(Data(("latchkey serve: App Attest for \(options.appAttestAppIDs.map(\.description).joined(separator: ", ")) "
+            + "(\(options.appAttestEnvironment.rawValue), \(configuration.trustAnchors.count) roots; \(policies.joined(separator: ", ")))\n").utf8))
         return configuration
     }
 
@@ -298,7 +377,10 @@ enum ServeCommand {
         let configuration = AppleSignInConfiguration(
             clientIDs: Set(options.appleClientIDs), baseURL: options.appleBaseURL ?? AppleSignInConfiguration.appleBaseURL,
             teamID: options.appleTeamID, keyID: options.appleKeyID, privateKey: privateKey)
-        return AppleSessionService(auth: auth, configuration: configuration, refreshTokenKey: tokenKey)
+        let retry = options.appleRevocationRetrySeconds
+        return AppleSessionService(auth: auth, configuration: configuration, refreshTokenKey: tokenKey,
+                                   revocationPolicy: AppleRevocationOutbox.Policy(firstRetryDelay: retry,
+                                                                                 pollInterval: min(retry, 60)))
     }
 
     /// Rotates the signing key when it is due, checked every hour (old keys stay published until their tokens expire).
@@ -351,7 +433,9 @@ enum ServeCommand {
                                           userVerification: options.userVerificationRequired ? .required : .preferred)
             let apple = try appleService(options, auth: service)
             let association = AppleAppSiteAssociation(webCredentialApps: options.appleAppIDs)
-            let router = Router(service.routes() + passkeys.routes() + apple.routes() + (WebPage()?.routes() ?? []),
+            let appAttest = AppAttestService(auth: service, configuration: try appAttestConfiguration(options))
+            let router = Router(appAttest.guarding(service.routes()) + passkeys.routes() + apple.routes()
+                                    + appAttest.routes() + (WebPage()?.routes() ?? []),
                                 synchronous: [.health, association.route])
             if options.printRoutes {
                 let table = router.routeTable.map { "\($0.method) \($0.path)\n" }.joined()
@@ -360,7 +444,12 @@ enum ServeCommand {
             }
             try server.start(router: router)
             let rotation = scheduleKeyRotation(service)
-            defer { rotation.cancel() }
+            // Apple revocations queued by deletions (here or on another instance, before a restart included).
+            let revocations = apple.revocations.map { outbox in Task.detached { await outbox.run() } }
+            defer {
+                rotation.cancel()
+                revocations?.cancel()
+            }
             return server.serveUntilSignal(as: "serve")
         } catch {
             FileHandle.standardError.write(Data("latchkey serve: \(error.localizedDescription)\n".utf8))

@@ -10,13 +10,17 @@ import CommonCrypto
 #if canImport(AuthenticationServices) && !os(tvOS) && !os(watchOS)
 import AuthenticationServices
 #endif
+#if canImport(DeviceCheck)
+import DeviceCheck
+#endif
 
 // The pin files (SecurityPins.swift, LocalAuthenticationPins.swift, CryptoKitPins.swift, CommonCryptoPins.swift,
-// AuthenticationServicesPins.swift) are checked by compiling: against Apple's SDK on a Mac, against the Linux modules
-// in `make test`. This suite runs the pins that only read constants and checks the raw values Apple's headers and sources give the constants and enums
-// the Linux modules re-declare (SecKey.h and SecKeyAdaptors.m, SecTrust.h, LAPublicDefines.h, CommonDigest.h,
-// CommonHMAC.h, CommonKeyDerivation.h, CommonCryptoError.h, ASAuthorizationError.h, ASAuthorizationAppleIDProvider.h),
-// which a signature cannot show.
+// AuthenticationServicesPins.swift, SecureEnclavePins.swift, DeviceCheckPins.swift) are checked by compiling: against
+// Apple's SDK on a Mac, against the Linux modules in `make test`. This suite runs the pins that only read constants and
+// checks the raw values Apple's headers and sources give the constants and enums the Linux modules re-declare (SecKey.h
+// and SecKeyAdaptors.m, SecTrust.h, LAPublicDefines.h, CommonDigest.h, CommonHMAC.h, CommonKeyDerivation.h,
+// CommonCryptoError.h, ASAuthorizationError.h, ASAuthorizationAppleIDProvider.h, DCError.h), which a signature cannot
+// show.
 
 func pinType<T>(_: T.Type) {}
 func pinHashable<T: Hashable>(_: T.Type) {}
@@ -109,6 +113,17 @@ func pinSendable<T: Sendable>(_: T.Type) {}
         #expect(SecKeyKeyExchangeParameter.requestedSize.rawValue as String == "requestedSize")
         #expect(SecKeyKeyExchangeParameter.sharedInfo.rawValue as String == "sharedInfo")
     }
+
+    #if canImport(DeviceCheck)
+    /// DCError.h: the codes in declaration order from 0, and the domain's string.
+    @Test func deviceCheckPinsCompileAndErrorsHaveApplesValues() {
+        DeviceCheckPins.errors()
+        let codes: [DCError.Code] = [.unknownSystemFailure, .featureUnsupported, .invalidInput, .invalidKey, .serverUnavailable]
+        #expect(codes.map(\.rawValue) == [0, 1, 2, 3, 4])
+        #expect(DCErrorDomain == "com.apple.devicecheck.error" && DCError.errorDomain == DCErrorDomain)
+        #expect((DCError(.invalidKey) as NSError).domain == DCErrorDomain && (DCError(.invalidKey) as NSError).code == 3)
+    }
+    #endif
 
     #if canImport(LocalAuthentication) && !os(tvOS) && !os(watchOS)
     @Test func localAuthenticationPinsCompileAndReadTheirConstants() {

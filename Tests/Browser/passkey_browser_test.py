@@ -11,6 +11,12 @@ and the page signs in through it.
 Run 2: the authenticator stops verifying the user; the server requires user verification, so both the
 autofill and the button sign-in are refused and no session exists.
 Run 3: a new authenticator that cannot verify the user cannot register either.
+Run 4 (a server whose step-up max age is 2 s): the signed-in view lists the account's sessions (this one marked);
+another session made with the same passkey (what a second device does) is signed out from the list, a third by
+"Sign out all other devices" (their refresh tokens answer invalid_grant); once the sign-in is older than the max age,
+"Delete account" meets the server's insufficient_user_authentication challenge with a passkey assertion sent with the
+Bearer token (the same session renewed), retries, and the account is gone; the page tells the browser its passkeys are
+unknown now (WebAuthn Signal API), and Chromium's virtual authenticator drops the credential.
 
 Not covered: the autofill dropdown itself. Headless Chromium draws no autofill UI and the virtual
 authenticator resolves a conditional request at once when it holds a matching credential (and rejects
@@ -48,9 +54,10 @@ def check(name, condition, detail=""):
         print(f"FAIL {name} {detail}")
 
 
-def start_server(binary, workdir):
+def start_server(binary, workdir, arguments=()):
     log = open(os.path.join(workdir, "serve.log"), "w+")
-    proc = subprocess.Popen([binary, "serve", "--port", "0", "--database", "sqlite:" + os.path.join(workdir, "db.sqlite")],
+    proc = subprocess.Popen([binary, "serve", "--port", "0", "--database", "sqlite:" + os.path.join(workdir, "db.sqlite"),
+                             *arguments],
                             stdout=subprocess.PIPE, stderr=log, text=True)
     deadline = time.time() + 30
     while time.time() < deadline:
@@ -126,6 +133,114 @@ def server_me(port, token):
 
 def token_of(driver):
     return driver.execute_script("return sessionStorage.getItem('latchkey.access_token')")
+
+
+def server_post(port, path, body):
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"}, method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=5) as response:
+            return response.status, json.loads(response.read() or b"{}")
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"{}")
+
+
+# Another device's session with the page's passkey: an assertion whose tokens the page does not keep.
+SIGN_IN_ELSEWHERE = """
+const done = arguments[0];
+(async () => {
+  const options = await (await fetch("/v1/passkeys/authenticate/options", {method: "POST",
+      headers: {"Content-Type": "application/json"}, body: "{}"})).json();
+  const credential = await navigator.credentials.get({
+      publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(options.publicKey)});
+  const body = Object.assign(credential.toJSON(), {device_name: "Second device"});
+  const response = await fetch("/v1/passkeys/authenticate/verify", {method: "POST",
+      headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+  done(await response.json());
+})().catch((e) => done({error: String(e)}));
+"""
+
+
+def sessions_shown(driver):
+    return driver.find_elements(By.CSS_SELECTOR, "#sessions li")
+
+
+def run_account_life(binary, workdir):
+    """Run 4: sessions listed and ended, then the account deleted through a passkey step-up."""
+    run_directory = os.path.join(workdir, "run4")
+    os.makedirs(run_directory)
+    server, port = start_server(binary, run_directory, ["--step-up-max-age", "2"])
+    browser = Browser(user_verified=True)
+    driver = browser.driver
+    try:
+        driver.get(f"http://localhost:{port}/")
+        username = "carol-" + secrets.token_hex(4)
+        driver.find_element(By.ID, "username").send_keys(username)
+        driver.find_element(By.ID, "passkey-register").click()
+        wait_for(driver, lambda d: whoami(d).startswith("Signed in") or "Error" in status(d))
+        check("run 4: account created", whoami(driver) == "Signed in as " + username, status(driver))
+        wait_for(driver, lambda d: len(sessions_shown(d)) == 1)
+        first = sessions_shown(driver)[0]
+        check("the list shows this session, marked", first.get_attribute("data-current") == "true"
+              and "This device" in first.text, first.text)
+
+        # A second device: signed out from the list.
+        other = driver.execute_async_script(SIGN_IN_ELSEWHERE)
+        check("another session signed in", "refresh_token" in other, str(other))
+        driver.refresh()
+        wait_for(driver, lambda d: len(sessions_shown(d)) == 2)
+        rows = sessions_shown(driver)
+        current = [r for r in rows if r.get_attribute("data-current") == "true"]
+        check("two sessions, exactly one current", len(current) == 1 and rows[0] == current[0],
+              [r.text for r in rows])
+        elsewhere = [r for r in rows if r.get_attribute("data-current") == "false"][0]
+        check("the other session has its device name", "Second device" in elsewhere.text, elsewhere.text)
+        check("'sign out all other devices' offered", driver.find_element(By.ID, "revoke-others").is_displayed())
+        elsewhere.find_element(By.CSS_SELECTOR, ".end-session").click()
+        wait_for(driver, lambda d: "Signed out Second device" in status(d) or "Error" in status(d))
+        check("one session left after ending the other", len(sessions_shown(driver)) == 1, status(driver))
+        code, body = server_post(port, "/v1/token", {"grant_type": "refresh_token", "refresh_token": other["refresh_token"]})
+        check("the ended session's refresh is refused", code == 400 and body.get("error") == "invalid_grant", f"{code} {body}")
+
+        # A third: "Sign out all other devices".
+        third = driver.execute_async_script(SIGN_IN_ELSEWHERE)
+        driver.refresh()
+        wait_for(driver, lambda d: len(sessions_shown(d)) == 2)
+        driver.find_element(By.ID, "revoke-others").click()
+        wait_for(driver, lambda d: "other device" in status(d) or "Error" in status(d))
+        check("all other devices signed out", status(driver) == "Signed out 1 other device."
+              and len(sessions_shown(driver)) == 1, status(driver))
+        code, body = server_post(port, "/v1/token", {"grant_type": "refresh_token", "refresh_token": third["refresh_token"]})
+        check("the third session's refresh is refused", code == 400 and body.get("error") == "invalid_grant", f"{code} {body}")
+
+        # Delete: the sign-in is older than the max age, so the server asks for a passkey first.
+        time.sleep(3.5)
+        token = token_of(driver)
+        driver.find_element(By.ID, "delete-account").click()
+        check("deletion asks for confirmation", driver.find_element(By.ID, "delete-confirm").is_displayed())
+        driver.find_element(By.ID, "delete-confirm-button").click()
+        wait_for(driver, lambda d: "deleted" in status(d) or "Error" in status(d), timeout=30)
+        check("account deleted", status(driver) == "Your account has been deleted."
+              and driver.find_element(By.ID, "signed-out").is_displayed(), status(driver))
+        check("the step-up used the passkey once",
+              driver.execute_script("return document.body.dataset.stepUps") == "1",
+              driver.execute_script("return document.body.dataset.stepUps"))
+        signal_error = driver.execute_script("return document.body.dataset.signalError || ''")
+        check("the browser was told the passkey is gone (Signal API): the authenticator dropped it",
+              signal_error == "" and browser.credentials() == [], f"{signal_error} {browser.credentials()}")
+        code, _ = server_me(port, token or "")
+        check("the deleted account's token is refused", code == 401, str(code))
+        check("no session kept by the page", not token_of(driver))
+        driver.find_element(By.ID, "passkey-login").click()
+        wait_for(driver, lambda d: "Error" in status(d) or whoami(d).startswith("Signed in"))
+        check("no passkey signs in any more", "Error" in status(driver) and whoami(driver) == "", status(driver))
+    finally:
+        browser.quit()
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
 
 
 def run(binary):
@@ -247,6 +362,7 @@ def run(binary):
                 server.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 server.kill()
+        run_account_life(binary, workdir)
 
 
 if __name__ == "__main__":

@@ -75,8 +75,10 @@ final class BiometryGatedItemTests: XCTestCase {
         XCTAssertEqual(value, "bio-secret")
     }
 
-    func testAddWithoutContextPromptsThenReadNeedsEvaluation() async throws {
-        XCTAssertEqual(saveProtected("p", account: "b"), errSecSuccess)  // prompts (simulator matches)
+    func testAddWithoutContextAsksNothingThenReadNeedsEvaluation() async throws {
+        try simulator.setDefaultOutcome(.cancel)  // a scan while adding would cancel the add
+        XCTAssertEqual(saveProtected("p", account: "b"), errSecSuccess)  // sealed to the domain's key: no prompt
+        try simulator.setDefaultOutcome(.match)
         let notEvaluated = LAContext()
         notEvaluated.interactionNotAllowed = true
         XCTAssertEqual(readProtected(account: "b", context: notEvaluated).0, errSecInteractionNotAllowed)

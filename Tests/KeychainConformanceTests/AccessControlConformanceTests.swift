@@ -26,6 +26,49 @@ extension KeychainConformance {
             }
         }
 
+        /// The table's `add` row: adding an access-controlled item asks for nothing (Apple seals it without a prompt;
+        /// Latchkey to the domains' public keys) — with a context that may not interact, and with none while every
+        /// prompt and scan would be refused — and the item then opens with the proofs its flags need.
+        @Test(arguments: StoreKind.available.filter { $0 != .secretService })
+        func addingAsksForNothing(store: StoreKind) async throws {
+            let row = try #require(try ConformanceTable.load("access-control.tsv").rows.first { $0["section"] == "add" })
+            try #require(row["value"] == "no authentication" && row.difference == nil)
+            try await onThread {
+                let facade = try Facade(store)
+                defer { facade.cleanUp() }
+                facade.prompts.refusing = true
+                try facade.simulator.setDefaultOutcome(.cancel)
+                let constraints: [SecAccessControlCreateFlags] = [
+                    .userPresence, .biometryAny, .biometryCurrentSet, .devicePasscode, [.biometryAny, .or, .devicePasscode],
+                    [.biometryCurrentSet, .and, .devicePasscode],
+                ]
+                var added: [String] = []
+                for flags in constraints {
+                    let control = try #require(SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly,
+                                                                               flags, nil))
+                    let quiet = LAContext()
+                    quiet.interactionNotAllowed = true
+                    for context in [quiet, nil] {
+                        let service = facade.unique("add")
+                        var item: [String: Any] = ["class": "genp", "svce": service, "agrp": facade.group,
+                                                   "v_Data": Data("sealed".utf8), "accc": control]
+                        if let context { item["u_AuthCtx"] = context }
+                        let status = facade.add(item)
+                        #expect(status == errSecSuccess, "\(flags.rawValue) \(context == nil ? "no context" : "quiet context"): \(statusName(status))")
+                        added.append(service)
+                    }
+                }
+                #expect(facade.prompts.asked == 0, "adding prompted \(facade.prompts.asked) times")
+                facade.prompts.refusing = false
+                try facade.simulator.setDefaultOutcome(.match)
+                for service in added {
+                    let (status, value) = facade.copy(["class": "genp", "svce": service, "agrp": facade.group, "r_Data": true])
+                    #expect(status == errSecSuccess && value as? Data == Data("sealed".utf8), "\(service): \(statusName(status))")
+                }
+                #expect(facade.prompts.asked > 0, "reading asked for the proofs")
+            }
+        }
+
         @Test func protectionMustBeAnAccessibilityConstant() {
             var error: Unmanaged<CFError>?
             #expect(SecAccessControlCreateWithFlags(nil, "zz" as NSString, [], &error) == nil)

@@ -152,6 +152,11 @@ struct AttributeRowCheck {
         switch row["when_absent"] {
         case "0": #expect((value as? NSNumber)?.intValue == 0 && !(value is String), "\(label) absent: \(String(describing: value)), Apple 0")
         case "empty Data": #expect((value as? Data) == Data(), "\(label) absent: \(String(describing: value)), Apple empty Data")
+        case "empty String": #expect(value as? String == "", "\(label) absent: \(String(describing: value)), Apple \"\"")
+        case "the item's accessibility":
+            let control = (value as? SecAccessControl)?.latchkeyAccessControl
+            #expect(control?.flags == [] && control?.accessibility.rawValue == attributes["pdmn"] as? String,
+                    "\(label) absent: \(String(describing: value)), Apple a SecAccessControl of the item's accessibility")
         case "not returned", "-": #expect(value == nil, "\(label) absent: \(String(describing: value)), Apple none")
         case "default access group": #expect(value as? String == facade.group, "\(label) absent: \(String(describing: value))")
         case "ak": #expect(value as? String == "ak", "\(label) absent: \(String(describing: value)), Apple ak")

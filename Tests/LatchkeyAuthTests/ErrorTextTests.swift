@@ -1,5 +1,4 @@
 import Foundation
-import LatchkeyCrypto
 import Testing
 @testable import LatchkeyAuth
 @testable import LatchkeyAuthCore

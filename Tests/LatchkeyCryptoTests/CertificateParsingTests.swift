@@ -106,6 +106,17 @@ final class OpenSSLReading {
         }
     }
     var isCertificateAuthority: Bool { defer { ERR_clear_error() }; return X509_check_ca(x509) != 0 }
+    /// An EC key's named curve (dotted OID) and its point as encoded (OpenSSL 3's "group" and "encoded-pub-key").
+    var ellipticCurvePublicKey: (curve: String, point: Data)? {
+        defer { ERR_clear_error() }
+        guard let key = X509_get0_pubkey(x509), EVP_PKEY_get_base_id(key) == NID_X9_62_id_ecPublicKey else { return nil }
+        var group = [CChar](repeating: 0, count: 80), groupLength = 0
+        guard EVP_PKEY_get_utf8_string_param(key, "group", &group, group.count, &groupLength) == 1,
+              let object = OBJ_nid2obj(OBJ_sn2nid(group)), let curve = Self.text(object) else { return nil }
+        var point = [UInt8](repeating: 0, count: 200), pointLength = 0
+        guard EVP_PKEY_get_octet_string_param(key, "encoded-pub-key", &point, point.count, &pointLength) == 1 else { return nil }
+        return (curve, Data(point.prefix(pointLength)))
+    }
 
     /// The old `subjectAttribute(_:)`: by NID, so only names OpenSSL knows.
     func subjectAttribute(_ name: String) -> [String]? {
@@ -351,6 +362,8 @@ struct CertificateBuilder {
         check(certificate.pemRepresentation == OpenSSLReading(certificate.derRepresentation)?.pem, "pemRepresentation")
         check((try? certificate.subjectPublicKeyInfo) == openssl.reencodedPublicKey
               || openssl.reencodedPublicKey == nil, "subjectPublicKeyInfo (re-encoded by i2d_PUBKEY)")
+        let ecKey = certificate.ellipticCurvePublicKey, theirs = openssl.ellipticCurvePublicKey
+        check(ecKey?.curve == theirs?.curve && ecKey?.point == theirs?.point, "ellipticCurvePublicKey")
     }
 
     @Test func everyFixtureCertificateReadsAsOpenSSLReadsIt() throws {
@@ -374,6 +387,8 @@ struct CertificateBuilder {
         #expect(certificates.contains { !$0.isCertificateAuthority && $0.basicConstraintsCA == true })
         #expect(certificates.contains { $0.extensionValue(oid: "1.3.6.1.4.1.11129.2.1.17") != nil })
         #expect(certificates.contains { $0.extensionValue(oid: "1.3.6.1.4.1.45724.1.1.4") != nil })
+        #expect(certificates.contains { $0.ellipticCurvePublicKey?.curve == "1.2.840.10045.3.1.7" })
+        #expect(certificates.contains { $0.ellipticCurvePublicKey == nil })
         let stringTags = Set(certificates.flatMap { c in
             c.fields.subject.attributes.compactMap { try? DERReader.parse($0.rawValue).tagNumber }
         })

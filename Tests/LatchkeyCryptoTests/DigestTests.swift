@@ -79,10 +79,17 @@ import Testing
         #expect(ConstantTime.equals(Data(hexString: expected)!, digest))
         #expect(!ConstantTime.equals(Data(count: 32), digest))
         #expect(Set([digest, SHA256.hash(data: Self.abc), SHA256.hash(data: Self.twoBlock)]).count == 2)
-        // The bytes never appear in descriptions (a digest of a secret is not logged by accident).
-        #expect(digest.description == "SHA256Digest(32 bytes)")
-        #expect(!"\(digest)".contains("ba7816"))
-        #expect(SHA512.hash(data: Self.abc).description == "SHA512Digest(64 bytes)")
+        // Printed as CryptoKit prints a digest: its hash's name and the bytes in lowercase hexadecimal.
+        #expect(digest.description == "SHA256 digest: " + expected)
+        #expect("\(digest)" == "SHA256 digest: " + expected)
+        #expect(SHA512.hash(data: Self.abc).description.hasPrefix("SHA512 digest: ddaf35a193617aba"))
+        #expect(Insecure.SHA1.hash(data: Self.abc).description == "SHA1 digest: a9993e364706816aba3e25717850c26c9cd0d89d")
+        #expect(Insecure.MD5.hash(data: Self.abc).description == "MD5 digest: 900150983cd24fb0d6963f7d28e17f72")
+        let mac = HMAC<SHA256>.authenticationCode(for: Data("what do ya want for nothing?".utf8),
+                                                  using: SymmetricKey(data: Data("Jefe".utf8)))
+        // RFC 4231 test case 2.
+        #expect(mac.description
+            == "HMAC with SHA256: 5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
         // Data + digest, as WebAuthn builds signed data.
         #expect((Data([1]) + digest).count == 33)
         let hasher = SHA384()

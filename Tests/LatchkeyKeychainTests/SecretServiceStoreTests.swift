@@ -97,6 +97,31 @@ struct SecretServiceStoreTests {
         #expect(try store.copyMatching(all).count == 4)
     }
 
+    /// An update looks at every item of the class for a primary-key clash, so it meets the items other clients add and
+    /// delete meanwhile: one deleted between the daemon's search and its loading is simply not there, no failure.
+    @Test func itemsAnotherClientDeletesMeanwhileAreNoFailure() async throws {
+        let store = try makeStore()
+        let churnService = "\(service).churn"
+        defer {
+            cleanUp(store)
+            try? store.delete(.genericPassword(service: churnService))
+        }
+        try store.add(password("me"))
+        let other = try SecretServiceStore()
+        let churn = password("churn", service: churnService)
+        let churning = Task.detached {
+            for _ in 0..<150 {
+                try other.add(churn)
+                try other.delete(.genericPassword(service: churnService))
+            }
+        }
+        for round in 0..<150 {
+            try store.update(.genericPassword(service: service, account: "me"),
+                             with: AttributeChanges(values: [.label: .string("round \(round)")]))
+        }
+        try await churning.value
+    }
+
     @Test func matchLimitsAndFilters() throws {
         let store = try makeStore()
         defer { cleanUp(store) }

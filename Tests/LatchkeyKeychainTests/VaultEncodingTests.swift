@@ -44,7 +44,7 @@ import Testing
 
     @Test func rowMACsAndAAD() throws {
         let row = try VaultRow.make(uid: Self.uid, attributes: Self.attributes, value: Data("secret".utf8),
-                                    keys: Self.keys, gateSecrets: nil)
+                                    keys: Self.keys, gateKeys: nil)
         #expect(Self.hex(row.pk) == Self.primaryKeyMAC)
         // Vault format 2 stores the first 16 bytes of each lookup MAC.
         #expect(row.lookup(.service).map { Self.hex($0) } == String(Self.serviceMAC.prefix(32)))
@@ -61,7 +61,7 @@ import Testing
     /// A value and attributes sealed by the format as recorded open unchanged.
     @Test func recordedBlobsOpen() throws {
         var row = try VaultRow.make(uid: Self.uid, attributes: Self.attributes, value: Data("secret".utf8),
-                                    keys: Self.keys, gateSecrets: nil)
+                                    keys: Self.keys, gateKeys: nil)
         row.sealedValue = try #require(Data(hexString: Self.sealedValue))
         row.sealedAttributes = try #require(Data(hexString: Self.sealedAttributes))
         #expect(try row.openValue(keys: Self.keys, itemKey: nil) == Data("secret".utf8))

@@ -89,7 +89,7 @@ import Testing
     /// The AAD written on the stack for a plain read is the one the row was sealed with.
     @Test func stackAADMatchesTheRowAAD() throws {
         let row = try VaultRow.make(uid: VaultEncodingTests.uid, attributes: VaultEncodingTests.attributes,
-                                    value: Data("secret".utf8), keys: VaultEncodingTests.keys, gateSecrets: nil)
+                                    value: Data("secret".utf8), keys: VaultEncodingTests.keys, gateKeys: nil)
         var level = row.accessibility.rawValue
         let aad = level.withUTF8 { level in
             row.pk.withUnsafeBytes { pk in

@@ -19,7 +19,7 @@ import Testing
             for row in rows + certificates {
                 let attributes = try row.openAttributes(keys: keys)
                 let value = try row.openValue(keys: keys, itemKey: nil)
-                let fresh = try VaultRow.make(uid: row.uid, attributes: attributes, value: value, keys: keys, gateSecrets: nil)
+                let fresh = try VaultRow.make(uid: row.uid, attributes: attributes, value: value, keys: keys, gateKeys: nil)
                 #expect(row.pk == fresh.pk, comment)
                 #expect(row.lookupMACs == fresh.lookupMACs, comment)
             }

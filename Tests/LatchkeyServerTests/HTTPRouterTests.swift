@@ -70,4 +70,22 @@ struct HTTPRouterTests {
     @Test func jsonEncodingFailureIs500() {
         #expect(HTTPResponse.json(["x": Double.nan]).status == 500)
     }
+
+    /// A literal segment beats a parameter: `/v1/sessions/revoke-others` is not also a session id.
+    @Test func aLiteralPathIsNotAlsoAParametersResource() async {
+        let router = Router([
+            Route("DELETE", "/v1/sessions/:id") { request in HTTPResponse(status: 204, body: Data((request.pathParameters["id"] ?? "").utf8)) },
+            Route("POST", "/v1/sessions/revoke-others") { _ in HTTPResponse(status: 200) },
+        ])
+        let other = await router.handle(HTTPRequest(method: "DELETE", path: "/v1/sessions/abc"))
+        #expect(other.status == 204 && String(decoding: other.body, as: UTF8.self) == "abc")
+        #expect(await router.handle(HTTPRequest(method: "POST", path: "/v1/sessions/revoke-others")).status == 200)
+        let literal = await router.handle(HTTPRequest(method: "DELETE", path: "/v1/sessions/revoke-others"))
+        #expect(literal.status == 405 && literal.header("Allow") == "POST")
+        let unknown = await router.handle(HTTPRequest(method: "POST", path: "/v1/sessions/abc"))
+        #expect(unknown.status == 405 && unknown.header("Allow") == "DELETE")
+        // A literal route elsewhere does not shadow the parameter.
+        let elsewhere = Router([Route("GET", "/a/:id") { _ in HTTPResponse(status: 200) }, Route("GET", "/b/x") { _ in HTTPResponse(status: 201) }])
+        #expect(await elsewhere.handle(HTTPRequest(method: "GET", path: "/a/x")).status == 200)
+    }
 }

@@ -61,7 +61,7 @@ struct OpenAPITests {
     @Test func everyOperationIsDescribed() throws {
         let document = try Self.document()
         let operations = document.operations
-        #expect(operations.count == 21)
+        #expect(operations.count == 28)
         #expect(Set(operations.map(\.operationID)).count == operations.count, "operationIds are unique")
         for operation in operations {
             let name = "\(operation.method) \(operation.path)"
@@ -97,10 +97,16 @@ struct OpenAPITests {
                 }
             }
         }
-        // The stateful chain: account creation → login → refresh, rename, logout.
-        let login = try #require(operations.first { $0.operationID == "passwordLogin" })
-        let links = Set(login.node["responses"]?["200"]?["links"]?.entries.compactMap { $0.value["operationId"]?.text } ?? [])
-        #expect(links.isSuperset(of: ["token", "renamePasskey", "logout", "me", "listPasskeys", "revoke"]))
+        // The stateful chains: account creation → login → refresh, rename, logout; and login → list sessions → end one
+        // → delete the account.
+        func links(_ operationID: String, _ status: String) throws -> Set<String> {
+            let operation = try #require(operations.first { $0.operationID == operationID })
+            return Set(operation.node["responses"]?[status]?["links"]?.entries.compactMap { $0.value["operationId"]?.text } ?? [])
+        }
+        #expect(try links("passwordLogin", "200").isSuperset(of: ["token", "renamePasskey", "logout", "me", "listPasskeys",
+                                                                  "revoke", "listSessions", "changePassword", "deleteMe"]))
+        #expect(try links("listSessions", "200").isSuperset(of: ["endSession", "revokeOtherSessions", "deleteMe"]))
+        #expect(try links("endSession", "204") == ["deleteMe"])
         let create = try #require(operations.first { $0.operationID == "createAccount" })
         #expect(create.node["responses"]?["201"]?["links"]?.entries.first?.value["operationId"]?.text == "passwordLogin")
     }
@@ -122,6 +128,12 @@ struct OpenAPITests {
         #expect(limit("PasskeyRename", "name", "minLength") == 1)
         #expect(limit("RefreshRequest", "refresh_token", "minLength") == 1)
         #expect(limit("RevocationRequest", "token", "minLength") == 1)
+        #expect(limit("PasswordChange", "new_password", "minLength") == policy.minimumLength)
+        #expect(limit("PasswordChange", "new_password", "maxLength") == policy.maximumBytes)
+        #expect(limit("PasswordChange", "current_password", "maxLength") == policy.maximumBytes)
+        for schema in ["LoginCredentials", "AuthenticationResponseJSON", "RegistrationResponseJSON", "AppleSignInRequest"] {
+            #expect(limit(schema, "device_name", "maxLength") == DeviceName.maximumBytes, "\(schema)")
+        }
         #expect(HTTPServerConfiguration(port: 0).maxBodyBytes == 64 * 1024)
         #expect(document.root["info"]?["description"]?.text?.contains("64 KiB") == true)
     }

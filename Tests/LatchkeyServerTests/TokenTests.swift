@@ -132,10 +132,16 @@ struct TokenTests {
     @Test(arguments: ["plain", "with \"quotes\" and \\ back/slash", "tab\tnew\nline\u{1}\u{1f}", "café ✓ 🔑", "",
                       "\"\u{8}\u{c}\r\\", "\u{7f}x\u{0}"])
     func accessTokenPayloadMatchesJSONEncoder(_ text: String) throws {
-        let claims = AccessTokenClaims(iss: "https://issuer/\(text)", sub: text, aud: "latchkey", exp: 1_700_000_900,
-                                       iat: -5, jti: text, clientID: "app", scope: text, sid: "s")
-        let expected = try AccessTokenCodec.encoder.encode(claims)
-        #expect(String(decoding: AccessTokenCodec.payload(claims), as: UTF8.self) == String(decoding: expected, as: UTF8.self))
+        for claims in [AccessTokenClaims(iss: "https://issuer/\(text)", sub: text, aud: "latchkey", exp: 1_700_000_900,
+                                         iat: -5, jti: text, clientID: "app", scope: text, sid: "s"),
+                       AccessTokenClaims(iss: "https://issuer", sub: text, aud: "latchkey", exp: 1_700_000_900, iat: 7,
+                                         jti: text, clientID: "app", scope: text, sid: "s", authTime: 1_699_999_000,
+                                         amr: ["hwk", text, "mfa"]),
+                       AccessTokenClaims(iss: "i", sub: "a", aud: "b", exp: 1, iat: 0, jti: "j", clientID: "c", scope: "",
+                                         sid: "s", authTime: 0, amr: [])] {
+            let expected = try AccessTokenCodec.encoder.encode(claims)
+            #expect(String(decoding: AccessTokenCodec.payload(claims), as: UTF8.self) == String(decoding: expected, as: UTF8.self))
+        }
     }
 
     /// The token endpoint's hand-built body is byte for byte what the server's JSONEncoder writes for the same

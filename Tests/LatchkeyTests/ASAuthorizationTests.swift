@@ -14,12 +14,12 @@ import Testing
 /// code compiles against). Serialized: the module's configuration (Apple ID authority, simulated owner) is per process.
 @Suite("ASAuthorization against latchkey serve", .serialized, .enabled(if: LatchkeyBinary.testsRun, LatchkeyBinary.skipReason))
 struct ASAuthorizationTests {
-    /// Waits for the next event of an `AccountManager` started by `start`.
+    /// Waits for the next event of an app-code object (`AccountManager`, `LoginController`) started by `start`.
     @MainActor
-    static func event(_ manager: AccountManager, start: () -> Void) async -> AccountEvent {
+    static func event<Reporter: ReportsEvents>(_ reporter: Reporter, start: () -> Void) async -> Reporter.Event {
         await withCheckedContinuation { continuation in
-            manager.onEvent = { event in
-                manager.onEvent = nil
+            reporter.onEvent = { event in
+                reporter.onEvent = nil
                 continuation.resume(returning: event)
             }
             start()
@@ -205,3 +205,13 @@ extension ASAuthorizationTests {
         }
     }
 }
+
+/// The app-code objects of `AuthenticationServicesClient/`, which report what their delegate heard through `onEvent`.
+@MainActor
+protocol ReportsEvents: AnyObject {
+    associatedtype Event: Sendable
+    var onEvent: ((Event) -> Void)? { get set }
+}
+
+extension AccountManager: ReportsEvents {}
+extension LoginController: ReportsEvents {}

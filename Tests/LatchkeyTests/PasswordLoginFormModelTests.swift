@@ -214,6 +214,21 @@ private let submitRows: [SubmitRow] = [
         #expect(second.mode == .createAccount)
     }
 
+    /// Password AutoFill: the user name field, then a new password (suggested and saved) while the account is created,
+    /// a saved password once it exists.
+    @Test func theFieldsTellAutoFillWhatTheyHold() async throws {
+        let login = login()
+        let model = PasswordLoginFormModel(login: login, language: .english) { _ in }
+        #expect(model.mode == .createAccount)
+        #expect(model.usernameContentType == .username)
+        #expect(model.passwordContentType == .newPassword && model.passwordConfirmationContentType == .newPassword)
+        (model.username, model.password, model.passwordConfirmation) = ("mina", "correct horse", "correct horse")
+        await model.submit()
+        #expect(model.mode == .logIn)
+        #expect(model.usernameContentType == .username && model.passwordContentType == .password)
+        #expect(AutoFillContentType.allCases.map(\.rawValue) == ["username", "password", "newPassword"])
+    }
+
     @Test func oneSubmissionAtATime() async throws {
         let store = GatedStore()
         let login = login(store)

@@ -25,6 +25,16 @@ import Latchkey
         let jwt = try JWT.verify(token, key: .p256(signingKey.publicKey),
                                  options: JWTValidationOptions(allowedAlgorithms: [.ES256], requireExpiration: false))
         #expect(jwt.claims.sub == "alice")
+
+        let recipientKey = Curve25519.KeyAgreement.PrivateKey()
+        var sender = try HPKE.Sender(recipientKey: recipientKey.publicKey, ciphersuite: .Curve25519_SHA256_ChachaPoly,
+                                     info: Data("notes v1".utf8))
+        let sealed = try sender.seal(Data("hello".utf8), authenticating: Data("header".utf8))
+        var recipient = try HPKE.Recipient(privateKey: recipientKey, ciphersuite: .Curve25519_SHA256_ChachaPoly,
+                                           info: Data("notes v1".utf8), encapsulatedKey: sender.encapsulatedKey)
+        let opened = try recipient.open(sealed, authenticating: Data("header".utf8))
+        #expect(opened == Data("hello".utf8))
+        #expect(digest.description == "SHA256 digest: " + digest.hexString)
     }
 
     @Test func keychainExample() throws {
@@ -147,6 +157,54 @@ extension ASAuthorizationTests {
             let revocations = apple.observeCredentialRevocation()
             revocations.cancel()
             #expect(!result.tokens.accessToken.isEmpty && result.authorization.email != nil)
+
+            // The existing-account flow: the Apple ID just used is offered (this stand-in knows it), the sheet picks it.
+            let existing = ExistingAccountSignIn(baseURL: api, appleSignIn: apple)   // the system's sheet
+            if let signedIn = try await existing.signIn() {        // nil: nothing to offer, or the sheet was closed
+                #expect(signedIn.method == .apple && !signedIn.tokens.accessToken.isEmpty)
+            } else {
+                Issue.record("the Apple ID was not offered")
+            }
+        }
+
+        /// The README's account example: a passkey account whose server asks for a sign-in within 1 s.
+        @MainActor @Test func accountExample() async throws {
+            let services = try AuthenticationServicesFixture.start(serverArguments: ["--step-up-max-age", "1"])
+            defer { services.stop() }
+            let server = services.server.baseURL
+            let store = MemoryStore()
+            let notesKeychain = Keychain(service: "com.example.notes.readme.notes", store: store)
+            try await notesKeychain.set("4711", forKey: "note")
+            let tokens = TokenManager(storage: KeychainTokenStorage(service: "com.example.notes.readme", store: store),
+                                      refresher: OAuthTokenRefresher(tokenEndpoint: server.appendingPathComponent("v1/token")))
+            let username = "ada-\(UUID().uuidString.prefix(8).lowercased())"
+            let passkeys = PasskeyClient(baseURL: server, ceremony: PlatformPasskeyCeremony(), deviceName: "Ada's iPhone")
+            try await tokens.store(try #require(try await passkeys.register(username: username).tokens))
+            _ = try await passkeys.signIn()                                          // another device's session
+            let appLock = AppLock(authenticator: BiometricAuthenticator { AuthenticationServicesFixture.simulator.makeContext() })
+            let lockSessions = MemoryAppSessionStore(Date())
+            let trustedBiometrics = MemoryDomainStateStore(TrustedDomainState(domainState: Data([1])))
+            let apple = AppleSignIn(keychain: Keychain(service: "com.example.notes.readme", store: store),
+                                    stateProvider: SystemAppleCredentialStateProvider()) {}
+
+            let account = Latchkey.AccountManager(
+                baseURL: server, tokens: tokens,
+                reauthentication: .passkey(PasskeyClient(baseURL: server, ceremony: PlatformPasskeyCeremony())),
+                deviceData: AccountDeviceData(keychains: [notesKeychain], appleSignIn: apple, domainState: trustedBiometrics,
+                                              appSessions: lockSessions, appLock: appLock))
+            let sessions = try await account.sessions()
+            #expect(sessions.count == 2 && sessions.first?.isCurrent == true)
+            #expect(sessions.first?.deviceName == "Ada's iPhone")
+            #expect(try await account.endOtherSessions() == 1)
+            try await Task.sleep(for: .milliseconds(2500))                           // the sign-in is no longer recent
+            try await account.addPassword("a new password")
+            try await account.deleteAccount()
+
+            #expect(try await tokens.storedTokens() == nil)
+            #expect(try await notesKeychain.allKeys().isEmpty)
+            #expect(lockSessions.lastActive() == nil)
+            #expect(try trustedBiometrics.loadTrustedState() == nil)
+            #expect(appLock.state == .needsLogin)
         }
     }
 }

@@ -34,7 +34,7 @@ OS_NAMES = {"macos": "macOS", "ios": "iOS", "tvos": "tvOS", "watchos": "watchOS"
 
 # Modules that exist on every Apple platform (true in `canImport` on an Apple host) and modules that never do.
 APPLE_MODULES = {"Darwin", "ObjectiveC", "Security", "LocalAuthentication", "CryptoKit", "CommonCrypto",
-                 "AuthenticationServices", "os", "Network", "CoreFoundation", "Combine", "SwiftUI"}
+                 "AuthenticationServices", "DeviceCheck", "os", "Network", "CoreFoundation", "Combine", "SwiftUI"}
 NON_APPLE_MODULES = {"Glibc", "Musl", "Android", "Bionic", "WinSDK", "WASILibc", "FoundationNetworking",
                      "FoundationXML"}
 
@@ -285,7 +285,7 @@ def _load_dump(root: str, host: str, text: str) -> dict:
 
 # Swift targets issue 25 names as Linux-only (the Linux backends and the Linux facades with Apple's names).
 NAMED_LINUX_ONLY = ("LatchkeyAuthLinux", "LatchkeyKeychainLinux", "LatchkeyOpenSSL", "Security",
-                    "LocalAuthentication", "CryptoKit", "CommonCrypto", "AuthenticationServices")
+                    "LocalAuthentication", "CryptoKit", "CommonCrypto", "AuthenticationServices", "DeviceCheck")
 
 # The products an app on an Apple platform adds: what the Apple-platform checks hold to Apple's frameworks.
 CLIENT_PRODUCTS = ["Latchkey", "LatchkeyUI", "LatchkeyKeychain", "LatchkeyAuth", "LatchkeyCrypto", "LatchkeyWebAuthn"]
@@ -296,7 +296,7 @@ EXAMPLE_APP_TARGETS = {"SecureNotesExampleCore": ("ios",)}
 
 # The Linux modules named after Apple's frameworks: on Apple platforms `import Security` (and the rest) is the SDK's.
 APPLE_FRAMEWORK_NAMES = frozenset({"Security", "LocalAuthentication", "CryptoKit", "CommonCrypto",
-                                   "AuthenticationServices"})
+                                   "AuthenticationServices", "DeviceCheck"})
 
 # System libraries Apple ships in its SDKs that a client product may link there (none is wanted today:
 # add a name here, with the reason, to allow one).

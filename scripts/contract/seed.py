@@ -10,6 +10,7 @@ import base64
 import hashlib
 import json
 import sys
+import urllib.error
 import urllib.request
 
 # The P-256 base point G (SEC 2, section 2.4.2).
@@ -47,15 +48,26 @@ def b64url(data):
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 
-def call(base, method, path, body=None, token=None):
+def send(base, method, path, body=None, token=None):
+    """The status and the JSON body of one request (an error status is answered, not raised)."""
     request = urllib.request.Request(base + path, method=method,
                                      data=None if body is None else json.dumps(body).encode())
     if body is not None:
         request.add_header("Content-Type", "application/json")
     if token is not None:
         request.add_header("Authorization", "Bearer " + token)
-    with urllib.request.urlopen(request, timeout=30) as response:
-        return json.loads(response.read() or b"null")
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, json.loads(response.read() or b"null")
+    except urllib.error.HTTPError as error:
+        return error.code, None
+
+
+def call(base, method, path, body=None, token=None):
+    status, value = send(base, method, path, body, token)
+    if status >= 400:
+        raise RuntimeError("%s %s answered %d" % (method, path, status))
+    return value
 
 
 def register_passkey(base, token, index):
@@ -84,6 +96,8 @@ def main():
         register_passkey(base, token, index)
     listed = call(base, "GET", "/v1/passkeys", token=token)["passkeys"]
     print("contract-test: seeded %s with %d passkeys" % (username, len(listed)))
+    # The account's id, for the hooks (they keep schemathesis from deleting it or changing its password).
+    print("account_id=%s" % call(base, "GET", "/v1/me", token=token)["id"])
 
 
 if __name__ == "__main__":

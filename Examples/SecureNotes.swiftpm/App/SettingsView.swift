@@ -1,8 +1,10 @@
 import Latchkey
+import LatchkeyUI
 import SecureNotesCore
 import SwiftUI
 
-/// The server's address, signing out, and erasing the notes.
+/// The server's address, the account's devices, signing out, erasing the notes, and deleting the account (App Review
+/// 5.1.1(v)): the screens are LatchkeyUI's over the models `SecureNotesModel` makes for who is signed in.
 struct SettingsView: View {
     @Bindable var model: SecureNotesModel
     @Environment(\.dismiss) private var dismiss
@@ -25,6 +27,9 @@ struct SettingsView: View {
                 }
                 if model.account != nil {
                     Section {
+                        if model.account?.method != .password {
+                            NavigationLink("Devices") { DevicesDestination(model: model) }
+                        }
                         Button("Sign Out") {
                             Task {
                                 await model.signOut()
@@ -33,9 +38,43 @@ struct SettingsView: View {
                         }
                         Button("Delete All Notes", role: .destructive) { model.deleteAllNotes() }
                     }
+                    Section {
+                        NavigationLink("Delete Account") {
+                            DeleteAccountDestination(model: model) { dismiss() }
+                        }
+                        .foregroundStyle(.red)
+                    }
                 }
             }
             .navigationTitle("Settings")
         }
+    }
+}
+
+/// "Devices": the screen's model made once, when it is shown.
+private struct DevicesDestination: View {
+    let model: SecureNotesModel
+    @State private var devices: DevicesScreenModel?
+
+    var body: some View {
+        Group {
+            if let devices { DevicesScreen(model: devices) }
+        }
+        .onAppear { if devices == nil { devices = model.devicesScreen() } }
+    }
+}
+
+/// "Delete Account": the screen's model made once, when it is shown; settings close once the account is deleted.
+private struct DeleteAccountDestination: View {
+    let model: SecureNotesModel
+    let close: () -> Void
+    @State private var deletion: DeleteAccountScreenModel?
+
+    var body: some View {
+        Group {
+            if let deletion { DeleteAccountScreen(model: deletion, onCancel: close) }
+        }
+        .onAppear { if deletion == nil { deletion = model.deleteAccountScreen() } }
+        .onChange(of: deletion?.phase) { if deletion?.phase == .deleted { close() } }
     }
 }

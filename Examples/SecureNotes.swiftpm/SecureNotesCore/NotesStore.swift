@@ -118,6 +118,9 @@ public struct NotesStore: Sendable {
         for note in try notes() { try delete(note.id) }
     }
 
+    /// The keychains (services) holding only this account's notes: what deleting the account removes whole.
+    public var keychains: [Keychain] { [keychain, Keychain(service: lockedService, store: store)] }
+
     private func write(_ note: Note) throws(NotesError) {
         do { try keychain.set(note, forKey: note.id.uuidString) } catch { throw .keychain(error) }
     }

@@ -16,6 +16,9 @@ public struct SecureNotesEnvironment: Sendable {
     public var passkeyCeremony: any PasskeyCeremony
     /// Apple's answer about a Sign in with Apple user.
     public var appleCredentialStates: any AppleCredentialStateProvider
+    /// The existing-account sheet shown at launch while signed out (Sign in with Apple, a saved password, a passkey);
+    /// nil: none.
+    public var existingAccounts: (any ExistingAccountAuthorizing)?
     /// The server until the user enters another.
     public var defaultServer: URL
     /// The cost of the password account's verifier.
@@ -24,29 +27,35 @@ public struct SecureNotesEnvironment: Sendable {
     public var sessionTimeout: TimeInterval
     /// The language of every text.
     public var language: MessageLanguage
+    /// How the server's devices list names this device's sessions (`nil`: the server shows the User-Agent).
+    public var deviceName: String?
 
     public init(service: String, store: any ItemStore, authenticator: BiometricAuthenticator,
                 passkeyCeremony: any PasskeyCeremony, appleCredentialStates: any AppleCredentialStateProvider,
-                defaultServer: URL, passwordHashStrength: PasswordHash.Strength = .standard,
-                sessionTimeout: TimeInterval = 60, language: MessageLanguage = .current) {
+                existingAccounts: (any ExistingAccountAuthorizing)? = nil, defaultServer: URL,
+                passwordHashStrength: PasswordHash.Strength = .standard, sessionTimeout: TimeInterval = 60,
+                language: MessageLanguage = .current, deviceName: String? = nil) {
         self.service = service
         self.store = store
         self.authenticator = authenticator
         self.passkeyCeremony = passkeyCeremony
         self.appleCredentialStates = appleCredentialStates
+        self.existingAccounts = existingAccounts
         self.defaultServer = defaultServer
         self.passwordHashStrength = passwordHashStrength
         self.sessionTimeout = sessionTimeout
         self.language = language
+        self.deviceName = deviceName
     }
 
     #if canImport(AuthenticationServices) && !os(watchOS)
     /// The app on a device: the system keychain, `LAContext`, `ASAuthorizationController` passkeys, Apple's credential
-    /// state.
+    /// state, and Apple's existing-account flow at launch.
     public static func device(service: String, defaultServer: URL) -> SecureNotesEnvironment {
         SecureNotesEnvironment(service: service, store: Keychain.defaultStore, authenticator: BiometricAuthenticator(),
                                passkeyCeremony: PlatformPasskeyCeremony(),
-                               appleCredentialStates: SystemAppleCredentialStateProvider(), defaultServer: defaultServer)
+                               appleCredentialStates: SystemAppleCredentialStateProvider(),
+                               existingAccounts: SystemExistingAccountAuthorizer(), defaultServer: defaultServer)
     }
     #endif
 }

@@ -8,11 +8,15 @@ import Observation
 ///
 /// - Signing in: the app's own password account (`passwordForm`, kept on this device), or an account of the server
 ///   with a passkey or Sign in with Apple (`signIn`); `createPasskeyAccount(username:)` makes a server account with a
-///   passkey. The server's tokens are kept in the keychain (`TokenManager`); a Sign in with Apple user is checked with
+///   passkey. At launch, signed out, Apple's existing-account sheet offers what the device already has — Sign in with
+///   Apple, a password saved for the server's website, a passkey — and signs in with the one picked. The server's tokens are kept in the keychain (`TokenManager`); a Sign in with Apple user is checked with
 ///   Apple at every launch and while the app runs, and signed out when revoked.
 /// - The lock: Face ID with the passcode as fallback (`lockScreen` over `AppLock`), asked at launch and whenever the app
 ///   comes back from the background (`lockOnBackground`); the privacy cover hides it in the app switcher.
 /// - The notes: in the keychain, per account (`NotesStore`), in memory only while unlocked (`refresh()`).
+/// - The account's life (Settings): "Devices" lists a server account's sessions and signs them out; "Delete Account"
+///   deletes the account — on the server after re-authenticating with its passkey or Sign in with Apple when the server
+///   asks, or the password account on this device — with its notes and all the app kept of it, and returns to sign-in.
 @MainActor
 @Observable
 public final class SecureNotesModel {
@@ -36,6 +40,7 @@ public final class SecureNotesModel {
     @ObservationIgnored private let environment: SecureNotesEnvironment
     @ObservationIgnored private let settings: ServerSettings
     @ObservationIgnored private let appKeychain: Keychain
+    @ObservationIgnored private let passwordLogin: PasswordLogin
     @ObservationIgnored private let apple: AppleSignIn
     @ObservationIgnored private var tokens: TokenManager
     @ObservationIgnored private var revocations: AppleCredentialRevocationObservation?
@@ -65,8 +70,10 @@ public final class SecureNotesModel {
             sessions: KeychainAppSessionStore(keychain: keychain))
         let lockScreen = LockScreenModel(appLock: appLock, allowsPasswordLogin: true, language: language)
         self.lockScreen = lockScreen
+        let passwordLogin = PasswordLogin(keychain: keychain, hashStrength: environment.passwordHashStrength)
+        self.passwordLogin = passwordLogin
         passwordForm = PasswordLoginFormModel(
-            login: PasswordLogin(keychain: keychain, hashStrength: environment.passwordHashStrength),
+            login: passwordLogin,
             authenticator: environment.authenticator, language: language) { session in
             handle.model?.didSignIn(SignedInAccount(method: .password, username: session.username, server: nil))
             lockScreen.didLogInWithPassword()
@@ -91,6 +98,31 @@ public final class SecureNotesModel {
         if revocations == nil { revocations = apple.observeCredentialRevocation() }
         await lockScreen.launch()
         refresh()
+        if account == nil { await signInWithExistingAccount() }
+    }
+
+    /// Apple's existing-account flow (at launch, signed out): the sheet offers Sign in with Apple, a saved password and
+    /// a passkey the device already has, and the server's session starts with the one the user picks. Nothing offered,
+    /// or the sheet closed: the sign-in screen stays, without a word.
+    public func signInWithExistingAccount() async {
+        guard account == nil, let authorizer = environment.existingAccounts else { return }
+        let flow = ExistingAccountSignIn(baseURL: settings.url, appleSignIn: apple, authorizer: authorizer)
+        do {
+            guard let signedIn = try await flow.signIn() else { return }
+            let session = try await session(signedIn.tokens)
+            let method: SignedInAccount.Method = switch signedIn.method {
+            case .apple: .apple
+            case .passkey: .passkey
+            case .password: .serverPassword
+            }
+            didSignIn(SignedInAccount(method: method, username: session.username, server: settings.url.host))
+            lockScreen.appLock.didAuthenticate()
+            refresh()
+        } catch let error as ExistingAccountSignInError {
+            errorMessage = error.message(in: language)
+        } catch {
+            errorMessage = SignInScreenError(classifying: error).message(for: .passkey, in: language)
+        }
     }
 
     /// Reads the notes when the app shows its content and forgets them otherwise: call whenever
@@ -161,8 +193,7 @@ public final class SecureNotesModel {
     /// A new account on the server with a passkey for `username`, signed in at once.
     public func createPasskeyAccount(username: String) async {
         do {
-            let client = PasskeyClient(baseURL: settings.url, ceremony: environment.passkeyCeremony)
-            guard let grant = try await client.register(username: username).tokens else { throw SignInScreenError.failed }
+            guard let grant = try await passkeyClient.register(username: username).tokens else { throw SignInScreenError.failed }
             didSignIn(try await session(grant), method: .passkey)
         } catch {
             let failure = SignInScreenError(classifying: error)
@@ -203,6 +234,58 @@ public final class SecureNotesModel {
         try await tokens.validTokens().accessToken
     }
 
+    // MARK: - The account's life
+
+    /// The "Delete Account" screen of who is signed in (`nil` when nobody is). A server account is deleted on the server
+    /// (`AccountManager`: the passkey or Sign in with Apple again when the server asks for a recent sign-in), the
+    /// password account on this device; either way its notes, its sign-in and the lock's session leave the device, and
+    /// the app is back at sign-in.
+    public func deleteAccountScreen() -> DeleteAccountScreenModel? {
+        guard let account, let notes = notesStore else { return nil }
+        let consequences = [language.pick(english: "Your notes on this device are deleted.",
+                                          korean: "이 기기의 메모가 삭제됩니다.")]
+        let deviceData = AccountDeviceData(
+            keychains: notes.keychains, appleSignIn: account.method == .apple ? apple : nil,
+            appSessions: KeychainAppSessionStore(keychain: appKeychain),
+            passwordLogin: account.method == .password ? passwordLogin : nil, appLock: lockScreen.appLock,
+            additional: [{ [appKeychain] in try await appKeychain.remove(Self.accountKey) }])
+        let onDeleted: @MainActor () -> Void = { [weak self] in self?.didDeleteAccount() }
+        guard account.method != .password else {
+            return DeleteAccountScreenModel(appConsequences: consequences, language: language,
+                                            delete: { () throws(AccountManagerError) in try await deviceData.clear() },
+                                            onDeleted: onDeleted)
+        }
+        return DeleteAccountScreenModel(account: accountManager(for: account, deviceData: deviceData),
+                                        appConsequences: consequences, language: language, onDeleted: onDeleted)
+    }
+
+    /// The "Devices" screen of a server account (`nil` for the password account, which has no server): its sessions,
+    /// this device's marked; signing this device's out signs the app out.
+    public func devicesScreen() -> DevicesScreenModel? {
+        guard let account, account.method != .password else { return nil }
+        return DevicesScreenModel(account: accountManager(for: account, deviceData: AccountDeviceData()),
+                                  language: language) { [weak self] in await self?.endSession() }
+    }
+
+    /// The server account's manager: this app's tokens, re-authenticating as the account signs in.
+    private func accountManager(for account: SignedInAccount, deviceData: AccountDeviceData) -> AccountManager {
+        let reauthentication: AccountReauthentication = account.method == .apple
+            ? .signInWithApple(apple, authorizer: SystemAppleIDAuthorizer(),
+                               server: AppleSessionClient(baseURL: settings.url, deviceName: environment.deviceName))
+            : .passkey(passkeyClient)
+        return AccountManager(baseURL: settings.url, tokens: tokens, reauthentication: reauthentication,
+                              deviceData: deviceData)
+    }
+
+    /// The account is gone: nobody signed in, the sign-in screen and the password form as on a new install.
+    private func didDeleteAccount() {
+        account = nil
+        errorMessage = nil
+        signIn.reset()
+        passwordForm.reset()
+        refresh()
+    }
+
     // MARK: - Internals
 
     var notesStore: NotesStore? {
@@ -216,21 +299,24 @@ public final class SecureNotesModel {
         language.pick(english: "Open the locked note", korean: "잠긴 메모 열기")
     }
 
+    private var passkeyClient: PasskeyClient {
+        PasskeyClient(baseURL: settings.url, ceremony: environment.passkeyCeremony, deviceName: environment.deviceName)
+    }
+
     func passkeySession() async throws -> ServerSession {
-        try await session(PasskeyClient(baseURL: settings.url, ceremony: environment.passkeyCeremony).signIn())
+        try await session(passkeyClient.signIn())
     }
 
     func appleSession(_ authorization: ASAuthorization, nonce: AppleSignInNonce) async throws -> ServerSession {
         try await session(apple.finishSignIn(AppleIDAuthorization(authorization), nonce: nonce,
-                                             server: AppleSessionClient(baseURL: settings.url)).tokens)
+                                             server: AppleSessionClient(baseURL: settings.url,
+                                                                        deviceName: environment.deviceName)).tokens)
     }
 
     /// The session `grant` starts: whose it is (`GET /v1/me`), its tokens kept in the keychain.
     private func session(_ grant: TokenGrant) async throws -> ServerSession {
         let username = try await accounts.username(accessToken: grant.accessToken)
-        try await tokens.store(AuthTokens(accessToken: grant.accessToken, refreshToken: grant.refreshToken,
-                                          expiresAt: Date().addingTimeInterval(grant.expiresIn ?? 900),
-                                          tokenType: grant.tokenType, scope: grant.scope))
+        try await tokens.store(grant)
         return ServerSession(tokens: grant, username: username)
     }
 

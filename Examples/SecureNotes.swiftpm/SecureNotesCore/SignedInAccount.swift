@@ -6,10 +6,12 @@ import FoundationNetworking
 #endif
 
 /// Who may open the notes: the app's own password account on this device, or an account of the server (a passkey,
-/// Sign in with Apple). Kept in the keychain while signed in; each account has its own notes.
+/// Sign in with Apple, or its password saved for the server's website). Kept in the keychain while signed in; each
+/// account has its own notes.
 public struct SignedInAccount: Codable, Sendable, Hashable {
     public enum Method: String, Codable, Sendable, Hashable {
-        case password, passkey, apple
+        /// `password` is the app's own account on this device; `serverPassword` the server's, from a saved password.
+        case password, passkey, apple, serverPassword
     }
 
     public var method: Method

@@ -9,7 +9,9 @@ import LocalAuthentication
 /// `ASAuthorizationError` with Apple's code; cancellation (of the task, or of the prompt) is `.canceled`.
 struct AuthorizationPerformer: Sendable {
     enum Mode: Sendable {
-        case modal
+        /// The sheet. `existingOnly` (`preferImmediatelyAvailableCredentials`, or the existing-account flow: a password
+        /// request among the requests) offers Sign in with Apple only to an app its Apple ID already signed in to.
+        case modal(existingOnly: Bool)
         case autoFill
     }
 
@@ -28,16 +30,23 @@ struct AuthorizationPerformer: Sendable {
 
     func run(_ mode: Mode) async throws(ASAuthorizationError) -> AuthorizationOutcome {
         switch mode {
-        case .modal:
+        case .modal(let existingOnly):
             var askedForAppleID = false
             for (index, work) in works {
                 switch work {
                 case .appleID(let request):
                     guard let authority = LatchkeyAuthenticationServicesConfiguration.appleIDAuthority else {
-                        askedForAppleID = true
+                        askedForAppleID = !existingOnly
                         continue
                     }
+                    if existingOnly, await !Self.hasExistingAppleID(authority) { continue }
                     return AuthorizationOutcome(index: index, result: .appleID(try await authorize(request, with: authority)))
+                case .password(let domains):
+                    guard let saved = try Self.savedPassword(domains) else { continue }
+                    try await Self.evaluate(reason: MessageLanguage.current.pick(
+                        english: "Sign in to \(saved.domain) with your saved password",
+                        korean: "저장된 암호로 \(saved.domain)에 로그인"), registration: false)
+                    return AuthorizationOutcome(index: index, result: .password(saved))
                 case .registration(let kind, let options):
                     return AuthorizationOutcome(index: index, result: .registration(kind, try await register(kind, options)))
                 case .assertion(let kind, let options):
@@ -198,11 +207,13 @@ struct AuthorizationPerformer: Sendable {
 
     static func evaluate(reason: String, registration: Bool) async throws(ASAuthorizationError) {
         let context = LatchkeyAuthenticationServicesConfiguration.makeUserVerificationContext()
+        // LAContext is not Sendable (as Apple's); the cancellation handler invalidates the Sendable context it wraps.
+        let backing = context.latchkeyAuthenticationContext
         do {
             _ = try await withTaskCancellationHandler {
                 try await context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: reason)
             } onCancel: {
-                context.invalidate()
+                backing.invalidate()
             }
         } catch {
             throw Self.mapping(error, registration: registration)
@@ -225,14 +236,34 @@ struct AuthorizationPerformer: Sendable {
         }
     }
 
+    // MARK: Saved passwords
+
+    static func savedPassword(_ domains: [String]) throws(ASAuthorizationError) -> SavedPassword? {
+        do {
+            return try KeychainSavedPasswords().newest(forDomains: domains)
+        } catch {
+            throw ASAuthorizationError(.failed, reason: MessageLanguage.current.pick(
+                english: "The keychain refused the saved passwords: \(error.message)",
+                korean: "키체인이 저장된 암호를 거부했습니다: \(error.message)"))
+        }
+    }
+
     // MARK: Apple ID
+
+    /// Whether this app's Apple ID already signed in to it (`KeychainAppleIDRecord`) and is still authorized.
+    static func hasExistingAppleID(_ authority: any LatchkeyAppleIDAuthority) async -> Bool {
+        guard let user = KeychainAppleIDRecord().user() else { return false }
+        return (try? await authority.credentialState(forUserID: user)) == .authorized
+    }
 
     func authorize(_ request: LatchkeyAppleIDAuthorizationRequest, with authority: any LatchkeyAppleIDAuthority)
         async throws(ASAuthorizationError) -> LatchkeyAppleIDAuthorization {
         try await Self.evaluate(reason: MessageLanguage.current.pick(english: "Sign in with Apple",
                                                                       korean: "Apple로 로그인"), registration: false)
         do {
-            return try await authority.authorize(request)
+            let grant = try await authority.authorize(request)
+            KeychainAppleIDRecord().save(user: grant.user)
+            return grant
         } catch let error as ASAuthorizationError {
             throw error
         } catch {

@@ -8,6 +8,8 @@ enum AuthorizationWork: Sendable {
     case appleID(LatchkeyAppleIDAuthorizationRequest)
     case registration(PasskeyAuthenticatorKind, PublicKeyCredentialCreationOptions)
     case assertion(PasskeyAuthenticatorKind, PublicKeyCredentialRequestOptions)
+    /// A saved password of one of these domains (the app's `webcredentials:` associated domains).
+    case password(domains: [String])
 }
 
 /// Which authenticator a passkey request is for.
@@ -20,6 +22,7 @@ enum PasskeyAuthenticatorKind: Sendable {
 struct AuthorizationOutcome: Sendable {
     enum Result: Sendable {
         case appleID(LatchkeyAppleIDAuthorization)
+        case password(SavedPassword)
         case registration(PasskeyAuthenticatorKind, RegistrationResponse)
         case assertion(PasskeyAuthenticatorKind, AuthenticationResponse)
     }
@@ -28,9 +31,12 @@ struct AuthorizationOutcome: Sendable {
 }
 
 extension AuthorizationWork {
-    /// The work `request` stands for; nil for a request Linux cannot perform.
-    init?(_ request: ASAuthorizationRequest) {
+    /// The work `request` stands for; nil for a request Linux cannot perform. A password request looks in the saved
+    /// passwords of `webCredentials`.
+    init?(_ request: ASAuthorizationRequest, webCredentials: [String]) {
         switch request {
+        case is ASAuthorizationPasswordRequest:
+            self = .password(domains: webCredentials)
         case let apple as ASAuthorizationAppleIDRequest:
             self = .appleID(LatchkeyAppleIDAuthorizationRequest(scopes: apple.requestedScopes ?? [], nonce: apple.nonce,
                                                                 state: apple.state, user: apple.user))
@@ -58,6 +64,18 @@ extension AuthorizationWork {
         default:
             return nil
         }
+    }
+
+    /// The domains whose saved passwords a controller's password requests offer: the configured `webcredentials:`
+    /// associated domains, then the relying party of each passkey request among `requests` (an app with passkeys for a
+    /// relying party has that domain in its associated domains).
+    static func webCredentials(of requests: [ASAuthorizationRequest]) -> [String] {
+        var domains = LatchkeyAuthenticationServicesConfiguration.webCredentialsDomains
+        for request in requests {
+            guard let passkey = request as? any ASAuthorizationPublicKeyCredentialAssertionRequest else { continue }
+            if !domains.contains(passkey.relyingPartyIdentifier) { domains.append(passkey.relyingPartyIdentifier) }
+        }
+        return domains
     }
 
     static func options(_ request: any ASAuthorizationPublicKeyCredentialRegistrationRequest,

@@ -10,15 +10,20 @@ import LocalAuthentication
 ///   (else `LATCHKEY_APPLICATION_IDENTIFIER`, the stand-in for the bundle identifier) and the Apple ID
 ///   `LATCHKEY_APPLE_ID`; otherwise none, and Apple ID requests fail as on a device signed in to no Apple ID.
 /// - `securityKey`: the security key "plugged in" (none by default).
-/// - `makeUserVerificationContext`: the `LAContext` that verifies the user before a passkey is made or used and before
-///   Sign in with Apple (by default `LAContext()`, i.e. `LatchkeyLocalAuthenticationConfiguration`'s backend).
-/// Platform passkeys live in the `Security` module's keychain (`LatchkeySecurityConfiguration.store`).
+/// - `makeUserVerificationContext`: the `LAContext` that verifies the user before a passkey is made or used, a saved
+///   password is handed over and before Sign in with Apple (by default `LAContext()`, i.e.
+///   `LatchkeyLocalAuthenticationConfiguration`'s backend).
+/// - `associatedDomains`: the app's Associated Domains entitlement, as its entries read (`webcredentials:example.com`):
+///   password requests offer the saved passwords of its `webcredentials:` domains. By default `LATCHKEY_ASSOCIATED_DOMAINS`
+///   (entries separated by spaces or commas), else none.
+/// Platform passkeys and saved passwords live in the `Security` module's keychain (`LatchkeySecurityConfiguration.store`).
 public enum LatchkeyAuthenticationServicesConfiguration {
     struct Settings {
         var appleIDAuthority: (any LatchkeyAppleIDAuthority)?
         var authoritySet = false
         var securityKey: LatchkeyVirtualSecurityKey?
         var makeContext: (@Sendable () -> LAContext)?
+        var associatedDomains: [String]?
     }
 
     private static let settings = Locked(Settings())
@@ -47,7 +52,25 @@ public enum LatchkeyAuthenticationServicesConfiguration {
         set { settings.withLock { $0.makeContext = newValue } }
     }
 
-    /// Restores the defaults (environment-chosen authority, no security key, `LAContext()`).
+    /// The app's associated domains (`webcredentials:example.com`, `applinks:…`).
+    public static var associatedDomains: [String] {
+        get {
+            settings.withLock { $0.associatedDomains } ?? ProcessInfo.processInfo.environment["LATCHKEY_ASSOCIATED_DOMAINS"]
+                .map { $0.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init) } ?? []
+        }
+        set { settings.withLock { $0.associatedDomains = newValue } }
+    }
+
+    /// The domains of the `webcredentials:` entries of `associatedDomains`, in order.
+    static var webCredentialsDomains: [String] {
+        associatedDomains.compactMap { entry in
+            guard entry.hasPrefix("webcredentials:") else { return nil }
+            let domain = entry.dropFirst("webcredentials:".count).split(separator: "?").first.map(String.init) ?? ""
+            return domain.isEmpty ? nil : domain
+        }
+    }
+
+    /// Restores the defaults (environment-chosen authority and associated domains, no security key, `LAContext()`).
     public static func reset() {
         settings.withLock { $0 = Settings() }
     }

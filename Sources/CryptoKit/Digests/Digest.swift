@@ -6,7 +6,9 @@ import LatchkeySupport
 ///
 /// Digests hold their bytes inline (making one allocates nothing), read as bytes (`ContiguousBytes`, a `Sequence`
 /// of `UInt8`, so `Data(digest)` copies them), and compare in constant time, with another digest or with any
-/// bytes. `description` names the type and size only (a digest of a secret is not logged by accident).
+/// bytes. `description` prints the bytes in hexadecimal, as CryptoKit does (`SHA256 digest: ba7816bf…`): do not log
+/// a digest of a secret.
+@available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *)
 public protocol Digest: Hashable, Sendable, ContiguousBytes, CustomStringConvertible, Sequence where Element == UInt8 {
     /// The number of bytes in the digest.
     static var byteCount: Int { get }
@@ -39,8 +41,8 @@ extension Digest {
         try withUnsafeBytes { try body($0.assumingMemoryBound(to: UInt8.self)) }
     }
 
-    /// "SHA256Digest(32 bytes)": the size only, never the bytes.
-    public var description: String { "\(Self.self)(\(Self.byteCount) bytes)" }
+    /// The type's name and the bytes in lowercase hexadecimal (this module's digests print "SHA256 digest: …").
+    public var description: String { "\(Self.self): " + withUnsafeBytes(HexDigit.lowercaseHex) }
 }
 
 /// The digest types this module makes, filled in place by OpenSSL.

@@ -3,6 +3,7 @@ import LatchkeyOpenSSL
 import LatchkeySupport
 
 /// A type that represents a message authentication code.
+@available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *)
 public protocol MessageAuthenticationCode: Hashable, ContiguousBytes, Sendable, CustomStringConvertible, Sequence
     where Element == UInt8 {
     /// The number of bytes in the message authentication code.
@@ -33,11 +34,12 @@ extension MessageAuthenticationCode {
         try withUnsafeBytes { try body($0.assumingMemoryBound(to: UInt8.self)) }
     }
 
-    /// The type and size only, never the bytes.
-    public var description: String { "\(Self.self)(\(byteCount) bytes)" }
+    /// The type's name and the bytes in lowercase hexadecimal (`HMAC` codes print "HMAC with SHA256: …").
+    public var description: String { "\(Self.self): " + withUnsafeBytes(HexDigit.lowercaseHex) }
 }
 
 /// A hash-based message authentication code (the output of `HMAC`).
+@available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *)
 public struct HashedAuthenticationCode<H: HashFunction>: MessageAuthenticationCode, Sendable {
     let digest: H.Digest
 
@@ -54,12 +56,19 @@ public struct HashedAuthenticationCode<H: HashFunction>: MessageAuthenticationCo
     /// The number of bytes in the message authentication code.
     public var byteCount: Int { H.Digest.byteCount }
 
+    /// "HMAC with SHA256: " and the code in lowercase hexadecimal, as CryptoKit prints it.
+    public var description: String { "HMAC with \(H.self): " + withUnsafeBytes(HexDigit.lowercaseHex) }
+
+    /// Feeds the code's bytes to `hasher` (the `Hashable` hash, not a cryptographic one).
+    public func hash(into hasher: inout Hasher) { withUnsafeBytes { hasher.combine(bytes: $0) } }
+
     public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try digest.withUnsafeBytes(body)
     }
 }
 
 /// A hash-based message authentication algorithm (RFC 2104), by OpenSSL `EVP_MAC`.
+@available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *)
 public struct HMAC<H: HashFunction>: @unchecked Sendable {
     // @unchecked Sendable: the OpenSSL state is changed only through `update`, which first makes it unique.
     public typealias Key = SymmetricKey

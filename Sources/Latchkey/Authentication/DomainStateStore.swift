@@ -23,6 +23,8 @@ public protocol DomainStateStore: Sendable {
     func loadTrustedState() throws(DomainStateStoreError) -> TrustedDomainState?
     /// Replaces the trusted state.
     func saveTrustedState(_ state: TrustedDomainState) throws(DomainStateStoreError)
+    /// Forgets the trusted state (the account that trusted it was deleted); removing nothing is not an error.
+    func removeTrustedState() throws(DomainStateStoreError)
 }
 
 /// A `DomainStateStore` could not read or write.
@@ -58,6 +60,8 @@ public final class MemoryDomainStateStore: DomainStateStore {
     public func loadTrustedState() throws(DomainStateStoreError) -> TrustedDomainState? { stored.withLock { $0 } }
     /// Replaces the stored state.
     public func saveTrustedState(_ state: TrustedDomainState) throws(DomainStateStoreError) { stored.withLock { $0 = state } }
+    /// Empties the store.
+    public func removeTrustedState() throws(DomainStateStoreError) { stored.withLock { $0 = nil } }
 }
 
 /// A JSON file, mode 0600, replaced atomically.
@@ -87,6 +91,14 @@ public struct FileDomainStateStore: DomainStateStore {
             try data.write(to: url, options: .atomic)
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
         } catch {
+            throw .unwritable(path: url.path)
+        }
+    }
+
+    /// Deletes the file.
+    public func removeTrustedState() throws(DomainStateStoreError) {
+        do { try FileManager.default.removeItem(at: url) } catch {
+            guard FileManager.default.fileExists(atPath: url.path) else { return }
             throw .unwritable(path: url.path)
         }
     }

@@ -2,11 +2,12 @@ import Foundation
 import LatchkeyWebAuthn
 
 /// What the system's authorization sheet produced, in the kit's Sendable terms: the WebAuthn JSON a server verifies,
-/// or a Sign in with Apple authorization.
+/// a Sign in with Apple authorization, or a saved password.
 enum AuthorizedCredential: Sendable {
     case registration(RegistrationResponse)
     case assertion(AuthenticationResponse)
     case appleID(AppleIDAuthorization)
+    case password(user: String, password: String)
 }
 
 #if canImport(AuthenticationServices) && !os(watchOS)
@@ -24,6 +25,8 @@ extension AuthorizedCredential {
             self = .assertion(try Self.response(assertion, attachment: Self.attachment(of: assertion)))
         case let apple as ASAuthorizationAppleIDCredential:
             self = .appleID(try AppleIDAuthorization(apple))
+        case let password as ASPasswordCredential:
+            self = .password(user: password.user, password: password.password)
         default:
             #if !os(tvOS) && !os(visionOS)
             if let registration = authorization.credential as? ASAuthorizationSecurityKeyPublicKeyCredentialRegistration {

@@ -10,12 +10,16 @@ import FoundationNetworking
 /// server with that `--origin`), `SoftwareAuthenticator` in `latchkey passkey register|login` (the server's origin).
 public struct PasskeyClient: Sendable {
     public let baseURL: URL
+    /// Names the sessions this client's sign-ins (and new accounts) start, in the account's devices list
+    /// (`GET /v1/sessions`); `nil` leaves it to the server (the User-Agent).
+    public let deviceName: String?
     let ceremony: any PasskeyCeremony
     let session: URLSession
 
-    public init(baseURL: URL, ceremony: any PasskeyCeremony, session: URLSession = .shared) {
+    public init(baseURL: URL, ceremony: any PasskeyCeremony, deviceName: String? = nil, session: URLSession = .shared) {
         self.baseURL = baseURL
         self.ceremony = ceremony
+        self.deviceName = deviceName
         self.session = session
     }
 
@@ -56,23 +60,60 @@ public struct PasskeyClient: Sendable {
         } catch {
             throw PasskeyClientError(ceremony: error)
         }
-        return try await post("v1/passkeys/register/verify", response, bearer: accessToken)
+        return try await post("v1/passkeys/register/verify", NamedSession(response, deviceName: deviceName),
+                              bearer: accessToken)
     }
 
     /// Signs in with a discoverable passkey and returns the server's tokens. With `autoFill`, the passkey is offered in
     /// the username field's suggestions (`performAutoFillAssistedRequests`) and the call returns once the user picks it.
-    public func signIn(autoFill: Bool = false) async throws(PasskeyClientError) -> TokenGrant {
-        let options: OptionsEnvelope<PublicKeyCredentialRequestOptions> = try await post(
-            "v1/passkeys/authenticate/options", RegisterRequest(username: nil), bearer: nil)
-        let origin = ceremonyOrigin(relyingPartyID: options.publicKey.rpId)
+    /// With `reauthenticating`, the current access token goes with the assertion as the Bearer and the server renews
+    /// that session's authentication time (step-up, `AccountReauthentication.passkey`) instead of starting a new one.
+    public func signIn(autoFill: Bool = false, reauthenticating accessToken: String? = nil)
+        async throws(PasskeyClientError) -> TokenGrant {
+        let options = try await assertionOptions()
+        let origin = ceremonyOrigin(relyingPartyID: options.rpId)
         let response: AuthenticationResponse
         do {
-            response = autoFill ? try await ceremony.authenticateWithAutoFill(options.publicKey, origin: origin)
-                                : try await ceremony.authenticate(options.publicKey, origin: origin)
+            response = autoFill ? try await ceremony.authenticateWithAutoFill(options, origin: origin)
+                                : try await ceremony.authenticate(options, origin: origin)
         } catch {
             throw PasskeyClientError(ceremony: error)
         }
-        return try await post("v1/passkeys/authenticate/verify", response, bearer: nil)
+        return try await verifyAssertion(response, reauthenticating: accessToken)
+    }
+
+    /// The server's options for a discoverable passkey sign-in (`POST /v1/passkeys/authenticate/options`).
+    func assertionOptions() async throws(PasskeyClientError) -> PublicKeyCredentialRequestOptions {
+        let options: OptionsEnvelope<PublicKeyCredentialRequestOptions> = try await post(
+            "v1/passkeys/authenticate/options", RegisterRequest(username: nil), bearer: nil)
+        return options.publicKey
+    }
+
+    /// The session a passkey's assertion starts (`POST /v1/passkeys/authenticate/verify`), or, with
+    /// `reauthenticating`, the session of that access token renewed.
+    func verifyAssertion(_ response: AuthenticationResponse, reauthenticating accessToken: String? = nil)
+        async throws(PasskeyClientError) -> TokenGrant {
+        try await post("v1/passkeys/authenticate/verify", NamedSession(response, deviceName: deviceName),
+                       bearer: accessToken)
+    }
+
+    /// A ceremony's response with the session's `device_name` next to the credential's members.
+    struct NamedSession<Response: Encodable>: Encodable {
+        var response: Response
+        var deviceName: String?
+
+        init(_ response: Response, deviceName: String?) {
+            self.response = response
+            self.deviceName = deviceName
+        }
+
+        enum Keys: String, CodingKey { case deviceName = "device_name" }
+
+        func encode(to encoder: any Encoder) throws {
+            try response.encode(to: encoder)
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encodeIfPresent(deviceName, forKey: .deviceName)
+        }
     }
 
     struct PasskeyListReply: Decodable { var passkeys: [PasskeyInfo] }

@@ -106,6 +106,16 @@ public final class PasswordLoginFormModel {
     /// Whether the confirmation field shows (`.createAccount`).
     public var showsPasswordConfirmation: Bool { mode == .createAccount }
 
+    /// What AutoFill puts in the user name field.
+    public var usernameContentType: AutoFillContentType { .username }
+
+    /// What AutoFill puts in the password field: a saved password when logging in, a new one (suggested and saved)
+    /// when creating the account.
+    public var passwordContentType: AutoFillContentType { mode == .createAccount ? .newPassword : .password }
+
+    /// What AutoFill puts in the confirmation field: the new password again.
+    public var passwordConfirmationContentType: AutoFillContentType { .newPassword }
+
     /// The rule under a new password ("Use at least 8 characters."); `nil` when logging in.
     public var passwordHint: String? {
         guard mode == .createAccount else { return nil }
@@ -222,6 +232,20 @@ public final class PasswordLoginFormModel {
             }
             self.error = .login(error)
         }
+    }
+
+    /// Back to the form's start after the account was deleted (or the app reset it): the fields and the error
+    /// cleared, create mode when no account exists any more, the biometric shortcut read again.
+    public func reset() {
+        guard !isSubmitting else { return }
+        username = ""
+        password = ""
+        passwordConfirmation = ""
+        error = nil
+        mode = login.hasAccount ? .logIn : .createAccount
+        isBiometricLoginEnabled = login.isBiometricShortcutEnabled
+        enablesBiometricLogin = isBiometricLoginEnabled
+        throttle = login.throttleState
     }
 
     // MARK: - Work

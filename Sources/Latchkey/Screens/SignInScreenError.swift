@@ -22,9 +22,10 @@ public enum SignInScreenError: Error, Sendable, Hashable, CaseIterable {
     static let authorizationCanceledCode = 1001
 
     /// Sorts `error`: `CancellationError`, `URLError.cancelled`, `ASAuthorizationError.canceled` and the
-    /// cancellations of `AuthError`, `AuthorizationCeremonyError`, `PasskeyClientError` and `SignInWithAppleError` are
-    /// `.cancelled`; their `.network` and other `URLError`s `.network`; their `.rejected` `.rejected`; this type's own
-    /// cases stay as they are; the rest is `.failed`.
+    /// cancellations of `AuthError`, `AuthorizationCeremonyError`, `PasskeyClientError`, `SignInWithAppleError` and
+    /// `PasswordSessionError` are `.cancelled`; their `.network` and other `URLError`s `.network`; their `.rejected`
+    /// (and a password's invalid credentials or throttle) `.rejected`; `ExistingAccountSignInError` as the error it
+    /// wraps; this type's own cases stay as they are; the rest is `.failed`.
     public init(classifying error: any Error) {
         switch error {
         case let error as SignInScreenError:
@@ -43,6 +44,20 @@ public enum SignInScreenError: Error, Sendable, Hashable, CaseIterable {
             case .rejected: self = .rejected
             case .canceled: self = .cancelled
             case .badResponse, .ceremony, .ceremonyFailed: self = .failed
+            }
+        case let error as PasswordSessionError:
+            switch error {
+            case .canceled: self = .cancelled
+            case .network: self = .network
+            case .invalidCredentials, .throttled, .rejected: self = .rejected
+            case .badResponse: self = .failed
+            }
+        case let error as ExistingAccountSignInError:
+            switch error {
+            case .authorization(let failure): self = failure.isCancellation ? .cancelled : .failed
+            case .apple(let failure): self = SignInScreenError(classifying: failure)
+            case .password(let failure): self = SignInScreenError(classifying: failure)
+            case .passkey(let failure): self = SignInScreenError(classifying: failure)
             }
         case let error as SignInWithAppleError:
             switch error {

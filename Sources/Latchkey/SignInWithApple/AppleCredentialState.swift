@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeySupport
 
 /// What Apple says about a signed-in Apple ID, as `ASAuthorizationAppleIDProvider.CredentialState`.
 public enum AppleCredentialState: Int, Sendable, Hashable, CaseIterable {
@@ -28,23 +29,40 @@ public struct SystemAppleCredentialStateProvider: AppleCredentialStateProvider {
 }
 
 /// Signs the user out each time `ASAuthorizationAppleIDProvider.credentialRevokedNotification` is posted, until it is
-/// released or `cancel()` is called.
-public final class AppleCredentialRevocationObservation: @unchecked Sendable { // immutable; the token only goes back to its center
+/// released, `cancel()` is called, or `AppleSignIn.forgetUser()` ends it.
+public final class AppleCredentialRevocationObservation: @unchecked Sendable { // set once in init; the token goes back to its center once, under `observing`
     private let center: NotificationCenter
     private let token: any NSObjectProtocol
+    private let observing = Locked(true)
+    private weak var apple: AppleSignIn?
 
     init(center: NotificationCenter, apple: AppleSignIn) {
         self.center = center
+        self.apple = apple
         token = center.addObserver(forName: ASAuthorizationAppleIDProvider.credentialRevokedNotification, object: nil,
                                    queue: nil) { _ in
             Task { await apple.handleCredentialRevoked() }
         }
+        let id = ObjectIdentifier(self)
+        apple.observationCancellers.withLock { $0[id] = { [weak self] in self?.stop() } }
     }
 
     /// Stops observing.
-    public func cancel() { center.removeObserver(token) }
+    public func cancel() {
+        stop()
+        let id = ObjectIdentifier(self)
+        apple?.observationCancellers.withLock { _ = $0.removeValue(forKey: id) }
+    }
 
-    deinit { center.removeObserver(token) }
+    private func stop() {
+        let wasObserving = observing.withLock { observing in
+            defer { observing = false }
+            return observing
+        }
+        if wasObserving { center.removeObserver(token) }
+    }
+
+    deinit { cancel() }
 }
 
 extension AppleSignIn {

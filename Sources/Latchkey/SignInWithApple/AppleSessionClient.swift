@@ -22,10 +22,14 @@ public struct AppleProfile: Sendable, Hashable, Codable {
 /// nonce, exchanges the authorization code, and starts a session (the same tokens as a password login).
 public struct AppleSessionClient: Sendable {
     public let baseURL: URL
+    /// Names the sessions this client starts in the account's devices list (`GET /v1/sessions`); `nil` leaves it to the
+    /// server (the User-Agent).
+    public let deviceName: String?
     let session: URLSession
 
-    public init(baseURL: URL, session: URLSession = .shared) {
+    public init(baseURL: URL, deviceName: String? = nil, session: URLSession = .shared) {
         self.baseURL = baseURL
+        self.deviceName = deviceName
         self.session = session
     }
 
@@ -42,6 +46,7 @@ public struct AppleSessionClient: Sendable {
         var raw_nonce: String
         var authorization_code: String?
         var user: User?
+        var device_name: String?
     }
 
     struct ServerError: Decodable {
@@ -49,8 +54,9 @@ public struct AppleSessionClient: Sendable {
         var error_description: String?
     }
 
-    /// Starts a session for `identityToken`; `profile` (first sign-in) is stored with the account; `bearer` links the
-    /// Apple ID to the signed-in account instead of creating one.
+    /// Starts a session for `identityToken`; `profile` (first sign-in) is stored with the account. With `bearer` (the
+    /// signed-in session's access token), an Apple ID linked to that account re-authenticates the session (step-up:
+    /// the same session, renewed), and one linked to no account is linked to it.
     public func startSession(identityToken: String, rawNonce: String, authorizationCode: String?, profile: AppleProfile?,
                              bearer: String? = nil) async throws(SignInWithAppleError) -> TokenGrant {
         var user: Body.User?
@@ -66,7 +72,8 @@ public struct AppleSessionClient: Sendable {
         if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
         do {
             request.httpBody = try JSONEncoder().encode(Body(identity_token: identityToken, raw_nonce: rawNonce,
-                                                             authorization_code: authorizationCode, user: user))
+                                                             authorization_code: authorizationCode, user: user,
+                                                             device_name: deviceName))
         } catch {
             throw .badResponse
         }

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeySupport
 
 /// The client half of Sign in with Apple: the sign-in itself (`signIn(with:server:)`: nonce, the system's sheet, the
 /// server's session), the user identifier in the keychain, and the credential-state checks an app must make (at launch,
@@ -15,6 +16,8 @@ public final class AppleSignIn: Sendable {
     let keychain: Keychain
     let stateProvider: any AppleCredentialStateProvider
     let onSignOut: @Sendable () async -> Void
+    /// Cancels the revocation observations this instance handed out (`forgetUser()`), each registered by its maker.
+    let observationCancellers = Locked<[ObjectIdentifier: @Sendable () -> Void]>([:])
     static let userIDKey = "apple-user-id"
 
     /// `onSignOut` runs when Apple reports the credential revoked or gone: delete tokens, show login.
@@ -40,6 +43,22 @@ public final class AppleSignIn: Sendable {
         try await keychain.remove(Self.profileKey)
         await onSignOut()
     }
+
+    /// Forgets the user for good (the account was deleted): the identifier, any name and email not yet sent, and every
+    /// revocation observation this instance made (`observeCredentialRevocation()`), which stop observing. Unlike
+    /// `signOut()`, `onSignOut` does not run: the caller is the one ending the session.
+    public func forgetUser() async throws(KeychainError) {
+        let cancellers = observationCancellers.withLock { all in
+            defer { all.removeAll() }
+            return Array(all.values)
+        }
+        for cancel in cancellers { cancel() }
+        try await keychain.remove(Self.userIDKey)
+        try await keychain.remove(Self.profileKey)
+    }
+
+    /// How many revocation observations are active (made by `observeCredentialRevocation()`, not cancelled).
+    public var activeRevocationObservations: Int { observationCancellers.withLock { $0.count } }
 
     /// Asks Apple about the stored user. Revoked or not found → the stored id is removed and
     /// `onSignOut` runs. Returns the state (`.notFound` when nobody is signed in). Errors reaching Apple

@@ -13,15 +13,19 @@ public struct OAuthTokenRefresher: TokenRefresher {
     public let clientID: String?
     /// Extra body parameters (e.g. `resource`).
     public let additionalParameters: [String: String]
+    /// When set, each refresh carries an App Attest assertion (`X-App-Attest-Assertion`), for servers whose token
+    /// refresh requires one (`latchkey serve --app-attest-policy token-refresh=require`).
+    public let appAttest: AppAttestClient?
     private let session: URLSession
 
     /// Creates a refresher.
     public init(tokenEndpoint: URL, clientID: String? = nil, additionalParameters: [String: String] = [:],
-                session: URLSession = .shared) {
+                session: URLSession = .shared, appAttest: AppAttestClient? = nil) {
         self.tokenEndpoint = tokenEndpoint
         self.clientID = clientID
         self.additionalParameters = additionalParameters
         self.session = session
+        self.appAttest = appAttest
     }
 
     public func refresh(using refreshToken: String, scope: String?) async throws(TokenRefreshError) -> TokenGrant {
@@ -41,7 +45,13 @@ public struct OAuthTokenRefresher: TokenRefresher {
         let data: Data
         let response: URLResponse
         do {
-            (data, response) = try await session.data(for: request)
+            if let appAttest {
+                (data, response) = try await appAttest.data(for: request)
+            } else {
+                (data, response) = try await session.data(for: request)
+            }
+        } catch let error as AppAttestClientError {
+            throw .appAttest(error)
         } catch let error as URLError {
             throw .network("URLError \(error.code.rawValue)")
         } catch {

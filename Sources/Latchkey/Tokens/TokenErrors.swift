@@ -11,6 +11,8 @@ public enum TokenRefreshError: Error, Sendable, Hashable {
     case badResponse(String)
     /// The server answered an error status, with its OAuth `error` code if it sent one.
     case server(status: Int, code: String?)
+    /// The refresh's App Attest assertion could not be made, or the server refused it (the tokens are kept).
+    case appAttest(AppAttestClientError)
 }
 
 extension TokenRefreshError: LocalizedError {
@@ -30,6 +32,9 @@ extension TokenRefreshError: LocalizedError {
             let shown = code.map { " (\($0))" } ?? ""
             return language.pick(english: "The token server answered HTTP \(status)\(shown).",
                                  korean: "토큰 서버가 HTTP \(status)\(shown)로 응답했습니다.")
+        case .appAttest(let error):
+            return language.pick(english: "The refresh's App Attest assertion failed: \(error.message(in: language))",
+                                 korean: "갱신 요청의 App Attest 어서션이 실패했습니다: \(error.message(in: language))")
         }
     }
 }

@@ -45,6 +45,17 @@ public actor TokenManager {
         try storage.save(data)
     }
 
+    /// Stores the tokens a sign-in returned (`PasskeyClient.signIn()`, `AppleSignIn`, `PasswordSessionClient`), the
+    /// expiry counted from `expiresIn` on this manager's clock (an hour when the server did not say). With
+    /// `keepingRefreshToken` (a re-authentication of the same session), a grant without a refresh token keeps the
+    /// stored one.
+    public func store(_ grant: TokenGrant, keepingRefreshToken: Bool = false) throws(TokenManagerError) {
+        let kept = keepingRefreshToken && grant.refreshToken == nil ? (try? storedTokens())?.refreshToken : nil
+        try store(AuthTokens(accessToken: grant.accessToken, refreshToken: grant.refreshToken ?? kept,
+                             expiresAt: now().addingTimeInterval(grant.expiresIn ?? 3600), tokenType: grant.tokenType,
+                             scope: grant.scope))
+    }
+
     /// The stored tokens without refreshing, or `nil` when logged out. Corrupt storage is deleted and
     /// reported as `.corruptStoredTokens`.
     public func storedTokens() throws(TokenManagerError) -> AuthTokens? {

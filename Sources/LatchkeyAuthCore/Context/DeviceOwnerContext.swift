@@ -20,7 +20,7 @@ import LatchkeySupport
 /// - `releaseSecret(for:)` returns a domain's secret only after this context's successful evaluation
 ///   covering it; without one it rethrows the last failure (`.authenticationFailed`, `.userCancel`...)
 ///   or `.notInteractive` when nothing was evaluated.
-public final class DeviceOwnerContext: AuthenticationContext {
+public final class DeviceOwnerContext: AuthenticationContext, SealingKeyProviding {
     private struct State {
         var fallbackTitle: String?
         var cancelTitle: String?
@@ -137,6 +137,21 @@ public final class DeviceOwnerContext: AuthenticationContext {
                   current == snapshot.grantedDomainState else { throw .authenticationFailed }
         }
         return try device.secret(for: domain)
+    }
+
+    /// The domain's sealing key, with no prompt: a new item of the domain can be sealed at any time (Apple adds
+    /// access-controlled items without asking), but only for a domain this device can prove — a passcode is set, and
+    /// for biometry a sensor with something enrolled — as adding fails on Apple platforms without them.
+    public func sealingKey(for domain: ProtectionDomain) throws(AuthenticationError) -> Data {
+        if state.withLock({ $0.invalidated }) { throw .invalidContext }
+        let status = try device.status()
+        guard status.passcodeSet else { throw .passcodeNotSet }
+        if domain == .biometryAny || domain == .biometryCurrentSet {
+            guard status.biometryType != .none else { throw .biometryNotAvailable }
+            guard status.biometryEnrolled else { throw .biometryNotEnrolled }
+        }
+        let secret = try device.secret(for: domain)
+        do { return try ProtectionDomainKey.publicKey(secret: secret) } catch { throw .authenticationFailed }
     }
 
     // MARK: - Evaluation

@@ -55,10 +55,26 @@ extension AuthenticationContext {
         try await evaluate(requirement.policy, reason: reason)
     }
 
+    /// The public key new items of `domain` are sealed to (`ProtectionDomainKey`): from a `SealingKeyProviding` context
+    /// (one over a device) without an evaluation, so adding an access-controlled item asks nothing, as on Apple
+    /// platforms; from any other context, the public key of the secret it releases (after evaluating the domain).
+    public func sealingKey(for domain: ProtectionDomain) throws(AuthenticationError) -> Data {
+        if let provider = self as? any SealingKeyProviding { return try provider.sealingKey(for: domain) }
+        let secret = try releaseSecret(for: domain)
+        do { return try ProtectionDomainKey.publicKey(secret: secret) } catch { throw .authenticationFailed }
+    }
+
     /// Keeps nothing: false.
     public func setCredential(_ credential: Passcode?, type: CredentialType) -> Bool { false }
     /// False: nothing is kept.
     public func isCredentialSet(_ type: CredentialType) -> Bool { false }
     /// `.notInteractive`: nothing is kept.
     public func credential(_ type: CredentialType) throws(AuthenticationError) -> Passcode { throw .notInteractive }
+}
+
+/// A context that hands out the public sealing key of a protection domain without an evaluation (`DeviceOwnerContext`:
+/// its device keeps the domains' secrets), so items are sealed to the domain at any time and only opening asks.
+public protocol SealingKeyProviding: AnyObject, Sendable {
+    /// The public key (32 bytes, `ProtectionDomainKey`) new items of `domain` are sealed to.
+    func sealingKey(for domain: ProtectionDomain) throws(AuthenticationError) -> Data
 }

@@ -1,5 +1,4 @@
 import Foundation
-import CryptoKit
 import LatchkeySupport
 
 /// Why an evaluation failed, with `LAError.Code` raw values.

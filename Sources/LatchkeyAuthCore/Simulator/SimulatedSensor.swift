@@ -1,5 +1,4 @@
 import Foundation
-import CryptoKit
 import LatchkeySupport
 
 /// The simulated device, as persisted in the control file: the iOS Simulator's Features ▸ Face ID menu
@@ -99,7 +98,9 @@ public struct SimulatedSensor: Codable, Sendable, Equatable {
     /// Whether `passcode` is the one set (constant-time comparison).
     package func accepts(_ passcode: Passcode) -> Bool {
         guard let salt = passcodeSalt, let verifier = passcodeVerifier else { return false }
-        return Self.code(passcode, salt: salt) == verifier  // HashedAuthenticationCode's constant-time ==
+        return passcode.withBytes { bytes in
+            AuthRandom.isValidAuthenticationCode(verifier, for: UnsafeRawBufferPointer(bytes), key: salt)
+        }
     }
 
     /// The next scripted outcome (the queue first, then the default, else a timeout).
@@ -112,12 +113,10 @@ public struct SimulatedSensor: Codable, Sendable, Equatable {
 
     private mutating func rotate(_ domain: ProtectionDomain) { secrets[domain.rawValue] = AuthRandom.bytes() }
 
-    private static func verifier(_ passcode: Passcode, salt: Data) -> Data { Data(code(passcode, salt: salt)) }
+    private static func verifier(_ passcode: Passcode, salt: Data) -> Data { code(passcode, salt: salt) }
 
-    private static func code(_ passcode: Passcode, salt: Data) -> HashedAuthenticationCode<SHA256> {
-        passcode.withBytes { bytes in
-            HMAC<SHA256>.authenticationCode(for: UnsafeRawBufferPointer(bytes), using: SymmetricKey(data: salt))
-        }
+    private static func code(_ passcode: Passcode, salt: Data) -> Data {
+        passcode.withBytes { bytes in AuthRandom.authenticationCode(for: UnsafeRawBufferPointer(bytes), key: salt) }
     }
 }
 

@@ -1,5 +1,4 @@
 import Foundation
-import CryptoKit
 import LatchkeySupport
 
 /// A simulator menu action that cannot be done.

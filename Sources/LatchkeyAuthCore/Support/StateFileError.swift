@@ -1,5 +1,4 @@
 import Foundation
-import CryptoKit
 import LatchkeySupport
 
 /// A state file (simulator control file, PAM secrets file) could not be used.

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeySupport
 
 /// DER conversions between the forms RSA keys travel in — SubjectPublicKeyInfo and PKCS#8 (X.509, JOSE, PEM files)
 /// — and PKCS#1, Security's external representation of RSA keys (RFC 8017 appendix A.1). Portable: the Apple
@@ -62,26 +63,7 @@ enum RSAKeyDER {
         return trimmed.isEmpty ? Data([0]) : trimmed
     }
 
-    private static func integer(_ unsigned: Data) -> Data {
-        var bytes = Data(unsigned.drop { $0 == 0 })
-        if bytes.isEmpty || bytes[bytes.startIndex] & 0x80 != 0 { bytes.insert(0, at: 0) }
-        return tagged(0x02, bytes)
-    }
-
-    private static func sequence(_ contents: Data) -> Data { tagged(0x30, contents) }
-
-    private static func tagged(_ tag: UInt8, _ contents: Data) -> Data {
-        var out = Data([tag])
-        let count = contents.count
-        if count < 0x80 {
-            out.append(UInt8(count))
-        } else {
-            var length = withUnsafeBytes(of: UInt32(count).bigEndian) { Data($0) }
-            while length.first == 0 { length.removeFirst() }
-            out.append(0x80 | UInt8(length.count))
-            out.append(length)
-        }
-        out.append(contents)
-        return out
-    }
+    private static func integer(_ unsigned: Data) -> Data { DERWriter.integer(unsigned: unsigned) }
+    private static func sequence(_ contents: Data) -> Data { DERWriter.sequence(contents) }
+    private static func tagged(_ tag: UInt8, _ contents: Data) -> Data { DERWriter.tlv(tag, contents) }
 }

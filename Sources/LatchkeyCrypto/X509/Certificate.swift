@@ -59,6 +59,18 @@ public final class Certificate: Sendable, Hashable, CustomStringConvertible {
         get throws(CryptoError) { fields.subjectPublicKeyInfo }
     }
 
+    /// The key of an elliptic-curve certificate (id-ecPublicKey) as its named curve's OID ("1.2.840.10045.3.1.7" for
+    /// P-256) and the point's octets as the certificate writes them (SEC 1: 0x04 ‖ x ‖ y when uncompressed), read from
+    /// the SubjectPublicKeyInfo without decoding the key (no curve arithmetic: the point is not checked to be on the
+    /// curve); nil for another key type or implicit curve parameters.
+    public var ellipticCurvePublicKey: (curve: String, point: Data)? {
+        guard fields.publicKeyAlgorithm.oid == "1.2.840.10045.2.1", let parameters = fields.publicKeyAlgorithm.parameters,
+              let curve = (try? DERReader.parse(parameters))?.objectIdentifierValue,
+              let items = (try? DERReader.parse(fields.subjectPublicKeyInfo))?.sequenceItems, items.count == 2,
+              let key = items[1].bitStringValue, key.unusedBits == 0 else { return nil }
+        return (curve, key.bytes)
+    }
+
     public var notBefore: Date? { fields.notBefore }
     public var notAfter: Date? { fields.notAfter }
 

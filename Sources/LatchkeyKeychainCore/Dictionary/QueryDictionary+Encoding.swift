@@ -84,7 +84,9 @@ extension QueryDictionary {
         if let s = d[QueryKeys.accessible].flatMap(DictionaryValues.string) {
             a.accessibility = Accessibility(rawValue: s)
         }
-        if let raw = d[QueryKeys.accessControl] { a.accessControl = try? accessControl(raw) }
+        // Every item reports an access control (iOS 11.3 and later): one without a constraint or an application
+        // password is the item's accessibility alone, which the model keeps as no access control.
+        if let raw = d[QueryKeys.accessControl], let ac = try? accessControl(raw), !ac.flags.isEmpty { a.accessControl = ac }
         a.creationDate = d[QueryKeys.creationDate].flatMap(DictionaryValues.date)
         a.modificationDate = d[QueryKeys.modificationDate].flatMap(DictionaryValues.date)
         return a

@@ -204,18 +204,23 @@ public enum QueryDictionary {
     /// An attributes dictionary as `SecItemCopyMatching` returns it: every attribute as Apple returns its kind
     /// (`AttributeKey.SchemaKind`: blobs as given, numbers as numbers — a string stays a string only when it is not
     /// a decimal integer — strings and bytes as such), the primary-key attributes the item lacks as Apple's defaults
-    /// (empty bytes for blobs and data, 0 for numbers; `SecItemDb.c` `query_pre_add`), "sync" as the number 0 or 1,
-    /// "pdmn", "cdat", "mdat", "accc" as an `AccessControl` value the facade may wrap, and "class" (which Apple adds
-    /// only to `kSecReturnRef` results).
+    /// (empty bytes for blobs and data, 0 for numbers; `SecItemDb.c` `query_pre_add`; an internet password's path as
+    /// the empty string, as iOS answers), "sync" as the number 0 or 1, "pdmn", "cdat", "mdat", "accc" as an
+    /// `AccessControl` value the facade may wrap — for every item, one added without an access control included (its
+    /// accessibility and no constraints, as iOS 11.3 and later report) — and "class" (which Apple adds only to
+    /// `kSecReturnRef` results).
     public static func dictionary(_ a: ItemAttributes) -> [String: Any] {
         var d: [String: Any] = [QueryKeys.itemClass: a.itemClass.rawValue]
         for (key, value) in a.values { d[key.rawValue] = resultValue(value, key, a.itemClass) }
         for key in AttributeKey.primaryKey(of: a.itemClass) where a.values[key] == nil && key != .accessGroup {
-            d[key.rawValue] = key.schemaKind == .number ? NSNumber(value: 0) as Any : Data() as Any
+            d[key.rawValue] = switch key {
+            case .path: "" as Any
+            default: key.schemaKind == .number ? NSNumber(value: 0) as Any : Data() as Any
+            }
         }
         d[QueryKeys.synchronizable] = NSNumber(value: a.synchronizable ? 1 : 0)
         d[QueryKeys.accessible] = a.effectiveAccessibility.rawValue
-        if let ac = a.accessControl { d[QueryKeys.accessControl] = ac }
+        d[QueryKeys.accessControl] = a.accessControl ?? AccessControl(accessibility: a.effectiveAccessibility, flags: [])
         if let c = a.creationDate { d[QueryKeys.creationDate] = c }
         if let m = a.modificationDate { d[QueryKeys.modificationDate] = m }
         return d

@@ -1,18 +1,44 @@
+import CryptoKit
 import Foundation
 import LatchkeySupport
 import LatchkeyAuthCore
 
 /// An item store in memory, for tests and previews. Same semantics and status codes as `FileVault`,
-/// including the lock simulation (`lock()` / `unlock()`) and access control: a gated item remembers the
-/// domain secrets it was added with and opens only when the query's context releases the same secrets
-/// (so `biometryCurrentSet` items die when enrolment changes). Not encrypted, except the values of
-/// `.applicationPassword` items, which are sealed under their application password as in every store.
+/// including the lock simulation (`lock()` / `unlock()`) and access control: a gated item keeps, per alternative,
+/// the ephemeral key and a digest of its agreements with the domains' sealing keys (`GateAgreement`, so adding asks
+/// nothing) and opens only when the query's context releases secrets that give the same agreements (so
+/// `biometryCurrentSet` items die when enrolment changes). Not encrypted, except the values of `.applicationPassword`
+/// items, which are sealed under their application password as in every store.
 public final class MemoryStore: ItemStore {
     package struct Stored {
         package var attributes: ItemAttributes
         package var value: Data
         package var reference: Data
-        package var gateSecrets: [[Data]]
+        package var gate: [Gate]
+    }
+
+    /// One alternative of a gated item: the ephemeral public key and SHA-256 of the agreements it was sealed with.
+    package struct Gate: Sendable {
+        package var ephemeralKey: Data
+        package var digest: Data
+
+        init(sealingKeys: [Data]) throws(KeychainStoreError) {
+            let sealing = try GateAgreement.seal(to: sealingKeys)
+            ephemeralKey = sealing.ephemeralKey
+            digest = Data(Self.digest(sealing.agreements))
+        }
+
+        /// Whether `secrets` (one alternative's released domain secrets) give this gate's agreements.
+        func opens(with secrets: [Data]) throws(KeychainStoreError) -> Bool {
+            let agreements = try GateAgreement.open(ephemeralKey: ephemeralKey, secrets: secrets)
+            return Self.digest(agreements) == digest  // a digest compared with bytes in constant time
+        }
+
+        static func digest(_ agreements: [Data]) -> SHA256Digest {
+            var hash = SHA256()
+            for agreement in agreements { hash.update(data: agreement) }
+            return hash.finalize()
+        }
     }
 
     package struct State {
@@ -49,9 +75,7 @@ public final class MemoryStore: ItemStore {
     public func add(_ item: Item, authenticationContext: (any AuthenticationContext)?) throws(KeychainStoreError) {
         var item = item
         try StoreRules.prepareForAdd(&item, defaultAccessGroup: defaultAccessGroup, now: Date())
-        let secrets: [[Data]] = try item.attributes.accessControl.map { ac throws(KeychainStoreError) in
-            ac.requiresAuthentication ? try AccessGate.secretsForSealing(ac, context: authenticationContext) : []
-        } ?? []
+        let gate = try Self.gate(item.attributes.accessControl, authenticationContext) ?? []
         let pk = item.primaryKey
         item.value = try AccessGate.storedValue(item.value, item.attributes.accessControl, context: authenticationContext,
                                                 kdf: applicationPasswordKDF)
@@ -59,7 +83,7 @@ public final class MemoryStore: ItemStore {
         try state.withLock { (s: inout State) throws(KeychainStoreError) in
             try s.lock.check(item.attributes.effectiveAccessibility)
             if s.items.contains(where: { PrimaryKey.encode($0.attributes, value: $0.value) == pk }) { throw .duplicateItem }
-            s.items.append(Stored(attributes: item.attributes, value: item.value, reference: ref, gateSecrets: secrets))
+            s.items.append(Stored(attributes: item.attributes, value: item.value, reference: ref, gate: gate))
         }
     }
 
@@ -89,9 +113,7 @@ public final class MemoryStore: ItemStore {
     public func update(_ query: ItemQuery, with changes: AttributeChanges) throws(KeychainStoreError) {
         try query.validate()
         try changes.validate(for: query.itemClass)
-        let newSecrets: [[Data]]? = try changes.accessControl.map { ac throws(KeychainStoreError) in
-            ac.requiresAuthentication ? try AccessGate.secretsForSealing(ac, context: query.authenticationContext) : []
-        }
+        let newGate = try Self.gate(changes.accessControl, query.authenticationContext)
         let now = Date()
         try state.withLock { (s: inout State) throws(KeychainStoreError) in
             var items = s.items
@@ -112,7 +134,7 @@ public final class MemoryStore: ItemStore {
                 }
                 updated.modificationDate = StoreRules.nextModificationDate(after: stored.attributes.modificationDate, now: now)
                 stored.attributes = updated
-                if let newSecrets { stored.gateSecrets = newSecrets }
+                if let newGate { stored.gate = newGate }
                 items[index] = stored
                 touched += 1
             }
@@ -143,6 +165,15 @@ public final class MemoryStore: ItemStore {
     private static func open(_ stored: Stored, _ context: (any AuthenticationContext)?) throws(KeychainStoreError) {
         guard let ac = stored.attributes.accessControl else { return }
         let (index, secrets) = try AccessGate.secretsForOpening(ac, context: context)
-        guard index < stored.gateSecrets.count, stored.gateSecrets[index] == secrets else { throw .authFailed }
+        guard index < stored.gate.count, try stored.gate[index].opens(with: secrets) else { throw .authFailed }
+    }
+
+    /// The gate of an item with access control `ac` (nil without one; empty for one that needs no authentication).
+    private static func gate(_ ac: AccessControl?, _ context: (any AuthenticationContext)?) throws(KeychainStoreError) -> [Gate]? {
+        guard let ac else { return nil }
+        guard ac.requiresAuthentication else { return [] }
+        var gate: [Gate] = []
+        for keys in try AccessGate.keysForSealing(ac, context: context) { gate.append(try Gate(sealingKeys: keys)) }
+        return gate
     }
 }

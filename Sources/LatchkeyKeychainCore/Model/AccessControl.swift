@@ -91,8 +91,9 @@ public struct AccessControl: Sendable, Hashable, Codable {
         AccessRequirement(alternatives: (try? alternatives()) ?? [], applicationPassword: requiresApplicationPassword)
     }
 
-    /// What sealing a new item needs proven: every domain of every alternative, since each alternative gets a key
-    /// derived from its domains' secrets.
+    /// What sealing a new item needs proven from a context that knows the domains only through their secrets (a
+    /// device's context gives their sealing keys without asking, `AuthenticationContext.sealingKey(for:)`): every
+    /// domain of every alternative, and the application password.
     public var sealingRequirement: AccessRequirement {
         var all: [ProtectionDomain] = []
         for domain in ((try? alternatives()) ?? []).joined() where !all.contains(domain) { all.append(domain) }

@@ -27,8 +27,9 @@ public struct KeychainStoreError: Error, Sendable, Hashable {
         case missingClass
         /// An access-control item needs an evaluated authentication context (the needed proofs are given).
         case authenticationRequired(AccessControlFlags)
-        /// Adding or re-sealing an access-control item needs every domain of every alternative proven (each
-        /// alternative gets a key derived from its domains' secrets), or its application password.
+        /// Adding or re-sealing an access-control item needs its application password (`.applicationPassword`), or
+        /// a context that can give its domains' sealing keys — one over a device gives them without asking; one that
+        /// knows a domain only through its secret needs the flags' domains proven first.
         case authenticationRequiredToSeal(AccessControlFlags)
         /// The application password given (or typed) does not open the item.
         case wrongApplicationPassword

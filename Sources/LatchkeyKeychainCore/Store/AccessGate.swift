@@ -7,21 +7,24 @@ import LatchkeyAuthCore
 /// caller may evaluate and retry, see `KeychainStoreError.accessRequirement`); cancel or fallback →
 /// errSecUserCanceled; failed match, lockout, invalidated context, wrong application password → errSecAuthFailed.
 public enum AccessGate {
-    /// The secrets of every domain of every alternative (needed to seal a new item: each alternative gets a key).
-    /// An access control none of whose alternatives can be proven here (a companion) gets none: it never opens.
-    public static func secretsForSealing(_ ac: AccessControl, context: (any AuthenticationContext)?) throws(KeychainStoreError) -> [[Data]] {
+    /// The sealing keys of every domain of every alternative (each alternative of a new item gets a key agreed with
+    /// its domains' keys, `GateAgreement`). A device's context hands them out without prompting, so adding asks
+    /// nothing; a context that knows a domain only after evaluating it answers errSecInteractionNotAllowed
+    /// (`.authenticationRequiredToSeal`, naming what to evaluate). An access control none of whose alternatives can be
+    /// proven here (a companion) gets none: it never opens.
+    public static func keysForSealing(_ ac: AccessControl, context: (any AuthenticationContext)?) throws(KeychainStoreError) -> [[Data]] {
         let alternatives = try ac.alternatives()
         if alternatives.isEmpty { return [] }
         guard let context else { throw KeychainStoreError(.interactionNotAllowed, .authenticationRequiredToSeal(ac.flags)) }
         var out: [[Data]] = []
         for alt in alternatives {
-            var secrets: [Data] = []
+            var keys: [Data] = []
             for domain in alt {
-                do { secrets.append(try context.releaseSecret(for: domain)) } catch {
+                do { keys.append(try context.sealingKey(for: domain)) } catch {
                     throw map(error, toSeal: true, flags: ac.flags)
                 }
             }
-            out.append(secrets)
+            out.append(keys)
         }
         return out
     }
@@ -80,7 +83,9 @@ public enum AccessGate {
 
     private static func applicationPassword(_ ac: AccessControl, context: (any AuthenticationContext)?,
                                             toSeal: Bool) throws(KeychainStoreError) -> Passcode {
-        let needed = KeychainStoreError(.interactionNotAllowed, toSeal ? .authenticationRequiredToSeal(ac.flags) : .authenticationRequired(ac.flags))
+        // Sealing needs only the password (the domains' sealing keys need no evaluation); opening needs everything.
+        let needed = KeychainStoreError(.interactionNotAllowed, toSeal ? .authenticationRequiredToSeal(.applicationPassword)
+                                                                       : .authenticationRequired(ac.flags))
         guard let context else { throw needed }
         do {
             return try context.credential(.applicationPassword)

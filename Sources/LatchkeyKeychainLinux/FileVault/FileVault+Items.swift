@@ -18,14 +18,14 @@ extension FileVault {
         var item = item
         try StoreRules.prepareForAdd(&item, defaultAccessGroup: defaultAccessGroup, now: Date())
         let ac = item.attributes.accessControl
-        let secrets: [[Data]]? = try ac.flatMap { ac throws(KeychainStoreError) in
-            ac.requiresAuthentication ? try AccessGate.secretsForSealing(ac, context: authenticationContext) : nil
+        let gateKeys: [[Data]]? = try ac.flatMap { ac throws(KeychainStoreError) in
+            ac.requiresAuthentication ? try AccessGate.keysForSealing(ac, context: authenticationContext) : nil
         }
         item.value = try AccessGate.storedValue(item.value, ac, context: authenticationContext, kdf: applicationPasswordKDF)
         try state.withLock { (s: inout State) throws(KeychainStoreError) in
             let keys = try Self.keys(s, for: item.attributes.effectiveAccessibility)
             let row = try VaultRow.make(uid: SodiumRandom.bytes(count: 16), attributes: item.attributes, value: item.value,
-                                        keys: keys, gateSecrets: secrets, primaryKeyMAC: nil) {
+                                        keys: keys, gateKeys: gateKeys, primaryKeyMAC: nil) {
                 (key, column, value) throws(KeychainStoreError) -> Data in try Self.cachedMACData(key, column, value, &s, keys)
             }
             try s.db.immediateTransaction { () throws(KeychainStoreError) in try Self.insert(row, s.db) }
@@ -46,19 +46,19 @@ extension FileVault {
         var prepared: [(Item, [[Data]]?)] = []
         for var item in items {
             try StoreRules.prepareForAdd(&item, defaultAccessGroup: defaultAccessGroup, now: now)
-            let secrets: [[Data]]? = try item.attributes.accessControl.flatMap { ac throws(KeychainStoreError) in
-                ac.requiresAuthentication ? try AccessGate.secretsForSealing(ac, context: authenticationContext) : nil
+            let gateKeys: [[Data]]? = try item.attributes.accessControl.flatMap { ac throws(KeychainStoreError) in
+                ac.requiresAuthentication ? try AccessGate.keysForSealing(ac, context: authenticationContext) : nil
             }
             item.value = try AccessGate.storedValue(item.value, item.attributes.accessControl, context: authenticationContext,
                                                     kdf: applicationPasswordKDF)
-            prepared.append((item, secrets))
+            prepared.append((item, gateKeys))
         }
         return try state.withLock { (s: inout State) throws(KeychainStoreError) -> Int in
             var rows: [VaultRow] = []
-            for (item, secrets) in prepared {
+            for (item, gateKeys) in prepared {
                 let keys = try Self.keys(s, for: item.attributes.effectiveAccessibility)
                 rows.append(try VaultRow.make(uid: SodiumRandom.bytes(count: 16), attributes: item.attributes,
-                                              value: item.value, keys: keys, gateSecrets: secrets, primaryKeyMAC: nil) {
+                                              value: item.value, keys: keys, gateKeys: gateKeys, primaryKeyMAC: nil) {
                     (key, column, value) throws(KeychainStoreError) -> Data in try Self.cachedMACData(key, column, value, &s, keys)
                 })
             }
@@ -232,15 +232,15 @@ extension FileVault {
                                                                  kdf: applicationPasswordKDF)
                         }
                         defer { value.resetBytes(in: 0..<value.count) }
-                        let secrets: [[Data]]? = try new.accessControl.flatMap { ac throws(KeychainStoreError) in
-                            ac.requiresAuthentication ? try AccessGate.secretsForSealing(ac, context: query.authenticationContext) : nil
+                        let gateKeys: [[Data]]? = try new.accessControl.flatMap { ac throws(KeychainStoreError) in
+                            ac.requiresAuthentication ? try AccessGate.keysForSealing(ac, context: query.authenticationContext) : nil
                         }
-                        updated = try VaultRow.make(uid: row.uid, attributes: new, value: value, keys: keys, gateSecrets: secrets,
+                        updated = try VaultRow.make(uid: row.uid, attributes: new, value: value, keys: keys, gateKeys: gateKeys,
                                                     rowid: row.rowid, primaryKeyMAC: primaryKeyMAC, lookupMAC: lookupMAC)
                     } else {
                         // The identity is unchanged, so is the primary key (with a certificate's DER when it stands
                         // in for issuer and serial number: the value is not at hand here, the row's own MAC is).
-                        updated = try VaultRow.make(uid: row.uid, attributes: new, value: Data(), keys: keys, gateSecrets: nil,
+                        updated = try VaultRow.make(uid: row.uid, attributes: new, value: Data(), keys: keys, gateKeys: nil,
                                                     keep: (row.sealedValue, row.gate), rowid: row.rowid,
                                                     primaryKeyMAC: row.pk, lookupMAC: lookupMAC)
                     }

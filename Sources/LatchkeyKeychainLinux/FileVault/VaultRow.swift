@@ -86,21 +86,22 @@ struct VaultRow {
         return keys.mac(bytes.bytes)
     }
 
-    /// Seals a new or changed item. With `gateSecrets` (an access-controlled item) the value is sealed under
-    /// a fresh random item key, wrapped once per alternative under `VaultKeys.gateKey`; otherwise under the
-    /// class key. With `keep`, the sealed value and gate of an unchanged identity are reused as they are.
+    /// Seals a new or changed item. With `gateKeys` (an access-controlled item: the sealing keys of each alternative's
+    /// domains, `AccessGate.keysForSealing`) the value is sealed under a fresh random item key, wrapped once per
+    /// alternative (`VaultGate`); otherwise under the class key. With `keep`, the sealed value and gate of an unchanged
+    /// identity are reused as they are.
     static func make(uid: Data, attributes: ItemAttributes, value: Data, keys: VaultKeys,
-                     gateSecrets: [[Data]]?, keep: (sealedValue: Data, gate: Data?)? = nil, rowid: Int64 = 0) throws(KeychainStoreError) -> VaultRow {
-        try make(uid: uid, attributes: attributes, value: value, keys: keys, gateSecrets: gateSecrets, keep: keep, rowid: rowid,
+                     gateKeys: [[Data]]?, keep: (sealedValue: Data, gate: Data?)? = nil, rowid: Int64 = 0) throws(KeychainStoreError) -> VaultRow {
+        try make(uid: uid, attributes: attributes, value: value, keys: keys, gateKeys: gateKeys, keep: keep, rowid: rowid,
                  primaryKeyMAC: nil) { (key, _, value) throws(KeychainStoreError) -> Data in storedLookupMAC(key, value, keys: keys) }
     }
 
-    /// As `make(uid:attributes:value:keys:gateSecrets:keep:rowid:)`, with the MACs of the row's identity from
+    /// As `make(uid:attributes:value:keys:gateKeys:keep:rowid:)`, with the MACs of the row's identity from
     /// the caller: `lookupMAC(key, column, value)` is the MAC of a lookup column (the vault's cache), and
     /// `primaryKeyMAC`, when given, the row's own primary-key MAC, for a change that leaves the primary-key bytes
     /// as they were (see `PrimaryKey.unchanged`).
     static func make(uid: Data, attributes: ItemAttributes, value: Data, keys: VaultKeys,
-                     gateSecrets: [[Data]]?, keep: (sealedValue: Data, gate: Data?)? = nil, rowid: Int64 = 0,
+                     gateKeys: [[Data]]?, keep: (sealedValue: Data, gate: Data?)? = nil, rowid: Int64 = 0,
                      primaryKeyMAC: Data?,
                      lookupMAC: (AttributeKey, Int, AttributeValue) throws(KeychainStoreError) -> Data) throws(KeychainStoreError) -> VaultRow {
         let level = attributes.effectiveAccessibility
@@ -125,17 +126,11 @@ struct VaultRow {
         row.rowid = rowid
         var aad = row.rowAAD
         row.sealedAttributes = try VaultSeal.seal(AttributeCoding.encode(attributes), key: classKey, aad: &aad, part: 0x61)
-        if let secrets = gateSecrets {
+        if let gateKeys {
             // An access control no alternative of which can be proven here gets no wrapped key at all: its value is
             // sealed under a key nobody keeps.
             let itemKey = SymmetricKey(size: .bits256)
-            var gate = Data([UInt8(truncatingIfNeeded: secrets.count)])
-            for (index, s) in secrets.enumerated() {
-                let wrap = VaultKeys.gateKey(classKey: classKey, secrets: s, uid: uid, alternative: index)
-                let keyBytes = itemKey.withUnsafeBytes { Data($0) }
-                AttributeCoding.appendBytes(try VaultSeal.seal(keyBytes, key: wrap, aad: &aad, part: 0x67), to: &gate)
-            }
-            row.gate = gate
+            row.gate = try VaultGate.seal(itemKey, to: gateKeys, classKey: classKey, uid: uid, aad: &aad)
             row.sealedValue = try VaultSeal.seal(value, key: itemKey, aad: &aad, part: 0x76)
         } else if let keep {
             row.gate = keep.gate
@@ -158,18 +153,9 @@ struct VaultRow {
     /// A wrong secret (another enrolment for biometryCurrentSet) gives errSecAuthFailed.
     func openItemKey(keys: VaultKeys, alternative: Int, secrets: [Data]) throws(KeychainStoreError) -> SymmetricKey {
         guard let gate else { throw KeychainStoreError(.decode, .corruptItem) }
-        var r = AttributeCoding.Reader(bytes: [UInt8](gate))
-        let count = Int(try r.byte())
-        guard alternative < count else { throw KeychainStoreError(.decode, .corruptItem) }
-        var wrapped = Data()
-        for index in 0...alternative { let blob = Data(try r.raw()); if index == alternative { wrapped = blob } }
-        let classKey = try keys.classKey(for: accessibility)
-        let wrap = VaultKeys.gateKey(classKey: classKey, secrets: secrets, uid: uid, alternative: alternative)
-        var keyBytes: Data
         var aad = rowAAD
-        do { keyBytes = try VaultSeal.open(wrapped, key: wrap, aad: &aad, part: 0x67) } catch { throw .authFailed }
-        defer { keyBytes.resetBytes(in: 0..<keyBytes.count) }
-        return SymmetricKey(data: keyBytes)
+        return try VaultGate.open(gate, alternative: alternative, secrets: secrets,
+                                  classKey: try keys.classKey(for: accessibility), uid: uid, aad: &aad)
     }
 
     func openValue(keys: VaultKeys, itemKey: SymmetricKey?) throws(KeychainStoreError) -> Data {

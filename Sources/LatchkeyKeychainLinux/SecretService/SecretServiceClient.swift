@@ -106,8 +106,26 @@ public final class SecretServiceClient: Sendable {
 
     /// Items of `schema` whose attributes include `attributes` (an empty dictionary matches all of the schema).
     /// - Parameter loadSecrets: also fetch each unlocked item's secret (one round trip for all).
+    ///
+    /// libsecret loads each item the daemon lists in a call of its own: one another client deletes in between fails
+    /// the whole search ("No such secret item at path"), so the search is asked again — the daemon no longer lists it.
     public func search(schema: SecretServiceSchema, attributes: [String: String],
                        loadSecrets: Bool) throws -> [SecretServiceItem] {
+        var attempt = 1
+        while true {
+            do {
+                return try searchOnce(schema: schema, attributes: attributes, loadSecrets: loadSecrets)
+            } catch SecretServiceError.noSuchObject where attempt < Self.searchAttempts {
+                attempt += 1
+            }
+        }
+    }
+
+    /// How many times a search meeting deleted items is asked before it fails.
+    static let searchAttempts = 8
+
+    private func searchOnce(schema: SecretServiceSchema, attributes: [String: String],
+                            loadSecrets: Bool) throws -> [SecretServiceItem] {
         try lock.withLock { _ in
             let service = try Self.service()
             defer { g_object_unref(UnsafeMutableRawPointer(service)) }
@@ -303,7 +321,10 @@ public final class SecretServiceClient: Sendable {
         if message.contains("org.freedesktop.Secret.Error.IsLocked") || message.contains("locked collection") {
             return .locked
         }
-        if message.contains("org.freedesktop.Secret.Error.NoSuchObject") { return .noSuchObject }
+        // libsecret's own words (G_DBUS_ERROR_UNKNOWN_METHOD) for an item gone before it could load it.
+        if message.contains("org.freedesktop.Secret.Error.NoSuchObject") || message.hasPrefix("No such secret item") {
+            return .noSuchObject
+        }
         if message.contains("org.freedesktop.DBus.Error.ServiceUnknown")
             || message.contains("org.freedesktop.DBus.Error.NameHasNoOwner") {
             return .unavailable(message)

@@ -168,7 +168,12 @@ public final class SecretServiceStore: ItemStore {
             if item.isLocked { throw KeychainStoreError(.interactionNotAllowed, .locked) }
             let stored = item.attributes
             let attributes = try SecretServiceItemMapping.decode(stored)
-            let value: Data? = loadValues ? try mapped { try client.secret(of: item) } : nil
+            let value: Data?
+            do throws(KeychainStoreError) {
+                value = loadValues ? try mapped { try client.secret(of: item) } : nil
+            } catch where error.status == .itemNotFound {
+                continue  // deleted by another client since the search: not there
+            }
             found.append(Found(item: item, attributes: attributes,
                                reference: stored[SecretServiceItemMapping.referenceKey] ?? "", value: value))
         }

@@ -22,6 +22,7 @@ extension AppleIDStandIn {
                 let state = credentialState(user: request.query["user"] ?? "", clientID: request.query["client_id"] ?? "")
                 return .json(["state": state])
             },
+            Route("GET", "/dev/revocations") { [self] _ in .json(["revocations": revocations]) },
             Route("POST", "/dev/revoke") { [self] request in
                 struct Body: Decodable { var client_id: String; var user: String }
                 guard let body = try? request.decodeJSON(Body.self) else { return .error(status: 400, code: "invalid_request") }
@@ -182,14 +183,16 @@ extension AppleIDStandIn {
 
     func revokeEndpoint(_ request: HTTPRequest) -> HTTPResponse {
         let form = (try? request.decodeForm()) ?? [:]
-        guard clientIsValid(form) else { return .error(status: 401, code: "invalid_client") }
+        guard clientIsValid(form), let clientID = form["client_id"] else { return .error(status: 401, code: "invalid_client") }
         let token = form["token"] ?? ""
         ledger.withLock { ledger in
-            ledger.revokedTokens.append(token)
-            if let key = ledger.tokens[token] {
+            var revocation = Revocation(clientID: clientID, token: token, tokenTypeHint: form["token_type_hint"])
+            if let key = ledger.tokens[token], key.hasPrefix(clientID + "|") {
+                revocation.user = String(key.dropFirst(clientID.count + 1))
                 ledger.links[key]?.authorized = false
                 ledger.tokens = ledger.tokens.filter { $0.value != key }
             }
+            ledger.revocations.append(revocation)
         }
         // Apple answers 200 whether or not it knew the token.
         return HTTPResponse(status: 200)

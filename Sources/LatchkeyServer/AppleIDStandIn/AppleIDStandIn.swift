@@ -10,7 +10,9 @@ import LatchkeySupport
 /// - `GET /auth/keys`: the JWK Set of its RSA signing key (made when it starts).
 /// - `POST /auth/token`: exchanges a single-use authorization code (5 minutes) or a refresh token; the `client_secret`
 ///   (an ES256 JWT) is verified with the configured team keys, or only read when none are configured.
-/// - `POST /auth/revoke`: revokes a token; a token of a user revokes that user's authorization of the app.
+/// - `POST /auth/revoke`: revokes a token; a token of a user revokes that user's authorization of the app. Every call
+///   whose client secret verifies is recorded (`revocations`, `GET /dev/revocations`), known token or not; Apple
+///   answers 200 either way.
 ///
 /// What a device would do (development only):
 /// - `POST /dev/authorize` (JSON `client_id`, `apple_id`, `scopes`, `nonce`, `state`): signs an RS256 identity token
@@ -18,6 +20,11 @@ import LatchkeySupport
 ///   one-time authorization code; name and email come with an app's first authorization only, as Apple's do.
 /// - `GET /dev/credential-state?client_id=&user=`: `authorized`, `revoked` or `notFound`.
 /// - `POST /dev/revoke` (JSON `client_id`, `user`): the user stops using Sign in with Apple with the app.
+/// - `GET /dev/revocations`: the `/auth/revoke` calls it accepted, oldest first: `client_id`, `token_type_hint`, and
+///   `user` when the token was one it issued (never the token).
+///
+/// `stop()` and `start()` again bring it down and back on the same port with its memory (users, tokens, revocations):
+/// how a test makes Apple unreachable for a while.
 public final class AppleIDStandIn: Sendable {
     /// A Sign in with Apple key of a developer team, for checking client secrets.
     public struct TeamKey: Sendable {
@@ -146,8 +153,15 @@ public final class AppleIDStandIn: Sendable {
     public let signingKey: RSA.Signing.PrivateKey
     /// The `kid` of `signingKey`.
     public let keyID: String
-    /// The HTTP server it answers on.
-    public let server: HTTPServer
+    /// The HTTP server it answers on (a new one after each `stop()` and `start()`).
+    public var server: HTTPServer { serving.withLock { $0.server } }
+    /// The server, the port it was bound to and whether it was stopped (then `start()` makes another on that port).
+    struct Serving {
+        var server: HTTPServer
+        var port: UInt16 = 0
+        var stopped = false
+    }
+    let serving: Locked<Serving>
     let ledger = Locked(AppleIDStandInLedger())
     let now: @Sendable () -> Date
 
@@ -159,25 +173,58 @@ public final class AppleIDStandIn: Sendable {
         signingKey = try RSA.Signing.PrivateKey(keySize: 2048)
         var http = HTTPServerConfiguration(host: configuration.host, port: configuration.port, threads: 2, accessLog: nil)
         http.shutdownGracePeriod = .seconds(1)
-        server = HTTPServer(configuration: http)
+        serving = Locked(Serving(server: HTTPServer(configuration: http)))
     }
 
-    /// Starts serving on the configured address.
+    /// Starts serving on the configured address — after `stop()`, on the port it had, with everything it remembers.
     public func start() throws(HTTPServerError) {
+        let server = serving.withLock { serving in
+            if serving.stopped {
+                var http = serving.server.configuration
+                http.port = serving.port
+                serving.server = HTTPServer(configuration: http)
+                serving.stopped = false
+            }
+            return serving.server
+        }
         try server.start(router: Router(routes()))
+        let port = server.port
+        serving.withLock { $0.port = port }
     }
 
     /// `http://HOST:PORT` once started.
     public var baseURL: URL { URL(string: server.baseURL) ?? URL(fileURLWithPath: "/") }
 
-    /// Stops serving.
-    public func stop() { server.shutdownBlocking(gracePeriod: .seconds(1)) }
+    /// Stops serving (until `start()`).
+    public func stop() {
+        server.shutdownBlocking(gracePeriod: .seconds(1))
+        serving.withLock { $0.stopped = true }
+    }
 
     /// How many times `/auth/keys` was fetched.
     public var keyFetches: Int { ledger.withLock { $0.keyFetches } }
 
     /// Tokens revoked through `/auth/revoke`, in order.
-    public var revokedTokens: [String] { ledger.withLock { $0.revokedTokens } }
+    public var revokedTokens: [String] { ledger.withLock { $0.revocations.map(\.token) } }
+
+    /// The `/auth/revoke` calls accepted (client secret verified), in order.
+    public var revocations: [Revocation] { ledger.withLock { $0.revocations } }
+
+    /// One accepted `/auth/revoke` call.
+    public struct Revocation: Sendable, Equatable, Encodable, CustomStringConvertible {
+        public var clientID: String
+        /// A bearer credential: not encoded, not in `description`.
+        public var token: String
+        public var tokenTypeHint: String?
+        /// The user whose token it was, when the stand-in issued it.
+        public var user: String?
+
+        enum CodingKeys: String, CodingKey {
+            case clientID = "client_id", tokenTypeHint = "token_type_hint", user
+        }
+
+        public var description: String { "Revocation(client: \(clientID), user: \(user ?? "unknown"))" }
+    }
 
     /// Publishes another key at `/auth/keys` (as Apple does before rotating).
     public func publish(_ key: JWK) { ledger.withLock { $0.extraKeys.append(key) } }

@@ -25,7 +25,7 @@ struct AppleIDStandInLedger {
     var codes: [String: Code] = [:]
     /// Refresh and access tokens → "clientID|sub".
     var tokens: [String: String] = [:]
-    var revokedTokens: [String] = []
+    var revocations: [AppleIDStandIn.Revocation] = []
     var keyFetches = 0
     var extraKeys: [JWK] = []
 

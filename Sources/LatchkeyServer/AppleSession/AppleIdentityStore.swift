@@ -15,6 +15,17 @@ public struct AppleIdentityRecord: Sendable, Equatable {
     /// Apple's refresh token, sealed with AES-256-GCM under the server's key (base64url of nonce‖ct‖tag).
     public var refreshTokenSealed: String?
     public var createdAt: Int64
+    /// The app (bundle id or Services ID: the identity token's `aud`) the refresh token was issued to, which its
+    /// revocation must name. Nil for a link made before the server recorded it.
+    public var clientID: String? = nil
+}
+
+/// What Apple's `account-delete` did to the account of an Apple ID (`Database.removeAppleID`).
+public enum AppleIDRemoval: Sendable, Equatable {
+    /// Nothing else signed in to the account: it was deleted.
+    case accountDeleted(AccountDeletion)
+    /// The account also has a password or a passkey (or another Apple ID): the link went and its sessions ended.
+    case unlinked(accountID: String)
 }
 
 extension Database {
@@ -22,13 +33,13 @@ extension Database {
         try withConnection { conn in
             try conn.execute("""
                 SELECT sub, account_id, email, email_verified, is_private_email, email_enabled, first_name, last_name,
-                       refresh_token_sealed, created_at FROM apple_identities WHERE sub = ?
+                       refresh_token_sealed, created_at, client_id FROM apple_identities WHERE sub = ?
                 """, [.text(subject)]).first.map { row in
                 AppleIdentityRecord(subject: try row.text(0), accountID: try row.text(1), email: row.optionalText(2),
                                     emailVerified: try row.integer(3) != 0, isPrivateEmail: try row.integer(4) != 0,
                                     emailEnabled: try row.integer(5) != 0, firstName: row.optionalText(6),
                                     lastName: row.optionalText(7), refreshTokenSealed: row.optionalText(8),
-                                    createdAt: try row.integer(9))
+                                    createdAt: try row.integer(9), clientID: row.optionalText(10))
             }
         }
     }
@@ -44,11 +55,12 @@ extension Database {
             }
             try conn.execute("""
                 INSERT INTO apple_identities (sub, account_id, email, email_verified, is_private_email, email_enabled,
-                    first_name, last_name, refresh_token_sealed, created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    first_name, last_name, refresh_token_sealed, created_at, updated_at, client_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, [.text(r.subject), .text(r.accountID), .optional(r.email), .integer(r.emailVerified ? 1 : 0),
                       .integer(r.isPrivateEmail ? 1 : 0), .integer(r.emailEnabled ? 1 : 0), .optional(r.firstName),
-                      .optional(r.lastName), .optional(r.refreshTokenSealed), .integer(r.createdAt), .integer(r.createdAt)])
+                      .optional(r.lastName), .optional(r.refreshTokenSealed), .integer(r.createdAt), .integer(r.createdAt),
+                      .optional(r.clientID)])
         }
     }
 
@@ -73,10 +85,13 @@ extension Database {
         }
     }
 
-    public func updateAppleRefreshToken(subject: String, sealed: String?, now: Int64) throws {
+    /// Stores Apple's refresh token (sealed) and the app it was issued to.
+    public func updateAppleRefreshToken(subject: String, sealed: String?, clientID: String? = nil, now: Int64) throws {
         try withConnection { conn in
-            try conn.execute("UPDATE apple_identities SET refresh_token_sealed = ?, updated_at = ? WHERE sub = ?",
-                             [.optional(sealed), .integer(now), .text(subject)])
+            try conn.execute("""
+                UPDATE apple_identities SET refresh_token_sealed = ?, client_id = COALESCE(?, client_id), updated_at = ?
+                WHERE sub = ?
+                """, [.optional(sealed), .optional(clientID), .integer(now), .text(subject)])
         }
     }
 
@@ -84,16 +99,36 @@ extension Database {
         try withConnection { conn in try conn.execute("DELETE FROM apple_identities WHERE sub = ?", [.text(subject)]) }
     }
 
+    /// Apple's `account-delete` for `subject`, in one transaction: an account that nothing else signs in to (no
+    /// password, no passkey, no other Apple ID) is deleted (`deleteAccount`'s rows, without queueing a revocation:
+    /// Apple deleted the Apple ID); another loses this link and every session. Nil when the Apple ID is linked to
+    /// nothing (any more). The account's row is locked before anything is decided, as a user's deletion locks it
+    /// first too: whichever comes second finds the other's result.
+    public func removeAppleID(subject: String, now: Int64) throws -> AppleIDRemoval? {
+        try transaction { conn in
+            guard let accountID = try conn.execute("SELECT account_id FROM apple_identities WHERE sub = ?", [.text(subject)])
+                .first?.text(0) else { return nil }
+            guard let hash = try conn.execute("UPDATE accounts SET failed_count = failed_count WHERE id = ? RETURNING password_hash",
+                                              [.text(accountID)]).first?.text(0) else { return nil }
+            let others = try conn.execute("""
+                SELECT CASE WHEN EXISTS (SELECT 1 FROM passkeys WHERE account_id = ?)
+                         OR EXISTS (SELECT 1 FROM apple_identities WHERE account_id = ? AND sub <> ?) THEN 1 ELSE 0 END
+                """, [.text(accountID), .text(accountID), .text(subject)]).first?.integer(0) ?? 0
+            if hash == AccountRecord.noPassword, others == 0 {
+                return try deleteAccountRows(id: accountID, now: now, revokeAppleTokens: false, on: conn)
+                    .map(AppleIDRemoval.accountDeleted)
+            }
+            try endSessionRows(accountID: accountID, except: nil, now: now, on: conn)
+            guard !(try conn.execute("DELETE FROM apple_identities WHERE sub = ? RETURNING sub", [.text(subject)])).isEmpty
+            else { return nil }
+            return .unlinked(accountID: accountID)
+        }
+    }
+
     /// Revokes every active session of an account; returns how many.
     @discardableResult
     public func revokeAllSessions(accountID: String, now: Int64) throws -> Int {
-        let ids = try withConnection { conn in
-            try conn.execute("SELECT id FROM sessions WHERE account_id = ? AND revoked_at IS NULL", [.text(accountID)])
-                .map { try $0.text(0) }
-        }
-        var revoked = 0
-        for id in ids where try revokeSession(id: id, now: now) { revoked += 1 }
-        return revoked
+        try endSessions(accountID: accountID, except: nil, now: now)
     }
 }
 

@@ -11,6 +11,8 @@ public enum AppleSessionError: Error, Sendable, Equatable {
     case invalidToken
     /// The Apple ID is already linked to another account (409 `apple_id_linked`).
     case linkedElsewhere
+    /// Linking an Apple ID to the Bearer token's account needs a recent sign-in of its session (401, RFC 9470).
+    case insufficientUserAuthentication(maxAge: Int64)
     /// Storage failed (500).
     case serverError
     /// The database is restarting or overloaded (503 `temporarily_unavailable`, with `Retry-After`).
@@ -21,13 +23,22 @@ public enum AppleSessionError: Error, Sendable, Equatable {
     static func storage(_ error: any Error) -> AppleSessionError {
         if let error = error as? AppleSessionError { return error }
         if let database = error as? DatabaseError, database.isTransient { return .temporarilyUnavailable }
+        if let error = error as? OAuthError {
+            switch error {
+            case .serverError: return .serverError
+            case .temporarilyUnavailable: return .temporarilyUnavailable
+            case .accountMismatch: return .linkedElsewhere
+            case .insufficientUserAuthentication(let maxAge): return .insufficientUserAuthentication(maxAge: maxAge)
+            default: return .invalidToken
+            }
+        }
         return .serverError
     }
 
     var status: Int {
         switch self {
         case .invalidRequest: 400
-        case .invalidGrant, .invalidToken: 401
+        case .invalidGrant, .invalidToken, .insufficientUserAuthentication: 401
         case .linkedElsewhere: 409
         case .serverError: 500
         case .temporarilyUnavailable: 503
@@ -40,6 +51,7 @@ public enum AppleSessionError: Error, Sendable, Equatable {
         case .invalidGrant: "invalid_grant"
         case .invalidToken: "invalid_token"
         case .linkedElsewhere: "apple_id_linked"
+        case .insufficientUserAuthentication: StepUpChallenge.code
         case .serverError: "server_error"
         case .temporarilyUnavailable: "temporarily_unavailable"
         }
@@ -50,6 +62,7 @@ public enum AppleSessionError: Error, Sendable, Equatable {
         case .invalidRequest(let why), .invalidGrant(let why): why
         case .invalidToken: "The access token is invalid or its session ended."
         case .linkedElsewhere: "This Apple ID is linked to another account."
+        case .insufficientUserAuthentication(let maxAge): StepUpChallenge.description(maxAge: maxAge)
         case .serverError: "The server failed."
         case .temporarilyUnavailable: "The service is temporarily unavailable; retry after 2 seconds."
         }
@@ -68,6 +81,7 @@ extension AppleSessionError: LocalizedError {
                           korean: "액세스 토큰이 유효하지 않거나 세션이 끝났습니다.")
         case .linkedElsewhere:
             return l.pick(english: "This Apple ID is linked to another account.", korean: "이 Apple ID는 다른 계정에 연결되어 있습니다.")
+        case .insufficientUserAuthentication(let maxAge): return StepUpChallenge.text(maxAge: maxAge, l)
         case .serverError: return l.pick(english: "The server failed.", korean: "서버 오류가 발생했습니다.")
         case .temporarilyUnavailable:
             return l.pick(english: "The service is temporarily unavailable; retry after 2 s.",
@@ -90,12 +104,15 @@ public struct AppleSignInRequest: Decodable, Sendable {
     public var rawNonce: String
     public var authorizationCode: String?
     public var user: User?
+    /// Names the session in `GET /v1/sessions` (`DeviceName` rules).
+    public var deviceName: String?
 
     enum CodingKeys: String, CodingKey {
         case identityToken = "identity_token"
         case rawNonce = "raw_nonce"
         case authorizationCode = "authorization_code"
         case user
+        case deviceName = "device_name"
     }
 }
 
@@ -103,21 +120,26 @@ public struct AppleSignInRequest: Decodable, Sendable {
 /// Apple's server-to-server notifications. Sessions are the same as a password login's (`AuthService`).
 ///
 /// Apple's refresh token (from exchanging the authorization code) is stored only when a
-/// `refreshTokenKey` is configured, sealed with AES-256-GCM (the `sub` as associated data).
-/// `account-delete` ends the account's sessions and removes the Apple link and token; the account itself
-/// is kept (it may also sign in with a passkey or password), so an administrator decides about deleting it.
+/// `refreshTokenKey` is configured, sealed with AES-256-GCM (the `sub` as associated data). When the account is
+/// deleted, the token goes to the revocation outbox and `revocations` sends it to Apple's `/auth/revoke`.
+/// `account-delete` deletes an account that nothing else signs in to; one that also has a password or a passkey
+/// loses its Apple link and token and its sessions end.
 public final class AppleSessionService: Sendable {
     public let auth: AuthService
     let verifier: AppleIdentityTokenVerifier
     let notifications: AppleNotificationVerifier
     let client: AppleAuthClient?
     let refreshTokenKey: SymmetricKey?
+    /// Sends the revocations of deleted accounts' Apple tokens (nil without a client secret or a token key: then no
+    /// token is ever stored). `run()` it for the life of the server; a deletion wakes it.
+    public let revocations: AppleRevocationOutbox?
     var database: any Database { auth.database }
 
     /// `configuration.clientIDs` are the accepted audiences; a code exchange needs team/key id/private key
     /// in it (otherwise codes are ignored).
     public init(auth: AuthService, configuration: AppleSignInConfiguration,
-                http: any AppleHTTPClient = URLSessionAppleHTTPClient(), refreshTokenKey: SymmetricKey? = nil) {
+                http: any AppleHTTPClient = URLSessionAppleHTTPClient(), refreshTokenKey: SymmetricKey? = nil,
+                revocationPolicy: AppleRevocationOutbox.Policy = AppleRevocationOutbox.Policy()) {
         self.auth = auth
         let clock = auth.clock
         let keys = AppleKeyStore(url: configuration.keysURL, client: http, lifetime: configuration.keyCacheLifetime,
@@ -126,19 +148,36 @@ public final class AppleSessionService: Sendable {
         notifications = AppleNotificationVerifier(configuration: configuration, keys: keys,
                                                   ledger: DatabaseAppleNotificationLedger(database: auth.database),
                                                   now: { clock.now() })
-        client = configuration.privateKey == nil ? nil
+        let client = configuration.privateKey == nil ? nil
             : AppleAuthClient(configuration: configuration, http: http, now: { clock.now() })
+        self.client = client
         self.refreshTokenKey = refreshTokenKey
+        if let client, let refreshTokenKey {
+            let outbox = AppleRevocationOutbox(database: auth.database, client: client, key: refreshTokenKey, clock: clock,
+                                               policy: revocationPolicy)
+            revocations = outbox
+            auth.onAccountDeletion { deletion in
+                if deletion.appleRevocationsQueued > 0 { outbox.wake() }
+            }
+        } else {
+            revocations = nil
+        }
     }
 
-    /// Verifies the identity token and starts a session, creating the account (`apple:<sub>`) on first
-    /// sign-in, or linking the Apple ID to the Bearer token's account.
-    public func signIn(_ request: AppleSignInRequest, authorization: String?, ip: String? = nil)
+    /// Verifies the identity token and starts a session, creating the account (`apple:<sub>`) on first sign-in.
+    /// With a Bearer token (`authorization`) of a live session — which may have expired up to its lifetime ago — it
+    /// re-authenticates that session instead (a step-up: same `sid`, new `auth_time`, `amr` ["fed"]): the Apple ID
+    /// must be linked to that account, or linked to none, in which case it is linked to it first, which needs a
+    /// recent sign-in of the session (`insufficientUserAuthentication`; adding a sign-in method is a step-up action).
+    /// An Apple ID of another account is `linkedElsewhere`.
+    public func signIn(_ request: AppleSignInRequest, authorization: String?, ip: String? = nil, userAgent: String? = nil)
         async throws(AppleSessionError) -> TokenResponse {
-        var linkTo: String?
-        if let authorization {
-            do { linkTo = try auth.authenticate(authorization).sub } catch { throw .invalidToken }
+        var context = SignInContext(userAgent: userAgent, clientAddress: ip)
+        if let name = request.deviceName {
+            do { context.deviceName = try DeviceName.validated(name) } catch { throw .invalidRequest(error.englishText) }
         }
+        do { context.reauthenticating = try auth.stepUpClaims(authorization) } catch { throw .storage(error) }
+        let linkTo = context.reauthenticating?.sub
         let identity: AppleIdentity
         do { identity = try await verifier.verify(request.identityToken, rawNonce: request.rawNonce) } catch {
             try? database.appendAudit(AuditEvent(at: auth.clock.seconds, accountID: nil, event: "apple_login_failed", ip: ip,
@@ -156,17 +195,19 @@ public final class AppleSessionService: Sendable {
                 accountID = existing.accountID
             } else {
                 var account: AccountRecord?
-                if linkTo == nil {
+                if let bearer = context.reauthenticating {
+                    try auth.requireRecentAuthentication(bearer)
+                } else {
                     let username = "apple:" + identity.subject
                     account = AccountRecord(id: UUID().uuidString.lowercased(), username: username,
-                                            usernameKey: Username.key(username), passwordHash: "!", createdAt: now)
+                                            usernameKey: Username.key(username), passwordHash: AccountRecord.noPassword, createdAt: now)
                 }
                 guard let id = linkTo ?? account?.id else { throw AppleSessionError.serverError }
                 let record = AppleIdentityRecord(
                     subject: identity.subject, accountID: id, email: identity.email ?? request.user?.email,
                     emailVerified: identity.emailVerified ?? false, isPrivateEmail: identity.isPrivateEmail ?? false,
                     emailEnabled: true, firstName: request.user?.name?.firstName, lastName: request.user?.name?.lastName,
-                    refreshTokenSealed: nil, createdAt: now)
+                    refreshTokenSealed: nil, createdAt: now, clientID: identity.audience)
                 do { try database.insertAppleIdentity(record, createAccount: account) } catch DatabaseError.uniqueViolation {
                     throw AppleSessionError.linkedElsewhere
                 }
@@ -177,9 +218,8 @@ public final class AppleSessionService: Sendable {
             if let code = request.authorizationCode, !code.isEmpty {
                 await exchange(code: code, identity: identity, accountID: accountID, ip: ip)
             }
-            let tokens = try auth.issueSession(accountID: accountID, now: now)
-            try? database.appendAudit(AuditEvent(at: now, accountID: accountID, event: "apple_login", ip: ip))
-            return tokens
+            return try auth.signIn(accountID: accountID, proof: .apple, context: context, now: now,
+                                   audit: AuditEvent(at: now, accountID: accountID, event: "apple_login", ip: ip))
         } catch {
             throw .storage(error)
         }
@@ -196,7 +236,7 @@ public final class AppleSessionService: Sendable {
             let sealed = try AES.GCM.seal(Data(refresh.utf8), using: key, authenticating: Data(identity.subject.utf8))
             guard let combined = sealed.combined else { throw CryptoError.libraryFailure("AES.GCM.seal") }
             try database.updateAppleRefreshToken(subject: identity.subject, sealed: combined.base64URLEncodedString(),
-                                                 now: now)
+                                                 clientID: identity.audience, now: now)
         } catch {
             try? database.appendAudit(AuditEvent(at: now, accountID: accountID, event: "apple_code_exchange_failed", ip: ip,
                                                  detail: String(String(describing: error).prefix { $0 != "(" })))
@@ -233,8 +273,18 @@ public final class AppleSessionService: Sendable {
             case .consentRevoked:
                 try database.revokeAllSessions(accountID: link.accountID, now: now)
             case .accountDelete:
-                try database.revokeAllSessions(accountID: link.accountID, now: now)
-                try database.deleteAppleIdentity(subject: event.subject)
+                // Apple deleted the Apple ID: its token needs no revocation. An account nothing else signs in to is
+                // deleted; another loses the link and its sessions. A user's own deletion running at the same moment
+                // locks the account row first, so the two end in one state (see `removeAppleID`).
+                switch try database.removeAppleID(subject: event.subject, now: now) {
+                case .accountDeleted(let deletion)?:
+                    auth.accountDeleted(deletion)
+                    return .applied(event.type)
+                case .unlinked?:
+                    break
+                case nil:
+                    return .ignored // the account was deleted meanwhile: nothing of it may be written again
+                }
             case .emailDisabled:
                 try database.updateAppleEmailEnabled(subject: event.subject, enabled: false, email: event.email,
                                                      isPrivateEmail: event.isPrivateEmail, now: now)
@@ -263,7 +313,7 @@ public final class AppleSessionService: Sendable {
         do { body = try request.decodeJSON(AppleSignInRequest.self) } catch { return error.response }
         do {
             return AuthService.tokenResponse(try await signIn(body, authorization: request.header("authorization"),
-                                                              ip: request.remoteAddress))
+                                                              ip: request.remoteAddress, userAgent: request.header("user-agent")))
         } catch {
             return Self.response(error)
         }
@@ -284,6 +334,7 @@ public final class AppleSessionService: Sendable {
             response.headers.append((name: "WWW-Authenticate", value: "Bearer error=\"invalid_token\""))
         }
         if error == .temporarilyUnavailable { response.headers.append((name: "Retry-After", value: "2")) }
+        if case .insufficientUserAuthentication(let maxAge) = error { return StepUpChallenge.response(maxAge: maxAge) }
         return response
     }
 }

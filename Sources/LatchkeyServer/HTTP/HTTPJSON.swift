@@ -15,15 +15,19 @@ enum JSONCoding {
 public struct HTTPErrorBody: Codable, Sendable, Equatable {
     public var error: String
     public var errorDescription: String?
+    /// With `insufficient_user_authentication`: the largest `auth_time` age the operation accepts (RFC 9470).
+    public var maxAge: Int64?
 
-    public init(error: String, errorDescription: String? = nil) {
+    public init(error: String, errorDescription: String? = nil, maxAge: Int64? = nil) {
         self.error = error
         self.errorDescription = errorDescription
+        self.maxAge = maxAge
     }
 
     enum CodingKeys: String, CodingKey {
         case error
         case errorDescription = "error_description"
+        case maxAge = "max_age"
     }
 }
 

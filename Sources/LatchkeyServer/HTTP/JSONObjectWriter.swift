@@ -1,6 +1,7 @@
 import Foundation
 
-/// Writes one flat JSON object — string and integer members, in the order given — as the exact bytes the
+/// Writes one JSON object — string, string-array, integer, boolean members and arrays of objects written the same
+/// way, in the order given — as the exact bytes the
 /// server's `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`) writes for the same members, so a
 /// hot response can skip Codable. Callers give the members in sorted order and leave out absent optionals
 /// (what the synthesized `encodeIfPresent` does); tests compare the bytes with `JSONEncoder`'s.
@@ -19,6 +20,10 @@ struct JSONObjectWriter {
     /// `"name":"text"`, escaped as `JSONEncoder` escapes (quote, backslash, control characters; not `/`).
     mutating func member(_ name: StaticString, _ text: String) {
         key(name)
+        string(text)
+    }
+
+    private mutating func string(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { appendEscaped($0) }
@@ -47,6 +52,48 @@ struct JSONObjectWriter {
         bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
     }
 
+    /// `"name":["text",...]`, each element escaped as `member(_:_:)` escapes a string.
+    mutating func member(_ name: StaticString, _ texts: [String]) {
+        key(name)
+        bytes.append(UInt8(ascii: "["))
+        for (index, text) in texts.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            string(text)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    /// `"name":true` or `"name":false`.
+    mutating func member(_ name: StaticString, _ value: Bool) {
+        key(name)
+        append(value ? "true" : "false")
+    }
+
+    /// `"name":[{…},{…}]`, each element's object written by `write` into the same buffer.
+    mutating func member<Element>(_ name: StaticString, objects elements: [Element],
+                                  _ write: (Element, inout JSONObjectWriter) -> Void) {
+        key(name)
+        bytes.append(UInt8(ascii: "["))
+        for (index, element) in elements.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            var nested = JSONObjectWriter(continuing: &bytes)
+            write(element, &nested)
+            nested.bytes.append(UInt8(ascii: "}"))
+            swap(&bytes, &nested.bytes)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    /// A writer of an object that continues `buffer` (which it takes over; give it back with `swap`).
+    private init(continuing buffer: inout [UInt8]) {
+        swap(&bytes, &buffer)
+        bytes.append(UInt8(ascii: "{"))
+    }
+
+    private mutating func append(_ text: StaticString) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
     /// `"name":number`.
     mutating func member(_ name: StaticString, _ value: Int64) {
         key(name)
@@ -63,8 +110,9 @@ struct JSONObjectWriter {
         if !empty { bytes.append(UInt8(ascii: ",")) }
         empty = false
         bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        append(name)
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
     }
 
     private static func hexDigit(_ nibble: UInt8) -> UInt8 {

@@ -30,7 +30,9 @@ struct HealthStatus: Codable, Sendable {
 /// Paths are matched as bytes: a segment is what lies between two `/` bytes, percent-decoded after splitting
 /// (`PercentEncoding.pathSegments`), so `/` followed by a combining mark still separates segments and `%2F` does not.
 /// Literal segments match byte for byte (not by Unicode canonical equivalence); a parameter matches one non-empty
-/// segment; empty segments (`//`, a trailing `/`) match only themselves.
+/// segment; empty segments (`//`, a trailing `/`) match only themselves. A literal beats a parameter: a path that a
+/// more literal pattern matches (`/v1/sessions/revoke-others`) is that pattern's resource only, never also the
+/// parameter's (`/v1/sessions/:id`), for dispatch and for `Allow` alike.
 public struct Router: Sendable {
     /// What the router decided for one request.
     public enum Resolution: Sendable {
@@ -50,6 +52,9 @@ public struct Router: Sendable {
         let pattern: String
         let segments: [Segment]?
         let handler: Handler
+        /// The patterns that take the paths they match away from this one (literal where this has a parameter);
+        /// empty for nearly every route, so matching costs nothing more.
+        var shadowedBy: [[Segment]] = []
     }
 
     enum Segment: Sendable, Equatable {
@@ -71,7 +76,29 @@ public struct Router: Sendable {
             entries.append(Entry(method: route.method.uppercased(), pattern: route.path,
                                  segments: Router.compile(route.path), handler: .asynchronous(route.handler)))
         }
+        let patterns = entries.compactMap(\.segments)
+        for index in entries.indices {
+            guard let segments = entries[index].segments else { continue }
+            var shadows: [[Segment]] = []
+            for other in patterns where Router.isMoreLiteral(other, than: segments) && !shadows.contains(other) {
+                shadows.append(other)
+            }
+            entries[index].shadowedBy = shadows
+        }
         self.entries = entries
+    }
+
+    /// True when `a` matches a subset of `b`'s paths: the same length, literal wherever `b` is, equal literals, and a
+    /// literal somewhere `b` has a parameter.
+    static func isMoreLiteral(_ a: [Segment], than b: [Segment]) -> Bool {
+        guard a.count == b.count, a != b else { return false }
+        return zip(a, b).allSatisfy { x, y in
+            switch (x, y) {
+            case (.literal(let p), .literal(let q)): p.utf8.elementsEqual(q.utf8)
+            case (_, .parameter): true
+            case (.parameter, .literal): false
+            }
+        }
     }
 
     /// Every (method, pattern) pair the router answers, in registration order.
@@ -109,6 +136,7 @@ public struct Router: Sendable {
         var fallback: (Entry, [String: String])?
         for entry in entries {
             guard let parameters = Router.match(entry.segments, parts) else { continue }
+            if !entry.shadowedBy.isEmpty, entry.shadowedBy.contains(where: { Router.match($0, parts) != nil }) { continue }
             if entry.method == method {
                 return Router.resolution(entry, parameters, request)
             }

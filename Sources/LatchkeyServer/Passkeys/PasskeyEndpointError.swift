@@ -19,6 +19,10 @@ public enum PasskeyEndpointError: Error, Sendable, Equatable {
     case authenticatorRefused(String)
     /// No such passkey for this account (404 `not_found`).
     case notFound
+    /// A step-up's passkey belongs to another account than its Bearer token's (403 `account_mismatch`).
+    case accountMismatch
+    /// Adding a passkey needs a recent sign-in of the Bearer token's session (401, RFC 9470).
+    case insufficientUserAuthentication(maxAge: Int64)
     /// Storage failed (500 `server_error`).
     case serverError
     /// The database is restarting or overloaded (503 `temporarily_unavailable`, with `Retry-After`).
@@ -32,15 +36,27 @@ public enum PasskeyEndpointError: Error, Sendable, Equatable {
     static func storage(_ error: any Error) -> PasskeyEndpointError {
         if let error = error as? PasskeyEndpointError { return error }
         if let database = error as? DatabaseError, database.isTransient { return .temporarilyUnavailable }
+        if let error = error as? OAuthError { return from(error) }
         return .serverError
+    }
+
+    /// The passkey endpoints' form of an error of the auth service (a Bearer token's check, a session's start).
+    static func from(_ error: OAuthError) -> PasskeyEndpointError {
+        switch error {
+        case .serverError: .serverError
+        case .temporarilyUnavailable: .temporarilyUnavailable
+        case .accountMismatch: .accountMismatch
+        case .insufficientUserAuthentication(let maxAge): .insufficientUserAuthentication(maxAge: maxAge)
+        default: .invalidToken
+        }
     }
 
     var status: Int {
         switch self {
         case .invalidRequest, .invalidUsername, .invalidPasskeyName: 400
-        case .authenticatorRefused: 403
+        case .authenticatorRefused, .accountMismatch: 403
         case .usernameTaken: 409
-        case .invalidToken, .invalidGrant: 401
+        case .invalidToken, .invalidGrant, .insufficientUserAuthentication: 401
         case .notFound: 404
         case .serverError: 500
         case .temporarilyUnavailable: 503
@@ -57,6 +73,8 @@ public enum PasskeyEndpointError: Error, Sendable, Equatable {
         case .invalidToken: "invalid_token"
         case .invalidGrant: "invalid_grant"
         case .notFound: "not_found"
+        case .accountMismatch: OAuthError.accountMismatch.code
+        case .insufficientUserAuthentication: StepUpChallenge.code
         case .serverError: "server_error"
         case .temporarilyUnavailable: "temporarily_unavailable"
         }
@@ -71,6 +89,8 @@ public enum PasskeyEndpointError: Error, Sendable, Equatable {
         case .invalidUsername: "The user name is not acceptable."
         case .invalidToken: "The access token is invalid or its session ended."
         case .notFound: "No such passkey."
+        case .accountMismatch: StepUpChallenge.accountMismatchDescription
+        case .insufficientUserAuthentication(let maxAge): StepUpChallenge.description(maxAge: maxAge)
         case .serverError: "The server failed."
         case .temporarilyUnavailable: "The service is temporarily unavailable; retry after \(Self.retryAfterSeconds) seconds."
         }
@@ -94,6 +114,8 @@ extension PasskeyEndpointError: LocalizedError {
         case .authenticatorRefused(let why):
             MessageLanguage.current.pick(english: "The authenticator is refused: \(why)", korean: "인증기가 거부되었습니다: \(why)")
         case .notFound: MessageLanguage.current.pick(english: "No such passkey.", korean: "해당 패스키가 없습니다.")
+        case .accountMismatch: StepUpChallenge.accountMismatchText(.current)
+        case .insufficientUserAuthentication(let maxAge): StepUpChallenge.text(maxAge: maxAge, .current)
         case .serverError: MessageLanguage.current.pick(english: "The server failed.", korean: "서버 오류가 발생했습니다.")
         case .temporarilyUnavailable:
             MessageLanguage.current.pick(english: "The service is temporarily unavailable; retry after \(Self.retryAfterSeconds) s.",

@@ -62,6 +62,27 @@ struct PasskeySummary: Encodable, Sendable {
 
 struct PasskeyRenameRequest: Decodable, Sendable { var name: String }
 
+/// The optional `device_name` member a sign-in sends next to the credential's members (read only when the body has it,
+/// so a body without it costs no second decoding).
+struct DeviceNameMember: Decodable, Sendable {
+    var deviceName: String?
+
+    enum CodingKeys: String, CodingKey { case deviceName = "device_name" }
+
+    /// The member, validated (`DeviceName`); nil when absent; a 400 answer when it is not an acceptable name.
+    static func read(_ request: HTTPRequest) -> Result<String?, HTTPResponseBox> {
+        guard request.body.range(of: Data("\"device_name\"".utf8)) != nil else { return .success(nil) }
+        do {
+            guard let name = try request.decodeJSON(DeviceNameMember.self).deviceName else { return .success(nil) }
+            return .success(try DeviceName.validated(name))
+        } catch let error as DeviceNameError {
+            return .failure(HTTPResponseBox(PasskeyService.response(.invalidRequest(error.englishText))))
+        } catch {
+            return .failure(HTTPResponseBox(PasskeyService.response(.invalidRequest("device_name must be a string."))))
+        }
+    }
+}
+
 struct PasskeyList: Encodable, Sendable { var passkeys: [PasskeySummary] }
 
 extension PasskeyService {
@@ -100,8 +121,16 @@ extension PasskeyService {
     func handleRegistrationVerify(_ request: HTTPRequest) async -> HTTPResponse {
         let body: RegistrationResponse
         do { body = try request.decodeJSON(RegistrationResponse.self) } catch { return error.response }
+        let deviceName: String?
+        switch DeviceNameMember.read(request) {
+        case .success(let name): deviceName = name
+        case .failure(let box): return box.response
+        }
         do {
-            let done = try await verifyRegistration(body, authorization: request.header("authorization"), ip: request.remoteAddress)
+            let done = try await verifyRegistration(body, authorization: request.header("authorization"), ip: request.remoteAddress,
+                                                    context: SignInContext(deviceName: deviceName,
+                                                                           userAgent: request.header("user-agent"),
+                                                                           clientAddress: request.remoteAddress))
             let answer = PasskeyRegistrationBody(
                 id: done.passkeyID, createdAt: Self.timestamp(done.createdAt), accessToken: done.tokens?.accessToken,
                 tokenType: done.tokens?.tokenType, expiresIn: done.tokens?.expiresIn, refreshToken: done.tokens?.refreshToken,
@@ -124,8 +153,15 @@ extension PasskeyService {
     func handleAuthenticationVerify(_ request: HTTPRequest) async -> HTTPResponse {
         let body: AuthenticationResponse
         do { body = try request.decodeJSON(AuthenticationResponse.self) } catch { return error.response }
+        let context: SignInContext
+        switch DeviceNameMember.read(request) {
+        case .success(let name):
+            do { context = try auth.signInContext(request, validatedDeviceName: name) } catch { return AuthService.bearerError(error) }
+        case .failure(let box):
+            return box.response
+        }
         do {
-            return AuthService.tokenResponse(try await signIn(body, ip: request.remoteAddress))
+            return AuthService.tokenResponse(try await signIn(body, ip: request.remoteAddress, context: context))
         } catch {
             return Self.response(error)
         }
@@ -176,6 +212,7 @@ extension PasskeyService {
 
     static func response(_ error: PasskeyEndpointError) -> HTTPResponse {
         var response = HTTPResponse.error(status: error.status, code: error.code, description: error.protocolDescription)
+        if case .insufficientUserAuthentication(let maxAge) = error { return StepUpChallenge.response(maxAge: maxAge) }
         if error == .invalidToken {
             response.headers.append((name: "WWW-Authenticate", value: "Bearer error=\"invalid_token\""))
         }

@@ -36,7 +36,8 @@ public final class PasskeyService: Sendable {
 
     // MARK: Registration
 
-    /// Creation options. With `authorization` (a Bearer header) the passkey is added to that account;
+    /// Creation options. With `authorization` (a Bearer header) the passkey is added to that account, which needs a
+    /// recent sign-in of its session (`insufficientUserAuthentication`: adding a sign-in method is a step-up action);
     /// otherwise a new passwordless account named `username` will be created at verification.
     public func registrationOptions(username: String?, authorization: String?) async throws(PasskeyEndpointError)
         -> PublicKeyCredentialCreationOptions {
@@ -45,7 +46,7 @@ public final class PasskeyService: Sendable {
             let user: UserEntity
             var exclude: [StoredCredential] = []
             if let authorization {
-                let account = try bearerAccount(authorization)
+                let account = try bearerAccount(authorization, recentlyAuthenticated: true)
                 user = UserEntity(id: try database.webAuthnUserHandle(accountID: account.id), name: account.username,
                                   displayName: account.username)
                 exclude = try database.passkeys(accountID: account.id).map(\.credential)
@@ -71,9 +72,11 @@ public final class PasskeyService: Sendable {
         public var tokens: TokenResponse?
     }
 
-    /// Verifies a registration response (same `authorization` as the options call) and stores the passkey.
-    public func verifyRegistration(_ response: RegistrationResponse, authorization: String?,
-                                   ip: String? = nil) async throws(PasskeyEndpointError) -> Registration {
+    /// Verifies a registration response (same `authorization` as the options call, whose recent sign-in it relies on:
+    /// the ceremony may take its time) and stores the passkey. A new account's session is described by `context`
+    /// (device name, address).
+    public func verifyRegistration(_ response: RegistrationResponse, authorization: String?, ip: String? = nil,
+                                   context: SignInContext = SignInContext()) async throws(PasskeyEndpointError) -> Registration {
         do {
             let bearer = try authorization.map { header throws(PasskeyEndpointError) in try bearerAccount(header) }
             let db = database
@@ -104,7 +107,7 @@ public final class PasskeyService: Sendable {
             if try database.account(usernameKey: key) != nil { throw PasskeyEndpointError.usernameTaken }
             // No password: "!" is no PHC string, so no password ever verifies against it.
             let account = AccountRecord(id: UUID().uuidString.lowercased(), username: username, usernameKey: key,
-                                        passwordHash: "!", createdAt: now)
+                                        passwordHash: AccountRecord.noPassword, createdAt: now)
             do {
                 try database.insertPasskeyAccount(account, passkey: credential, name: name)
             } catch DatabaseError.uniqueViolation {
@@ -114,7 +117,13 @@ public final class PasskeyService: Sendable {
                                                  detail: "passkey"))
             try? database.appendAudit(AuditEvent(at: now, accountID: account.id, event: "passkey_registered", ip: ip,
                                                  detail: passkeyID))
-            let tokens = try auth.issueSession(accountID: account.id, now: now)
+            var context = context
+            context.clientAddress = context.clientAddress ?? ip
+            context.reauthenticating = nil
+            let tokens = try auth.signIn(accountID: account.id,
+                                         proof: .passkey(backupEligible: credential.backupEligible,
+                                                         userVerified: credential.userVerifiedAtRegistration),
+                                         context: context, now: now)
             return Registration(passkeyID: passkeyID, createdAt: credential.createdAt, tokens: tokens)
         } catch {
             throw .storage(error)
@@ -128,9 +137,13 @@ public final class PasskeyService: Sendable {
         do { return try await relyingParty.authenticationOptions() } catch { throw .storage(error) }
     }
 
-    /// Verifies an assertion and starts a session. Every WebAuthn failure is `invalidGrant` and audited
-    /// (`passkey_login_failed` with the failed check; a counter rollback also as `passkey_sign_count_rollback`).
-    public func signIn(_ response: AuthenticationResponse, ip: String? = nil) async throws(PasskeyEndpointError) -> TokenResponse {
+    /// Verifies an assertion and starts a session — or, when `context.reauthenticating` holds a step-up's Bearer claims
+    /// (`AuthService.stepUpClaims`), re-authenticates that session (`accountMismatch` when the passkey is another
+    /// account's). Every WebAuthn failure is `invalidGrant` and audited (`passkey_login_failed` with the failed check;
+    /// a counter rollback also as `passkey_sign_count_rollback`). The access token's `amr` says `hwk` or `swk` by the
+    /// credential's backup eligibility, `user`, and `mfa` when the assertion was user-verified (`SignInProof`).
+    public func signIn(_ response: AuthenticationResponse, ip: String? = nil,
+                       context: SignInContext = SignInContext()) async throws(PasskeyEndpointError) -> TokenResponse {
         let db = database
         do {
             let result: WebAuthnRelyingParty.AuthenticationResult
@@ -154,10 +167,14 @@ public final class PasskeyService: Sendable {
                                                detail: "concurrentUse"))
                 throw PasskeyEndpointError.invalidGrant("The passkey was used concurrently.")
             }
-            let tokens = try auth.issueSession(accountID: owner.accountID, now: now)
-            try? db.appendAudit(AuditEvent(at: now, accountID: owner.accountID, event: "passkey_login", ip: ip,
-                                           detail: response.id))
-            return tokens
+            var context = context
+            context.clientAddress = context.clientAddress ?? ip
+            return try auth.signIn(accountID: owner.accountID,
+                                   proof: .passkey(backupEligible: result.credential.backupEligible,
+                                                   userVerified: result.userVerified),
+                                   context: context, now: now,
+                                   audit: AuditEvent(at: now, accountID: owner.accountID, event: "passkey_login", ip: ip,
+                                                     detail: response.id))
         } catch {
             throw .storage(error)
         }
@@ -214,14 +231,14 @@ public final class PasskeyService: Sendable {
         }
     }
 
-    func bearerAccount(_ authorization: String?) throws(PasskeyEndpointError) -> AccountRecord {
+    /// The account of a Bearer token whose session is live (and, with `recentlyAuthenticated`, whose `auth_time` is
+    /// recent: `insufficientUserAuthentication` otherwise).
+    func bearerAccount(_ authorization: String?, recentlyAuthenticated: Bool = false) throws(PasskeyEndpointError) -> AccountRecord {
         let claims: AccessTokenClaims
-        do { claims = try auth.authenticate(authorization) } catch {
-            switch error {
-            case .serverError: throw .serverError
-            case .temporarilyUnavailable: throw .temporarilyUnavailable
-            default: throw .invalidToken
-            }
+        do {
+            claims = recentlyAuthenticated ? try auth.authenticateRecently(authorization) : try auth.authenticate(authorization)
+        } catch {
+            throw .from(error)
         }
         do {
             guard let account = try database.account(id: claims.sub) else { throw PasskeyEndpointError.invalidToken }

@@ -6,9 +6,14 @@ public struct AccountInfo: Codable, Sendable, Equatable {
     public var id: String
     public var username: String
     public var createdAt: Int64
+    /// How the account can sign in (`GET /v1/me` only): what a client can offer for a step-up.
+    public var signInMethods: [SignInMethod]?
+    /// The Bearer token's `auth_time` (`GET /v1/me` only).
+    public var authTime: Int64?
 
-    public init(id: String, username: String, createdAt: Int64) {
+    public init(id: String, username: String, createdAt: Int64, signInMethods: [SignInMethod]? = nil, authTime: Int64? = nil) {
         self.id = id; self.username = username; self.createdAt = createdAt
+        self.signInMethods = signInMethods; self.authTime = authTime
     }
 
     init(_ record: AccountRecord) { self.init(id: record.id, username: record.username, createdAt: record.createdAt) }
@@ -16,6 +21,8 @@ public struct AccountInfo: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case id, username
         case createdAt = "created_at"
+        case signInMethods = "sign_in_methods"
+        case authTime = "auth_time"
     }
 }
 

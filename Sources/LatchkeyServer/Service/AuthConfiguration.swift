@@ -32,6 +32,10 @@ public struct AuthConfiguration: Sendable {
     /// another instance takes to be published (and used for signing) by this one. Tokens naming an unknown
     /// `kid` reload at once, so verification never waits for it.
     public var signingKeyReloadInterval: Int64 = 30
+    /// The largest age in seconds of a Bearer token's `auth_time` that the routes needing a recent sign-in accept
+    /// (`DELETE /v1/me`, a password change without the current password, adding a sign-in method); older ones get
+    /// 401 `insufficient_user_authentication` with this `max_age` (RFC 9470). `latchkey serve --step-up-max-age`.
+    public var stepUpMaxAge: Int64 = 300
     public var passwordPolicy: PasswordPolicy
     public var accountThrottle: LoginThrottlePolicy
     public var ipThrottle: LoginThrottlePolicy

@@ -29,17 +29,21 @@ struct PasswordCredentials: Decodable, Sendable {
     var password: String
     var clientID: String?
     var scope: String?
+    var deviceName: String?
 
     enum CodingKeys: String, CodingKey {
         case username, password, scope
         case clientID = "client_id"
+        case deviceName = "device_name"
     }
 }
 
 extension AuthService {
     /// The HTTP endpoints, to mount on the server's `Router`:
     /// `POST /v1/accounts`, `POST /v1/session/password`, `POST /v1/token`, `POST /v1/revoke`,
-    /// `POST /v1/logout`, `GET /v1/me`, `GET /.well-known/jwks.json`.
+    /// `POST /v1/logout`, `GET /v1/me`, `GET /.well-known/jwks.json`, and the account's own (`accountRoutes()`):
+    /// `DELETE /v1/me`, `POST /v1/me/password`, `GET /v1/sessions`, `DELETE /v1/sessions/:id`,
+    /// `POST /v1/sessions/revoke-others`.
     public func routes() -> [Route] {
         [
             Route("POST", "/v1/accounts") { [self] request in await handleCreateAccount(request) },
@@ -49,7 +53,7 @@ extension AuthService {
             Route("POST", "/v1/logout") { [self] request in handleLogout(request) },
             Route("GET", "/v1/me") { [self] request in handleMe(request) },
             Route("GET", "/.well-known/jwks.json") { [self] _ in handleJWKS() },
-        ]
+        ] + accountRoutes()
     }
 
     func handleCreateAccount(_ request: HTTPRequest) async -> HTTPResponse {
@@ -74,27 +78,29 @@ extension AuthService {
         let credentials: PasswordCredentials
         if request.mediaType == "application/x-www-form-urlencoded" {
             let form: [String: String]
-            do { form = try request.decodeForm(keeping: ["username", "password", "client_id", "scope"]) } catch {
+            do { form = try request.decodeForm(keeping: ["username", "password", "client_id", "scope", "device_name"]) } catch {
                 return error.response
             }
             guard let username = form["username"], let password = form["password"] else {
                 return Self.oauthError(.invalidRequest("username and password are required."))
             }
-            credentials = PasswordCredentials(username: username, password: password, clientID: form["client_id"], scope: form["scope"])
+            credentials = PasswordCredentials(username: username, password: password, clientID: form["client_id"],
+                                              scope: form["scope"], deviceName: form["device_name"])
         } else {
             do { credentials = try request.decodeJSON(PasswordCredentials.self) } catch { return error.response }
         }
         do {
+            let context = try signInContext(request, deviceName: credentials.deviceName)
             let tokens = try await loginWithPassword(username: credentials.username, password: credentials.password,
                                                      clientID: credentials.clientID, scope: credentials.scope,
-                                                     ip: request.remoteAddress)
+                                                     ip: request.remoteAddress, context: context)
             return Self.tokenResponse(tokens)
         } catch {
             // Login failures are 401 (not §5.2's 400): the body is the same for an unknown user and a wrong password.
             if error == .invalidGrant {
                 return .error(status: 401, code: error.code, description: error.protocolDescription)
             }
-            return Self.oauthError(error)
+            return Self.bearerError(error)
         }
     }
 
@@ -181,6 +187,7 @@ extension AuthService {
     }
 
     static func oauthError(_ error: OAuthError) -> HTTPResponse {
+        if case .insufficientUserAuthentication(let maxAge) = error { return StepUpChallenge.response(maxAge: maxAge) }
         var response = HTTPResponse.error(status: error.status, code: error.code, description: error.protocolDescription)
         switch error {
         case .slowDown(let seconds), .temporarilyUnavailable(let seconds):

@@ -15,6 +15,8 @@ public final class AuthService: Sendable {
     /// A hash of a random password with the current parameters: unknown user names are verified against it,
     /// so they cost the same time as a wrong password. Made in the background at start.
     private let dummy = Locked<String?>(nil)
+    /// Told after each committed account deletion (`onAccountDeletion`).
+    let deletionObservers = Locked<[@Sendable (AccountDeletion) -> Void]>([])
 
     /// Migrates the database, loads (or creates) the signing key and starts preparing the dummy hash.
     public init(database: any Database, configuration: AuthConfiguration = AuthConfiguration(),
@@ -73,11 +75,13 @@ public final class AuthService: Sendable {
 
     // MARK: Password login
 
-    /// Logs in with a user name and password and starts a session. An unknown name and a wrong password
-    /// give the same error (`invalidGrant`) after the same work (one Argon2id verification).
+    /// Logs in with a user name and password and starts a session — or, when `context.reauthenticating` holds a
+    /// step-up's Bearer claims (`stepUpClaims(_:)`), re-authenticates that session (`accountMismatch` when the
+    /// password is another account's). An unknown name and a wrong password give the same error (`invalidGrant`)
+    /// after the same work (one Argon2id verification).
     /// Throttled or locked-out names and addresses get `slowDown(retryAfter:)` without a verification.
     public func loginWithPassword(username: String, password: String, clientID: String? = nil, scope: String? = nil,
-                                  ip: String) async throws(OAuthError) -> TokenResponse {
+                                  ip: String, context: SignInContext = SignInContext()) async throws(OAuthError) -> TokenResponse {
         // Bounds on what is looked up and hashed, in Unicode code points (JSON Schema's `maxLength`, as the API
         // document states them): no stored name or password is longer, in bytes even, so nothing that could sign in
         // is refused here; longer inputs within the bytes are simply not found.
@@ -104,25 +108,33 @@ public final class AuthService: Sendable {
                 throw OAuthError.invalidGrant
             }
             let done = clock.seconds
-            try database.clearThrottle(key: userKey)
-            if account.failedCount != 0 || account.lockedUntil != nil {
-                try database.updateAccountLockState(accountID: account.id, failedCount: 0, lockedUntil: nil)
-            }
-            if hasher.needsRehash(account.passwordHash), let rehashed = try? await hasher.hash(password) {
-                try database.updatePasswordHash(accountID: account.id, passwordHash: rehashed)
-                try database.appendAudit(AuditEvent(at: done, accountID: account.id, event: "password_rehashed", ip: ip))
-            }
+            try await passwordVerified(account, password: password, userKey: userKey, ip: ip, now: done)
             let grantedScope = try grant(scope, allowed: configuration.allowedScopes.sorted().joined(separator: " "),
                                          fallback: configuration.defaultScope)
-            return try startSession(accountID: account.id, clientID: clientID ?? configuration.defaultClientID,
-                                    scope: grantedScope, now: done,
-                                    audit: AuditEvent(at: done, accountID: account.id, event: "login_success", ip: ip))
+            var context = context
+            context.clientAddress = context.clientAddress ?? ip
+            return try signIn(accountID: account.id, proof: .password, context: context, now: done,
+                              clientID: clientID ?? configuration.defaultClientID, scope: grantedScope,
+                              audit: AuditEvent(at: done, accountID: account.id, event: "login_success", ip: ip))
         } catch {
             throw OAuthError.storage(error)
         }
     }
 
-    private func recordFailure(account: AccountRecord?, userKey: String, ipKey: String, ip: String, now: Int64) throws {
+    /// After a password verified: clears the name's throttle and the lockout mirror, and rehashes a verifier made
+    /// with older parameters.
+    func passwordVerified(_ account: AccountRecord, password: String, userKey: String, ip: String?, now: Int64) async throws {
+        try database.clearThrottle(key: userKey)
+        if account.failedCount != 0 || account.lockedUntil != nil {
+            try database.updateAccountLockState(accountID: account.id, failedCount: 0, lockedUntil: nil)
+        }
+        if hasher.needsRehash(account.passwordHash), let rehashed = try? await hasher.hash(password) {
+            try database.updatePasswordHash(accountID: account.id, passwordHash: rehashed)
+            try database.appendAudit(AuditEvent(at: now, accountID: account.id, event: "password_rehashed", ip: ip))
+        }
+    }
+
+    func recordFailure(account: AccountRecord?, userKey: String, ipKey: String, ip: String, now: Int64) throws {
         let accountPolicy = configuration.accountThrottle
         let ipPolicy = configuration.ipThrottle
         let user = try database.recordFailure(key: userKey, now: now, resetAfter: accountPolicy.resetAfter) {
@@ -170,7 +182,8 @@ public final class AuthService: Sendable {
                 graceSeconds: configuration.refreshGraceSeconds, ip: ip)
             guard case .rotated(_, let successor) = outcome else { throw OAuthError.invalidGrant }
             return try issue(accountID: successor.accountID, sessionID: successor.familyID, clientID: successor.clientID,
-                             scope: requestedScope ?? successor.scope, refreshToken: next, now: now)
+                             scope: requestedScope ?? successor.scope, refreshToken: next, authTime: successor.authTime,
+                             amr: successor.amr, now: now)
         } catch {
             throw OAuthError.storage(error)
         }
@@ -206,12 +219,16 @@ public final class AuthService: Sendable {
         }
     }
 
-    /// The account of a Bearer access token, after checking that its session is still active on the server.
+    /// The account of a Bearer access token, after checking that its session is still active on the server, with
+    /// its sign-in methods and the token's `auth_time` (how and whether the client must step up).
     public func me(authorization: String?) throws(OAuthError) -> AccountInfo {
         let claims = try authenticate(authorization)
         do {
             guard let account = try database.account(id: claims.sub) else { throw OAuthError.invalidToken }
-            return AccountInfo(account)
+            var info = AccountInfo(account)
+            info.signInMethods = try database.signInMethods(of: account)
+            info.authTime = claims.authTime
+            return info
         } catch {
             throw OAuthError.storage(error)
         }
@@ -297,33 +314,51 @@ public final class AuthService: Sendable {
         scope.utf8.split(separator: UInt8(ascii: " ")).map { String(Substring($0)) }
     }
 
-    /// Starts a session for an account that proved itself another way (passkey, Sign in with Apple):
-    /// the same tokens as a password login, with the default client and scope.
-    func issueSession(accountID: String, now: Int64) throws -> TokenResponse {
-        try startSession(accountID: accountID, clientID: configuration.defaultClientID, scope: configuration.defaultScope, now: now)
-    }
-
-    /// Creates the session (and writes `audit` in the same transaction) and issues its first tokens.
-    private func startSession(accountID: String, clientID: String, scope: String, now: Int64,
-                              audit: AuditEvent? = nil) throws -> TokenResponse {
-        let sessionID = UUID().uuidString.lowercased()
+    /// Starts a session for `accountID` — or, when `context.reauthenticating` holds a step-up's Bearer claims,
+    /// re-authenticates that session (same `sid`, `auth_time` now, `amr` of `proof`, a new refresh token of its family;
+    /// `accountMismatch` when the claims are another account's, `invalidToken` when the session ended meanwhile).
+    /// `audit` is written in the same transaction (for a step-up as `session_reauthenticated`).
+    func signIn(accountID: String, proof: SignInProof, context: SignInContext, now: Int64, clientID: String? = nil,
+                scope: String? = nil, audit: AuditEvent? = nil) throws -> TokenResponse {
         let refresh = RefreshTokenSecret.generate()
+        if let bearer = context.reauthenticating {
+            guard bearer.sub == accountID else { throw OAuthError.accountMismatch }
+            var event = audit
+            event?.event = "session_reauthenticated"
+            event?.detail = "session \(bearer.sid), \(proof.method.rawValue)"
+            guard let token = try database.reauthenticateSession(
+                id: bearer.sid, accountID: accountID, proof: proof, context: context,
+                successorHash: RefreshTokenSecret.hash(of: refresh), now: now,
+                refreshTokenLifetime: configuration.refreshTokenLifetime, defaultScope: configuration.defaultScope,
+                audit: event) else { throw OAuthError.invalidToken }
+            return try issue(accountID: accountID, sessionID: bearer.sid, clientID: token.clientID, scope: token.scope,
+                             refreshToken: refresh, authTime: now, amr: token.amr, now: now)
+        }
+        let clientID = clientID ?? configuration.defaultClientID
+        let scope = scope ?? configuration.defaultScope
+        let sessionID = UUID().uuidString.lowercased()
         let sessionEnd = now + configuration.sessionLifetime
         try database.createSession(
-            SessionRecord(id: sessionID, accountID: accountID, clientID: clientID, createdAt: now, expiresAt: sessionEnd),
+            SessionRecord(id: sessionID, accountID: accountID, clientID: clientID, createdAt: now, expiresAt: sessionEnd,
+                          deviceName: context.deviceName, userAgent: context.userAgent, clientAddress: context.clientAddress,
+                          signInMethod: proof.method, authTime: now, amr: proof.methods),
             firstToken: RefreshTokenRecord(tokenHash: RefreshTokenSecret.hash(of: refresh), familyID: sessionID, parentHash: nil,
                                            accountID: accountID, clientID: clientID, scope: scope, createdAt: now,
-                                           expiresAt: min(now + configuration.refreshTokenLifetime, sessionEnd)),
+                                           expiresAt: min(now + configuration.refreshTokenLifetime, sessionEnd),
+                                           authTime: now, amr: proof.methods),
             audit: audit)
-        return try issue(accountID: accountID, sessionID: sessionID, clientID: clientID, scope: scope, refreshToken: refresh, now: now)
+        return try issue(accountID: accountID, sessionID: sessionID, clientID: clientID, scope: scope, refreshToken: refresh,
+                         authTime: now, amr: proof.methods, now: now)
     }
 
+    /// Signs an access token for the session (its `auth_time` and stored `amr`) and answers it with `refreshToken`.
     private func issue(accountID: String, sessionID: String, clientID: String, scope: String, refreshToken: String,
-                       now: Int64) throws -> TokenResponse {
+                       authTime: Int64, amr: AuthenticationMethods, now: Int64) throws -> TokenResponse {
         let claims = AccessTokenClaims(iss: configuration.issuer, sub: accountID, aud: configuration.audience,
                                        exp: now + configuration.accessTokenLifetime, iat: now,
                                        jti: SecureRandom.bytes(count: 16).base64URLEncodedString(), clientID: clientID,
-                                       scope: scope, sid: sessionID)
+                                       scope: scope, sid: sessionID, authTime: authTime,
+                                       amr: amr.isEmpty ? nil : amr.references)
         return TokenResponse(accessToken: try keyRing.sign(claims), expiresIn: Int(configuration.accessTokenLifetime),
                              refreshToken: refreshToken, scope: scope)
     }

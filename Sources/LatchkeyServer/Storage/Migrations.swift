@@ -158,6 +158,71 @@ public enum SchemaMigrations {
         Migration(version: 6, name: "refresh tokens without the parent index", statements: [
             "DROP INDEX IF EXISTS refresh_tokens_parent",
         ]),
+        // Issue 32. A session tells where and how it signed in, and when it last did (auth_time: only a sign-in renews
+        // it, a refresh keeps it); each refresh token carries its session's auth_time and amr (`AuthenticationMethods`,
+        // an integer), so a rotation copies them with the row it already writes instead of reading the session. The family index gains created_at:
+        // the newest token of a family is the session's last use, found by one seek (an index entry a little wider,
+        // no extra index to write per rotation).
+        Migration(version: 7, name: "sessions: devices, sign-in method, authentication time", statements: [
+            "ALTER TABLE sessions ADD COLUMN device_name TEXT",
+            "ALTER TABLE sessions ADD COLUMN user_agent TEXT",
+            "ALTER TABLE sessions ADD COLUMN client_address TEXT",
+            "ALTER TABLE sessions ADD COLUMN sign_in_method TEXT",
+            "ALTER TABLE sessions ADD COLUMN auth_time BIGINT NOT NULL DEFAULT 0",
+            "ALTER TABLE sessions ADD COLUMN amr BIGINT NOT NULL DEFAULT 0",
+            "UPDATE sessions SET auth_time = created_at",
+            "ALTER TABLE refresh_tokens ADD COLUMN auth_time BIGINT NOT NULL DEFAULT 0",
+            "ALTER TABLE refresh_tokens ADD COLUMN amr BIGINT NOT NULL DEFAULT 0",
+            """
+            UPDATE refresh_tokens SET auth_time = COALESCE(
+                (SELECT created_at FROM sessions WHERE sessions.id = refresh_tokens.family_id), created_at)
+            """,
+            "DROP INDEX IF EXISTS refresh_tokens_family",
+            "CREATE INDEX refresh_tokens_family ON refresh_tokens (family_id, created_at)",
+        ]),
+        // Issue 32. Apple's refresh token of a deleted account waits here until Apple's /auth/revoke answered 200
+        // (AppleRevocationOutbox): still sealed, with the `sub` it is sealed to and the client id it was issued for.
+        // A worker claims a row (claimed_by, claimed_until) before sending it, so no two instances send one at once.
+        Migration(version: 8, name: "apple revocation outbox", statements: [
+            "ALTER TABLE apple_identities ADD COLUMN client_id TEXT",
+            """
+            CREATE TABLE apple_revocations (
+                id TEXT PRIMARY KEY,
+                subject TEXT NOT NULL,
+                client_id TEXT,
+                token_sealed TEXT NOT NULL,
+                created_at BIGINT NOT NULL,
+                attempts BIGINT NOT NULL DEFAULT 0,
+                next_attempt_at BIGINT NOT NULL,
+                claimed_by TEXT,
+                claimed_until BIGINT,
+                last_error TEXT
+            )
+            """,
+            "CREATE INDEX apple_revocations_due ON apple_revocations (next_attempt_at)",
+        ]),
+        // App Attest: attested keys with the highest counter accepted, and one-time challenges (keys base64url).
+        Migration(version: 10, name: "app attest", statements: [
+            """
+            CREATE TABLE app_attest_keys (
+                key_id TEXT PRIMARY KEY,
+                app_id TEXT NOT NULL,
+                environment TEXT NOT NULL,
+                public_key TEXT NOT NULL,
+                sign_count BIGINT NOT NULL,
+                receipt TEXT NOT NULL,
+                created_at BIGINT NOT NULL,
+                last_used_at BIGINT
+            )
+            """,
+            """
+            CREATE TABLE app_attest_challenges (
+                challenge TEXT PRIMARY KEY,
+                expires_at BIGINT NOT NULL
+            )
+            """,
+            "CREATE INDEX app_attest_challenges_expiry ON app_attest_challenges (expires_at)",
+        ]),
     ]
 
     /// The newest version this program knows.

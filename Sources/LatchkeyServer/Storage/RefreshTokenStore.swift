@@ -20,10 +20,12 @@ extension Database {
     /// transaction, group-committed with concurrent sign-ins (one sync for all of them).
     public func createSession(_ session: SessionRecord, firstToken: RefreshTokenRecord, audit: AuditEvent? = nil) throws {
         try batchedTransaction(durability: .full) { conn in
-            try conn.execute("""
-                INSERT INTO sessions (id, account_id, client_id, created_at, expires_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?)
-                """, [.text(session.id), .text(session.accountID), .text(session.clientID), .integer(session.createdAt),
-                      .integer(session.expiresAt), .optional(session.revokedAt)])
+            try conn.execute(SessionSQL.insert,
+                             [.text(session.id), .text(session.accountID), .text(session.clientID), .integer(session.createdAt),
+                              .integer(session.expiresAt), .optional(session.revokedAt), .optional(session.deviceName),
+                              .optional(session.userAgent), .optional(session.clientAddress),
+                              .optional(session.signInMethod?.rawValue), .integer(session.authTime),
+                              .integer(session.amr.rawValue)])
             try insertRefreshToken(firstToken, on: conn)
             if let audit { try insertAudit(audit, on: conn) }
         }
@@ -31,11 +33,7 @@ extension Database {
 
     public func session(id: String) throws -> SessionRecord? {
         try withConnection { conn in
-            try conn.execute("SELECT id, account_id, client_id, created_at, expires_at, revoked_at FROM sessions WHERE id = ?",
-                             [.text(id)]).first.map { row in
-                SessionRecord(id: try row.text(0), accountID: try row.text(1), clientID: try row.text(2),
-                              createdAt: try row.integer(3), expiresAt: try row.integer(4), revokedAt: row.optionalInteger(5))
-            }
+            try conn.execute("SELECT \(SessionSQL.columns) FROM sessions WHERE id = ?", [.text(id)]).first.map(SessionRecord.init(row:))
         }
     }
 
@@ -101,7 +99,8 @@ extension Database {
         let previous = try RefreshTokenRecord(row: row)
         let successor = RefreshTokenRecord(tokenHash: successorHash, familyID: previous.familyID, parentHash: previous.tokenHash,
                                            accountID: previous.accountID, clientID: previous.clientID, scope: previous.scope,
-                                           createdAt: now, expiresAt: try row.integer(10))
+                                           createdAt: now, expiresAt: try row.integer(RefreshTokenRecord.columnCount),
+                                           authTime: previous.authTime, amr: previous.amr)
         return .rotated(previous: previous, successor: successor)
     }
 
@@ -112,7 +111,8 @@ extension Database {
             // The claim also returned the session's end, so the successor is capped without another read.
             let previous = try RefreshTokenRecord(row: row)
             let successor = try insertSuccessor(of: previous, hash: successorHash, now: now,
-                                                expiresAt: min(successorExpiresAt, row.optionalInteger(10) ?? successorExpiresAt),
+                                                expiresAt: min(successorExpiresAt,
+                                                               row.optionalInteger(RefreshTokenRecord.columnCount) ?? successorExpiresAt),
                                                 on: conn)
             return .rotated(previous: previous, successor: successor)
         }
@@ -175,18 +175,18 @@ extension Database {
 /// and run again as a `.full` transaction.
 private struct DurableCommitNeeded: Error {}
 
-private func insertRefreshToken(_ token: RefreshTokenRecord, on conn: any SQLConnection) throws {
+func insertRefreshToken(_ token: RefreshTokenRecord, on conn: any SQLConnection) throws {
     try conn.execute(RefreshTokenSQL.insert,
                      [.text(token.tokenHash), .text(token.familyID), .optional(token.parentHash), .text(token.accountID),
                       .text(token.clientID), .text(token.scope), .integer(token.createdAt), .integer(token.expiresAt),
-                      .optional(token.usedAt), .optional(token.revokedAt)])
+                      .optional(token.usedAt), .optional(token.revokedAt), .integer(token.authTime), .integer(token.amr.rawValue)])
 }
 
 private func insertSuccessor(of previous: RefreshTokenRecord, hash: String, now: Int64, expiresAt: Int64,
                              on conn: any SQLConnection) throws -> RefreshTokenRecord {
     let successor = RefreshTokenRecord(tokenHash: hash, familyID: previous.familyID, parentHash: previous.tokenHash,
                                        accountID: previous.accountID, clientID: previous.clientID, scope: previous.scope,
-                                       createdAt: now, expiresAt: expiresAt)
+                                       createdAt: now, expiresAt: expiresAt, authTime: previous.authTime, amr: previous.amr)
     try insertRefreshToken(successor, on: conn)
     return successor
 }
@@ -199,7 +199,7 @@ private func cappedExpiry(_ expiresAt: Int64, familyID: String, on conn: any SQL
 }
 
 @discardableResult
-private func revokeFamily(_ familyID: String, now: Int64, on conn: any SQLConnection) throws -> Bool {
+func revokeFamily(_ familyID: String, now: Int64, on conn: any SQLConnection) throws -> Bool {
     try conn.execute("UPDATE refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL",
                      [.integer(now), .text(familyID)])
     let sessions = try conn.execute("UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL RETURNING id",
@@ -211,7 +211,7 @@ private func revokeFamily(_ familyID: String, now: Int64, on conn: any SQLConnec
 /// an interpolation would rebuild on every call.
 private enum RefreshTokenSQL {
     static let byHash = "SELECT \(RefreshTokenRecord.columns) FROM refresh_tokens WHERE token_hash = ?"
-    static let insert = "INSERT INTO refresh_tokens (\(RefreshTokenRecord.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    static let insert = "INSERT INTO refresh_tokens (\(RefreshTokenRecord.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
     /// `claim` and the successor's insert in one statement, for PostgreSQL: the claimed token's columns and
     /// the successor's expiry (capped at the session's end), or no row.
     static let postgresRotation = """
@@ -223,7 +223,7 @@ private enum RefreshTokenSQL {
             INSERT INTO refresh_tokens (\(RefreshTokenRecord.columns))
             SELECT ?::text, claimed.family_id, claimed.token_hash, claimed.account_id, claimed.client_id, claimed.scope,
                 ?::bigint, LEAST(?::bigint, COALESCE((SELECT expires_at FROM sessions WHERE sessions.id = claimed.family_id),
-                                                      ?::bigint)), NULL, NULL
+                                                      ?::bigint)), NULL, NULL, claimed.auth_time, claimed.amr
             FROM claimed
             RETURNING expires_at
         )

@@ -37,8 +37,10 @@ enum AccessTokenCodec {
     /// The claims as compact JSON with sorted keys and unescaped slashes — the bytes `encoder` writes for
     /// them, built directly (JSONEncoder was a tenth of a refresh's cost).
     static func payload(_ c: AccessTokenClaims) -> Data {
-        var out = JSONObjectWriter(capacity: 256 + c.iss.utf8.count + c.scope.utf8.count)
+        var out = JSONObjectWriter(capacity: 288 + c.iss.utf8.count + c.scope.utf8.count)
+        if let amr = c.amr { out.member("amr", amr) }
         out.member("aud", c.aud)
+        if let authTime = c.authTime { out.member("auth_time", authTime) }
         out.member("client_id", c.clientID)
         out.member("exp", c.exp)
         out.member("iat", c.iat)

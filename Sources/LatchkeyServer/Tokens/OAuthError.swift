@@ -14,6 +14,10 @@ public enum OAuthError: Error, Sendable, Equatable {
     case serverError
     /// The database is restarting or overloaded: try again after the given number of seconds (503).
     case temporarilyUnavailable(retryAfter: Int64)
+    /// A step-up's credentials belong to another account than its Bearer token's (403).
+    case accountMismatch
+    /// The Bearer token's `auth_time` is older than `maxAge` seconds: sign in again (step-up) first (401, RFC 9470).
+    case insufficientUserAuthentication(maxAge: Int64)
 
     /// The answer for a storage failure: 503 for a transient one (`DatabaseError.isTransient`), else 500.
     static func storage(_ error: any Error) -> OAuthError {
@@ -34,6 +38,8 @@ public enum OAuthError: Error, Sendable, Equatable {
         case .slowDown: "slow_down"
         case .serverError: "server_error"
         case .temporarilyUnavailable: "temporarily_unavailable"
+        case .accountMismatch: "account_mismatch"
+        case .insufficientUserAuthentication: StepUpChallenge.code
         }
     }
 
@@ -41,7 +47,8 @@ public enum OAuthError: Error, Sendable, Equatable {
     public var status: Int {
         switch self {
         case .invalidRequest, .invalidGrant, .unsupportedGrantType, .invalidScope: 400
-        case .invalidClient, .invalidToken: 401
+        case .invalidClient, .invalidToken, .insufficientUserAuthentication: 401
+        case .accountMismatch: 403
         case .slowDown: 429
         case .serverError: 500
         case .temporarilyUnavailable: 503
@@ -60,6 +67,8 @@ public enum OAuthError: Error, Sendable, Equatable {
         case .slowDown(let seconds): "Too many failed attempts; retry after \(seconds) seconds."
         case .serverError: "The server could not complete the request."
         case .temporarilyUnavailable(let seconds): "The service is temporarily unavailable; retry after \(seconds) seconds."
+        case .accountMismatch: StepUpChallenge.accountMismatchDescription
+        case .insufficientUserAuthentication(let maxAge): StepUpChallenge.description(maxAge: maxAge)
         }
     }
 }
@@ -79,6 +88,8 @@ extension OAuthError: LocalizedError {
         case .temporarilyUnavailable(let s):
             return lang.pick(english: "The service is temporarily unavailable; retry after \(s) s.",
                              korean: "서비스를 잠시 사용할 수 없습니다. \(s)초 후 다시 시도하세요.")
+        case .accountMismatch: return StepUpChallenge.accountMismatchText(lang)
+        case .insufficientUserAuthentication(let maxAge): return StepUpChallenge.text(maxAge: maxAge, lang)
         }
     }
 }

@@ -92,9 +92,15 @@ public struct TokenVerifier: Sendable {
         guard let iss = c.iss, let sub = c.sub, let aud = c.aud, let exp = c.exp, let iat = c.iat, let jti = c.jti,
               let clientID = c[claim: "client_id"]?.stringValue, let sid = c[claim: "sid"]?.stringValue
         else { throw .malformed }
+        var amr: [String]?
+        if let elements = c[claim: "amr"]?.arrayValue {
+            amr = elements.compactMap(\.stringValue)
+            guard amr?.count == elements.count else { throw .malformed }
+        }
         var claims = AccessTokenClaims(iss: iss, sub: sub, aud: aud.count == 1 ? aud[0] : aud.joined(separator: " "),
                                        exp: Int64(exp.timeIntervalSince1970.rounded()), iat: Int64(iat.timeIntervalSince1970.rounded()),
-                                       jti: jti, clientID: clientID, scope: c[claim: "scope"]?.stringValue ?? "", sid: sid)
+                                       jti: jti, clientID: clientID, scope: c[claim: "scope"]?.stringValue ?? "", sid: sid,
+                                       authTime: c[claim: "auth_time"]?.intValue, amr: amr)
         if aud.count != 1 { claims.audiences = aud }
         return claims
     }

@@ -8,15 +8,20 @@ import LatchkeyKeychainLinux
 // bridges the result back; errors become their `OSStatus`.
 
 /// `SecItemAdd`: adds an item; `result` (when given and a return key is set) receives the new item.
+@available(macOS 10.6, *)
 @discardableResult
 public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
     SecurityBridge.status { () throws(KeychainStoreError) in
         let request = try QueryDictionary.addRequest(try SecurityBridge.swiftDictionary(attributes, forAdd: true))
         let store = LatchkeySecurityConfiguration.store
+        // An item with a constraint is sealed to its domains' keys, which a context hands out without asking
+        // (Apple adds such items without a prompt): without one in the query, a new context of the configured backend.
+        let sealing = request.item.attributes.accessControl?.requiresAuthentication == true
+        let addContext = sealing ? SecItemPrompt.context(request.authenticationContext) : request.authenticationContext
         do throws(KeychainStoreError) {
-            try store.add(request.item, authenticationContext: request.authenticationContext)
-        } catch let error where SecItemPrompt.shouldPrompt(error, context: request.authenticationContext, ui: .allow) {
-            let context = SecItemPrompt.context(request.authenticationContext)
+            try store.add(request.item, authenticationContext: addContext)
+        } catch let error where SecItemPrompt.shouldPrompt(error, context: addContext, ui: .allow) {
+            let context = SecItemPrompt.context(addContext)
             let item = request.item
             try SecItemPrompt.wait { () async throws(KeychainStoreError) in
                 try await store.authenticatedAdd(item, authenticationContext: context)
@@ -32,6 +37,7 @@ public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointe
 }
 
 /// `SecItemCopyMatching`: finds items; `result` receives data, attributes, references or an array of them.
+@available(macOS 10.6, *)
 @discardableResult
 public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
     result?.pointee = nil
@@ -54,6 +60,7 @@ public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePo
 }
 
 /// `SecItemUpdate`: changes every item matching `query` to have `attributesToUpdate`.
+@available(macOS 10.6, *)
 @discardableResult
 public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDictionary) -> OSStatus {
     if let status = SecItemPersistentReference.resolve(query, { SecItemUpdate($0, attributesToUpdate) }) { return status }
@@ -76,6 +83,7 @@ public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDiction
 }
 
 /// `SecItemDelete`: deletes every item matching `query`.
+@available(macOS 10.6, *)
 @discardableResult
 public func SecItemDelete(_ query: CFDictionary) -> OSStatus {
     if let status = SecItemPersistentReference.resolve(query, { SecItemDelete($0) }) { return status }

@@ -9,7 +9,7 @@ import LatchkeySupport
 /// `SecKeyCreateRandomKey`; any size from `SecKeyCreateWithData` or a certificate), private or public, over
 /// OpenSSL. A key made with `kSecAttrTokenIDSecureEnclave` is non-exportable: it lives in the vault (when
 /// permanent) and `SecKeyCopyExternalRepresentation` refuses it — it is *not* held by hardware.
-public final class SecKey: Hashable, @unchecked Sendable { // immutable
+public final class SecKey: Hashable {
     enum Material {
         case ec(ECCurve, EVPKey, isPrivate: Bool)
         case rsa(RSAKey, isPrivate: Bool)
@@ -150,7 +150,12 @@ public final class SecKey: Hashable, @unchecked Sendable { // immutable
 }
 
 /// `SecKeyOperationType`, with Apple's raw values (SecKey.h).
+@available(macOS 10.12, iOS 10.0, tvOS 10.0, watchOS 3.0, *)
 public enum SecKeyOperationType: Int, Sendable {
-    case sign = 0, verify = 1, encrypt = 2, decrypt = 3, keyExchange = 4
+    case sign = 0
+    case verify = 1
+    case encrypt = 2
+    case decrypt = 3
+    case keyExchange = 4
 }
 #endif

@@ -13,6 +13,7 @@ private func fail(_ status: OSStatus, _ error: UnsafeMutablePointer<Unmanaged<CF
 }
 
 /// `SecKeyCreateEncryptedData`: RSA encryption with a public (or private) RSA key.
+@available(macOS 10.12, iOS 10.0, tvOS 10.0, watchOS 3.0, *)
 public func SecKeyCreateEncryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ plaintext: CFData,
                                       _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
     guard case let .rsaEncryption(padding)? = algorithm.operation else { return fail(errSecUnimplemented, error) }
@@ -24,6 +25,7 @@ public func SecKeyCreateEncryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorith
 }
 
 /// `SecKeyCreateDecryptedData`: RSA decryption with a private RSA key; a wrong key or padding → errSecDecode.
+@available(macOS 10.12, iOS 10.0, tvOS 10.0, watchOS 3.0, *)
 public func SecKeyCreateDecryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ ciphertext: CFData,
                                       _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
     guard case let .rsaEncryption(padding)? = algorithm.operation else { return fail(errSecUnimplemented, error) }
@@ -37,6 +39,7 @@ public func SecKeyCreateDecryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorith
 /// `SecKeyCopyKeyExchangeResult`: ECDH of an EC private key with a public key on the same curve — the raw shared
 /// secret (`.ecdhKeyExchangeStandard`), or `SecKeyKeyExchangeParameter.requestedSize` bytes derived from it with
 /// the ANSI X9.63 KDF and `SecKeyKeyExchangeParameter.sharedInfo` (`.ecdhKeyExchangeStandardX963SHA256`, ...).
+@available(macOS 10.12, iOS 10.0, tvOS 10.0, watchOS 3.0, *)
 public func SecKeyCopyKeyExchangeResult(_ privateKey: SecKey, _ algorithm: SecKeyAlgorithm, _ publicKey: SecKey,
                                         _ parameters: CFDictionary,
                                         _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {

@@ -47,6 +47,7 @@ private func requestsRSA(_ p: [String: Any]) -> Bool? {
 /// private key (`kSecAttrKeyTypeRSA`, 1024–8192 bits, default 2048). With `kSecAttrIsPermanent` in
 /// `kSecPrivateKeyAttrs` it is also added to the keychain (class key, with that dictionary's tag, label and access
 /// control). `kSecAttrTokenIDSecureEnclave` makes it non-exportable.
+@available(macOS 10.12, iOS 10.0, tvOS 10.0, watchOS 3.0, *)
 @discardableResult
 public func SecKeyCreateRandomKey(_ parameters: CFDictionary, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> SecKey? {
     let p = swiftDictionary(parameters)
@@ -75,6 +76,7 @@ public func SecKeyCreateRandomKey(_ parameters: CFDictionary, _ error: UnsafeMut
 }
 
 /// `SecKeyCopyPublicKey`.
+@available(macOS 10.12, iOS 10.0, tvOS 10.0, watchOS 3.0, *)
 @discardableResult
 public func SecKeyCopyPublicKey(_ key: SecKey) -> SecKey? {
     key.publicPart
@@ -82,6 +84,7 @@ public func SecKeyCopyPublicKey(_ key: SecKey) -> SecKey? {
 
 /// `SecKeyCopyExternalRepresentation`: 04‖x‖y (EC public), 04‖x‖y‖d (EC private), PKCS#1 DER (RSA); fails for
 /// non-exportable (`kSecAttrTokenIDSecureEnclave`) private keys.
+@available(macOS 10.12, iOS 10.0, tvOS 10.0, watchOS 3.0, *)
 @discardableResult
 public func SecKeyCopyExternalRepresentation(_ key: SecKey, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
     guard key.exportable || !key.isPrivate else { fail(errSecKeyIsSensitive, error); return nil }
@@ -92,6 +95,7 @@ public func SecKeyCopyExternalRepresentation(_ key: SecKey, _ error: UnsafeMutab
 /// `SecKeyCreateWithData`: a key from its external representation; `attributes` give `kSecAttrKeyClass` and may
 /// give the key type (EC by default) and size (for EC it must agree with the data's length). Bytes that are not such
 /// a key → errSecParam, as on Apple platforms.
+@available(macOS 10.12, iOS 10.0, tvOS 10.0, watchOS 3.0, *)
 @discardableResult
 public func SecKeyCreateWithData(_ keyData: CFData, _ attributes: CFDictionary,
                                  _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> SecKey? {
@@ -107,12 +111,14 @@ public func SecKeyCreateWithData(_ keyData: CFData, _ attributes: CFDictionary,
 }
 
 /// `SecKeyGetBlockSize`: the size of signatures and ciphertexts in bytes (RSA: the modulus; EC: a coordinate).
+@available(macOS 10.6, *)
 public func SecKeyGetBlockSize(_ key: SecKey) -> Int {
     (key.bits + 7) / 8
 }
 
 /// `SecKeyIsAlgorithmSupported`: whether `operation` with `algorithm` is implemented for this key (see
 /// `SecKeyAlgorithm.operation`).
+@available(macOS 10.12, iOS 10.0, tvOS 10.0, watchOS 3.0, *)
 @discardableResult
 public func SecKeyIsAlgorithmSupported(_ key: SecKey, _ operation: SecKeyOperationType, _ algorithm: SecKeyAlgorithm) -> Bool {
     switch (algorithm.operation, key.material, operation) {
@@ -128,6 +134,7 @@ public func SecKeyIsAlgorithmSupported(_ key: SecKey, _ operation: SecKeyOperati
 /// `SecKeyCreateSignature`: ECDSA (DER, X9.62) or RSA (PKCS#1 v1.5 or PSS) of a message hashed with the algorithm's
 /// digest, or of a precomputed digest of that size (another length → errSecParam). Unimplemented algorithms →
 /// errSecUnimplemented; a public key or another key type → errSecParam.
+@available(macOS 10.12, iOS 10.0, tvOS 10.0, watchOS 3.0, *)
 @discardableResult
 public func SecKeyCreateSignature(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ dataToSign: CFData,
                                   _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
@@ -155,6 +162,7 @@ public func SecKeyCreateSignature(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _
 
 /// `SecKeyVerifySignature`: checks a signature the way `SecKeyCreateSignature` makes it; false with
 /// errSecVerifyFailed when it does not match, errSecUnimplemented for an algorithm not implemented here.
+@available(macOS 10.12, iOS 10.0, tvOS 10.0, watchOS 3.0, *)
 @discardableResult
 public func SecKeyVerifySignature(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ signedData: CFData, _ signature: CFData,
                                   _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> Bool {
@@ -190,6 +198,7 @@ public func SecKeyVerifySignature(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _
 }
 
 /// `SecKeyCopyAttributes`: class, type, size and whether the key can be exported.
+@available(macOS 10.12, iOS 10.0, tvOS 10.0, watchOS 3.0, *)
 @discardableResult
 public func SecKeyCopyAttributes(_ key: SecKey) -> CFDictionary? {
     var d = key.itemAttributes

@@ -16,6 +16,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case http
     case queryDictionary = "query-dictionary"
     case fileVault = "file-vault"
+    case appAttest = "app-attest"
 
     /// The directory name under Tests/Fuzz/Corpus and Tests/Fuzz/Regressions.
     public var name: String { rawValue }
@@ -34,6 +35,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .http: try HTTPFuzzing.run(data)
         case .queryDictionary: try QueryDictionaryFuzzing.run(data)
         case .fileVault: try FileVaultFuzzing.run(data)
+        case .appAttest: try AppAttestFuzzing.run(data)
         }
     }
 
@@ -52,6 +54,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .http: HTTPFuzzing.seeds()
         case .queryDictionary: QueryDictionaryFuzzing.seeds()
         case .fileVault: FileVaultFuzzing.seeds()
+        case .appAttest: AppAttestFuzzing.seeds()
         }
     }
 }

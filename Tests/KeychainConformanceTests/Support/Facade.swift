@@ -31,6 +31,16 @@ final class PromptAnswers: PasscodeProvider, Sendable {
     /// The application password the prompts answer unless told otherwise.
     static let appPasswordValue = "app-secret"
     private let applicationPassword = Locked(PromptAnswers.appPasswordValue)
+    private let log = Locked((asked: 0, refusing: false))
+
+    /// How many prompts were shown.
+    var asked: Int { log.withLock { $0.asked } }
+
+    /// While true, every prompt is cancelled (and still counted).
+    var refusing: Bool {
+        get { log.withLock { $0.refusing } }
+        set { log.withLock { $0.refusing = newValue } }
+    }
 
     var appPassword: String {
         get { applicationPassword.withLock { $0 } }
@@ -38,7 +48,12 @@ final class PromptAnswers: PasscodeProvider, Sendable {
     }
 
     func passcode(for prompt: AuthenticationPrompt) async -> Passcode? {
-        switch prompt.kind {
+        let refusing = log.withLock { log in
+            log.asked += 1
+            return log.refusing
+        }
+        if refusing { return nil }
+        return switch prompt.kind {
         case .passcode: Passcode(Self.passcode)
         case .applicationPassword: Passcode(appPassword)
         case .biometry: nil

@@ -45,7 +45,8 @@ enum AuthenticationServicesFixture {
     }
 
     /// Starts the stand-in for Apple, then `latchkey serve` using it; points the module's Apple ID authority at it.
-    static func start(relyingParty rpID: String = relyingParty, appleID: String = "ada@example.com") throws -> Services {
+    static func start(relyingParty rpID: String = relyingParty, appleID: String = "ada@example.com",
+                      serverArguments: [String] = []) throws -> Services {
         install()
         let binary = try LatchkeyBinary.required()
         let apple = try ServerProcess.appleStandIn(binary: binary, arguments: ["--client-id", clientID])
@@ -54,7 +55,7 @@ enum AuthenticationServicesFixture {
             server = try ServerProcess(binary: binary, arguments: [
                 "--rp-id", rpID, "--origin", "https://\(rpID)", "--apple-client-id", clientID,
                 "--apple-base-url", apple.baseURL.absoluteString,
-            ])
+            ] + serverArguments)
         } catch {
             apple.stop()
             throw error

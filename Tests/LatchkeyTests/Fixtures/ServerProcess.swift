@@ -5,7 +5,7 @@ import FoundationNetworking
 
 /// A `latchkey` child process that serves HTTP on 127.0.0.1 — `latchkey serve` with a SQLite database in a temporary
 /// directory, or `latchkey apple-stand-in` — once it printed `listening on http://...`.
-final class ServerProcess {
+final class ServerProcess: @unchecked Sendable { // set once in init; Process is only asked to run, stop and wait
     let process = Process()
     let baseURL: URL
     let directory: URL
@@ -70,8 +70,9 @@ final class ServerProcess {
         return (status, body)
     }
 
+    /// Stops the server (again: nothing) and removes its directory.
     func stop() {
-        process.terminate()
+        if process.isRunning { process.terminate() }
         process.waitUntilExit()
         try? FileManager.default.removeItem(at: directory)
     }

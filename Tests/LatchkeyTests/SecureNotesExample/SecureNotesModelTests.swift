@@ -119,6 +119,41 @@ extension ASAuthorizationTests {
             #expect(model.notes.map(\.title) == ["Server account note"])
         }
 
+        /// At launch, signed out, Apple's existing-account sheet: the password saved for the server's website signs the
+        /// app in to the server account, with nothing typed; once signed out, a launch with nothing saved stays at the
+        /// sign-in screen without a word.
+        @MainActor @Test func aSavedPasswordSignsInAtLaunch() async throws {
+            let domain = "notes.example"
+            let services = try AuthenticationServicesFixture.start(relyingParty: domain)
+            defer {
+                services.stop()
+                ASAuthorizationTests.ExistingAccounts.forgetPasswords(domain: domain)
+            }
+            let world = try SecureNotesWorld()
+            defer { world.cleanUp() }
+            try await ASAuthorizationTests.ExistingAccounts.createAccount(services.server, username: "mina",
+                                                                           password: "correct horse battery")
+            try ASAuthorizationTests.ExistingAccounts.savePassword("correct horse battery", user: "mina", domain: domain)
+            let environment = world.environment(server: services.server.baseURL,
+                                                existingAccounts: SystemExistingAccountAuthorizer())
+            let model = SecureNotesModel(environment: environment, defaults: world.defaults)
+            await model.launch()
+            #expect(model.errorMessage == nil)
+            #expect(model.account == SignedInAccount(method: .serverPassword, username: "mina",
+                                                     server: services.server.baseURL.host))
+            #expect(model.lockScreen.presentation == .content)
+            #expect(model.addNote(title: "Saved password note", body: "filled by AutoFill"))
+            let access = try await model.accessToken()
+            #expect(try await ASAuthorizationTests.username(services.server, accessToken: access) == "mina")
+
+            await model.signOut()
+            ASAuthorizationTests.ExistingAccounts.forgetPasswords(domain: domain)
+            let relaunched = SecureNotesModel(environment: environment, defaults: world.defaults)
+            await relaunched.launch()
+            #expect(relaunched.account == nil && relaunched.lockScreen.presentation == .login)
+            #expect(relaunched.errorMessage == nil)
+        }
+
         /// Sign in with Apple through `SignInScreen`'s button (the nonce the model made, the server's session for the
         /// Apple user); Apple revokes the user and the next launch signs out.
         @MainActor @Test func signInWithAppleAndRevocation() async throws {

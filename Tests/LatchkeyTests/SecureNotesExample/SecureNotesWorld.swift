@@ -41,9 +41,11 @@ struct SecureNotesWorld {
     /// The app's environment: this device; passkeys through `ceremony`; Apple's credential state through the
     /// `AuthenticationServices` module.
     func environment(server: URL, ceremony: any PasskeyCeremony = PlatformPasskeyCeremony(),
+                     existingAccounts: (any ExistingAccountAuthorizing)? = nil,
                      language: MessageLanguage = .english) -> SecureNotesEnvironment {
         SecureNotesEnvironment(service: service, store: store, authenticator: authenticator, passkeyCeremony: ceremony,
-                               appleCredentialStates: SystemAppleCredentialStateProvider(), defaultServer: server,
+                               appleCredentialStates: SystemAppleCredentialStateProvider(),
+                               existingAccounts: existingAccounts, defaultServer: server,
                                passwordHashStrength: .testing, language: language)
     }
 

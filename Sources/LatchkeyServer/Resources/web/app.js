@@ -3,6 +3,7 @@
 
 const $ = (id) => document.getElementById(id);
 let accessToken = sessionStorage.getItem("latchkey.access_token");
+let relyingPartyID = null;   // the server's, from the last WebAuthn options
 
 function setStatus(text, isError = false) {
   $("status").textContent = text;
@@ -17,9 +18,82 @@ async function api(method, path, body, authorized = false) {
   const text = await response.text();
   const json = text ? JSON.parse(text) : {};
   if (!response.ok) {
-    throw new Error(json.error_description || json.error || ("HTTP " + response.status));
+    const error = new Error(json.error_description || json.error || ("HTTP " + response.status));
+    error.status = response.status;
+    error.code = json.error;
+    error.maxAge = json.max_age;
+    throw error;
   }
   return json;
+}
+
+// Step-up (RFC 9470): a route that needs a recent sign-in answers 401 insufficient_user_authentication. The page signs
+// in again with the access token as the Bearer — the passkey when the account has one, else the password — so the
+// server renews this same session, and sends the request once more.
+async function withStepUp(request) {
+  try {
+    return await request();
+  } catch (e) {
+    if (e.code !== "insufficient_user_authentication") throw e;
+    await reauthenticate();
+    return await request();
+  }
+}
+
+async function reauthenticate() {
+  setStatus("Confirm it's you…");
+  const me = await api("GET", "/v1/me", undefined, true);
+  if ((me.sign_in_methods || []).includes("passkey")) {
+    abortConditionalSignIn();
+    const options = await api("POST", "/v1/passkeys/authenticate/options", {});
+    const credential = await navigator.credentials.get({
+      publicKey: requestOptions(options),
+    });
+    keepTokens(await api("POST", "/v1/passkeys/authenticate/verify", credential.toJSON(), true));
+  } else {
+    const password = await askPassword();
+    keepTokens(await api("POST", "/v1/session/password", { username: me.username, password }, true));
+  }
+  document.body.dataset.stepUps = String(Number(document.body.dataset.stepUps || "0") + 1);
+}
+
+// The password form of a step-up: resolves with what the user typed, rejects when they cancel.
+function askPassword() {
+  return new Promise((resolve, reject) => {
+    const form = $("reauth");
+    const field = $("reauth-password");
+    form.hidden = false;
+    form.querySelectorAll("button").forEach((b) => { b.disabled = false; });
+    field.value = "";
+    field.focus();
+    const finish = () => {
+      form.hidden = true;
+      form.onsubmit = null;
+      $("reauth-cancel").onclick = null;
+    };
+    form.onsubmit = (event) => {
+      event.preventDefault();
+      const password = field.value;
+      field.value = "";
+      finish();
+      resolve(password);
+    };
+    $("reauth-cancel").onclick = () => {
+      finish();
+      reject(new Error("Canceled."));
+    };
+  });
+}
+
+// The server's WebAuthn options as the browser takes them; the relying party is remembered for the Signal API.
+function requestOptions(options) {
+  relyingPartyID = options.publicKey.rpId || relyingPartyID;
+  return PublicKeyCredential.parseRequestOptionsFromJSON(options.publicKey);
+}
+
+function creationOptions(options) {
+  relyingPartyID = (options.publicKey.rp && options.publicKey.rp.id) || relyingPartyID;
+  return PublicKeyCredential.parseCreationOptionsFromJSON(options.publicKey);
 }
 
 function keepTokens(tokens) {
@@ -37,18 +111,25 @@ async function showSession() {
     $("signed-out").hidden = true;
     $("signed-in").hidden = false;
     await listPasskeys();
+    await listSessions();
   } catch (e) {
-    accessToken = null;
-    sessionStorage.removeItem("latchkey.access_token");
+    forgetSession();
     showSignedOut();
   }
 }
 
-function showSignedOut() {
+function forgetSession() {
+  accessToken = null;
+  sessionStorage.removeItem("latchkey.access_token");
+}
+
+function showSignedOut({ autofill = true } = {}) {
+  $("delete-confirm").hidden = true;
+  $("reauth").hidden = true;
   $("signed-in").hidden = true;
   $("signed-out").hidden = false;
   $("whoami").textContent = "";
-  startConditionalSignIn();
+  if (autofill) startConditionalSignIn();
 }
 
 function describeBackup(key) {
@@ -97,6 +178,88 @@ async function listPasskeys() {
     }));
     item.append(name, rename, remove, details);
     list.append(item);
+  }
+}
+
+const methodNames = { password: "password", passkey: "passkey", apple: "Sign in with Apple" };
+
+// The account's sessions (one per signed-in device): this one first and marked, a "Sign out" button each.
+async function listSessions() {
+  const list = $("sessions");
+  list.replaceChildren();
+  const result = await api("GET", "/v1/sessions", undefined, true);
+  const sessions = result.sessions || [];
+  for (const session of sessions) {
+    const item = document.createElement("li");
+    item.dataset.id = session.id;
+    item.dataset.current = session.current ? "true" : "false";
+    const name = document.createElement("strong");
+    name.className = "session-name";
+    name.textContent = session.device_name || "Unknown device";
+    item.append(name);
+    if (session.current) {
+      const mark = document.createElement("span");
+      mark.className = "session-current";
+      mark.textContent = "This device";
+      item.append(mark);
+    }
+    const end = document.createElement("button");
+    end.className = "end-session";
+    end.type = "button";
+    end.textContent = session.current ? "Sign out this device" : "Sign out";
+    end.addEventListener("click", () => run(() => endSession(session, name.textContent)));
+    const details = document.createElement("div");
+    details.className = "session-details";
+    const parts = [];
+    if (session.sign_in_method) parts.push("signed in with " + (methodNames[session.sign_in_method] || session.sign_in_method));
+    parts.push("last active " + new Date(session.last_used_at * 1000).toLocaleString());
+    if (session.client_address) parts.push(session.client_address);
+    details.textContent = parts.join(" · ");
+    item.append(end, details);
+    list.append(item);
+  }
+  $("revoke-others").hidden = !sessions.some((s) => !s.current);
+}
+
+async function endSession(session, name) {
+  await api("DELETE", "/v1/sessions/" + encodeURIComponent(session.id), undefined, true);
+  if (session.current) {
+    forgetSession();
+    showSignedOut();
+    setStatus("Signed out.");
+    return;
+  }
+  await listSessions();
+  setStatus("Signed out " + name + ".");
+}
+
+async function revokeOtherSessions() {
+  const result = await api("POST", "/v1/sessions/revoke-others", undefined, true);
+  await listSessions();
+  setStatus("Signed out " + result.ended + " other device" + (result.ended === 1 ? "." : "s."));
+}
+
+async function deleteAccount() {
+  $("delete-confirm").hidden = true;
+  const passkeyIDs = [...document.querySelectorAll("#passkeys li")].map((item) => item.dataset.id);
+  await withStepUp(() => api("DELETE", "/v1/me", undefined, true));
+  forgetSession();
+  await forgetPasskeys(passkeyIDs);
+  // No autofill request now: the deleted account's passkey may still be offered by this device.
+  showSignedOut({ autofill: false });
+  setStatus("Your account has been deleted.");
+}
+
+// Tells the device's passkey manager that the deleted account's passkeys are gone (WebAuthn Signal API, where the
+// browser has it), so it stops offering them. Best effort: the server refuses them anyway.
+async function forgetPasskeys(ids) {
+  if (!window.PublicKeyCredential || !PublicKeyCredential.signalUnknownCredential) return;
+  for (const id of ids) {
+    try {
+      await PublicKeyCredential.signalUnknownCredential({ rpId: relyingPartyID || location.hostname, credentialId: id });
+    } catch (e) {
+      document.body.dataset.signalError = e.name || "Error";
+    }
   }
 }
 
@@ -156,7 +319,7 @@ async function startConditionalSignIn() {
     const credential = await navigator.credentials.get({
       mediation: "conditional",
       signal: controller.signal,
-      publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(options.publicKey),
+      publicKey: requestOptions(options),
     });
     conditionalRequest = null;
     await run(async () => {
@@ -187,7 +350,7 @@ async function registerPasskey(signedIn) {
   const body = signedIn ? {} : { username: $("username").value };
   const options = await api("POST", "/v1/passkeys/register/options", body, signedIn);
   const credential = await navigator.credentials.create({
-    publicKey: PublicKeyCredential.parseCreationOptionsFromJSON(options.publicKey),
+    publicKey: creationOptions(options),
   });
   const result = await api("POST", "/v1/passkeys/register/verify", credential.toJSON(), signedIn);
   keepTokens(result);
@@ -199,7 +362,7 @@ async function passkeyLogin() {
   abortConditionalSignIn();
   const options = await api("POST", "/v1/passkeys/authenticate/options", {});
   const credential = await navigator.credentials.get({
-    publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(options.publicKey),
+    publicKey: requestOptions(options),
   });
   keepTokens(await api("POST", "/v1/passkeys/authenticate/verify", credential.toJSON()));
   setStatus("Signed in with a passkey.");
@@ -220,8 +383,7 @@ async function createAccount() {
 
 async function signOut() {
   try { await api("POST", "/v1/logout", undefined, true); } finally {
-    accessToken = null;
-    sessionStorage.removeItem("latchkey.access_token");
+    forgetSession();
     showSignedOut();
     setStatus("Signed out.");
   }
@@ -248,5 +410,9 @@ document.addEventListener("DOMContentLoaded", () => {
   $("create-account").addEventListener("click", () => run(createAccount));
   $("add-passkey").addEventListener("click", () => run(() => registerPasskey(true)));
   $("sign-out").addEventListener("click", () => run(signOut));
+  $("revoke-others").addEventListener("click", () => run(revokeOtherSessions));
+  $("delete-account").addEventListener("click", () => { $("delete-confirm").hidden = false; });
+  $("delete-cancel").addEventListener("click", () => { $("delete-confirm").hidden = true; });
+  $("delete-confirm-button").addEventListener("click", () => run(deleteAccount));
   showSession();
 });

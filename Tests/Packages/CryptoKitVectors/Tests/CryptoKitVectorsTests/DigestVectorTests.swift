@@ -90,8 +90,9 @@ struct DigestVectorTests {
         #expect(other.finalize() != copy.finalize())
 
         #expect(SHA256.hash(data: split(Self.twoBlock448)) == SHA256.hash(data: Self.twoBlock448))
-        let viaBuffer = Self.abc.withUnsafeBytes { SHA256.hash(bufferPointer: $0) }
-        #expect(viaBuffer.hexString == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        var viaBuffer = SHA256()  // the requirement `update(bufferPointer:)` (`hash(bufferPointer:)` is internal in Apple's)
+        Self.abc.withUnsafeBytes { viaBuffer.update(bufferPointer: $0) }
+        #expect(viaBuffer.finalize().hexString == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     }
 
     @Test("Digests are byte sequences that compare with bytes")
@@ -104,5 +105,19 @@ struct DigestVectorTests {
         #expect(digest == bytes)
         #expect(!(digest == bytes.dropLast()))
         #expect(Set([digest, SHA256.hash(data: Self.abc)]).count == 1)
+    }
+
+    /// How CryptoKit prints a digest and an HMAC code: the algorithm and the bytes in lowercase hexadecimal.
+    @Test("Digests and codes print their bytes")
+    func descriptions() {
+        #expect(SHA256.hash(data: Self.abc).description
+                == "SHA256 digest: ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(Insecure.SHA1.hash(data: Self.abc).description == "SHA1 digest: a9993e364706816aba3e25717850c26c9cd0d89d")
+        #expect(Insecure.MD5.hash(data: Self.abc).description == "MD5 digest: 900150983cd24fb0d6963f7d28e17f72")
+        #expect("\(SHA384.hash(data: Self.abc))".hasPrefix("SHA384 digest: cb00753f45a35e8b"))
+        // RFC 4231 test case 2.
+        let code = HMAC<SHA256>.authenticationCode(for: Data("what do ya want for nothing?".utf8),
+                                                   using: SymmetricKey(data: Data("Jefe".utf8)))
+        #expect(code.description == "HMAC with SHA256: 5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
     }
 }
