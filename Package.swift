@@ -255,7 +255,7 @@ if !appleFrameworksMode {
             .target(name: "CPowercut", dependencies: ["CSQLite"], path: "Tests/Powercut/CPowercut"),
             .target(name: "LatchkeyPowercut",
                     dependencies: ["CPowercut", "CSQLite", "LatchkeyKeychainCore", "LatchkeyKeychainLinux", "LatchkeyServer",
-                                   "LatchkeyCrypto", "LatchkeySupport"],
+                                   "LatchkeyCrypto", "LatchkeySupport", "LatchkeyWebAuthn"],
                     path: "Tests/Powercut/Harness", swiftSettings: strict),
             .testTarget(name: "PowercutTests", dependencies: ["LatchkeyPowercut"], swiftSettings: strict),
         ]

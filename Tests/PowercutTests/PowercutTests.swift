@@ -22,9 +22,9 @@ import Testing
     }
 
     /// The simulator is not a no-op: with every fsync of the code under test ignored, the same kind of run loses
-    /// acknowledged operations, and its line says so.
-    @Test func fsyncAsANoOpLosesAcknowledgedOperations() throws {
-        let store = FileVaultPowercut()
+    /// acknowledged operations in every store (so each store's check would see a loss), and its line says so.
+    @Test(arguments: stores) func fsyncAsANoOpLosesAcknowledgedOperations(_ name: String) throws {
+        let store = try #require(PowercutStores.all.first { $0.name == name }).make()
         var run = PowercutRun.fromEnvironment(defaultCuts: 60)
         run.cuts = 60
         run.syncsIgnored = true

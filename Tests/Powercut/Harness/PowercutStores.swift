@@ -8,6 +8,9 @@ package enum PowercutStores {
         ("passkeys", { PasskeysPowercut() }),
         ("apple-identities", { AppleIdentitiesPowercut() }),
         ("signing-keys", { SigningKeysPowercut() }),
+        ("account-deletion", { AccountDeletionPowercut() }),
+        ("apple-revocations", { AppleRevocationsPowercut() }),
+        ("app-attest", { AppAttestPowercut() }),
     ]
 
     /// The stores `POWERCUT_STORES` names (comma-separated), or all.

@@ -28,22 +28,7 @@ package final class AppleIdentitiesPowercut: PowercutStore {
         identities = PowercutLedger()
         let database = try ServerDatabasePowercut.open(in: directory)
         counter = 0
-        try database.withConnection { conn in
-            try conn.execute("""
-                INSERT INTO accounts (id, username, username_key, password_hash, created_at, failed_count)
-                VALUES ('template', 'template', 'template', '-', 0, 0)
-                """)
-            try conn.execute("""
-                INSERT INTO apple_identities (sub, account_id, email, email_verified, is_private_email, email_enabled,
-                    first_name, last_name, refresh_token_sealed, created_at, updated_at)
-                VALUES ('template', 'template', NULL, 1, 1, 1, 'First', 'Last', NULL, 0, 0)
-                """)
-        }
-        template = try database.appleIdentity(subject: "template")
-        try database.withConnection { conn in
-            try conn.execute("DELETE FROM apple_identities WHERE sub = 'template'")
-            try conn.execute("DELETE FROM accounts WHERE id = 'template'")
-        }
+        template = try ServerDatabasePowercut.appleIdentityTemplate(database)
         for _ in 0..<3 { try link(database).map { identities.set($0.key, $0.value) } }
     }
 

@@ -30,4 +30,28 @@ package enum ServerDatabasePowercut {
     static func texts(_ database: SQLiteDatabase, _ sql: String) throws -> [String] {
         try database.withConnection { conn in try conn.execute(sql).map { try $0.text(0) } }
     }
+
+    /// A record to copy from: `AppleIdentityRecord` has no public initializer (the Sign in with Apple service makes
+    /// links), so one row is written with SQL, read back, and removed again.
+    static func appleIdentityTemplate(_ database: SQLiteDatabase) throws -> AppleIdentityRecord {
+        try database.withConnection { conn in
+            try conn.execute("""
+                INSERT INTO accounts (id, username, username_key, password_hash, created_at, failed_count)
+                VALUES ('template', 'template', 'template', '-', 0, 0)
+                """)
+            try conn.execute("""
+                INSERT INTO apple_identities (sub, account_id, email, email_verified, is_private_email, email_enabled,
+                    first_name, last_name, refresh_token_sealed, created_at, updated_at)
+                VALUES ('template', 'template', NULL, 1, 1, 1, 'First', 'Last', NULL, 0, 0)
+                """)
+        }
+        guard let template = try database.appleIdentity(subject: "template") else {
+            throw PowercutSimulator.Failure(description: "the template Apple ID was not read back")
+        }
+        try database.withConnection { conn in
+            try conn.execute("DELETE FROM apple_identities WHERE sub = 'template'")
+            try conn.execute("DELETE FROM accounts WHERE id = 'template'")
+        }
+        return template
+    }
 }
