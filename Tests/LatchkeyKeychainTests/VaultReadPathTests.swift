@@ -174,6 +174,22 @@ import Testing
         #expect(try read(vault, "svc", "a") == "one")
     }
 
+    /// A one-result read returns the oldest match even though the index orders matches by primary-key MAC (the read
+    /// picks the oldest itself instead of asking SQLite to sort): eight access groups, added in turn.
+    @Test func oneResultIsTheOldestMatch() throws {
+        let dir = TempDir()
+        let vault = try unlockedVault(dir)
+        for n in 0..<8 { try vault.add(genp("svc", "a", "value \(n)", group: "group\(n)")) }
+        #expect(try read(vault, "svc", "a") == "value 0")
+        try vault.delete(.genericPassword(service: "svc", account: "a", accessGroup: "group0"))
+        #expect(try read(vault, "svc", "a") == "value 1")
+        var all = ItemQuery.genericPassword(service: "svc", account: "a")
+        all.returnData = true
+        all.matchLimit = .all
+        #expect(try vault.copyMatching(all).compactMap { $0.data.map { String(decoding: $0, as: UTF8.self) } }
+                == (1..<8).map { "value \($0)" })
+    }
+
     /// A data-only read that meets an access-controlled row answers as the general path does.
     @Test func plainReadFallsBackForGatedRows() throws {
         let dir = TempDir()
