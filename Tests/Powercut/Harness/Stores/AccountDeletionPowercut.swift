@@ -4,12 +4,12 @@ import LatchkeyServer
 /// The server's account deletion under power cuts: an account with a Sign in with Apple link goes in one transaction,
 /// its Apple refresh token moving into the revocation outbox (`Database.deleteAccount`), so a cut leaves the account
 /// and its link, or neither and the token queued — never a deleted account whose token is not queued for revocation.
-package final class AccountDeletionPowercut: PowercutStore {
+package final class AccountDeletionPowercut: ServerDatabaseStore {
     package let name = "account-deletion"
     package let operations = ["account deletion", "account creation (Apple link with a refresh token)"]
 
-    private var directory = URL(fileURLWithPath: "/")
-    private var database: SQLiteDatabase?
+    package var directory = URL(fileURLWithPath: "/")
+    package var database: SQLiteDatabase?
     /// `account:<id>` (its password hash), `apple:<sub>` (the account it links), `revocation:<sub>` (the queued token).
     private var rows = PowercutLedger<String>()
     private var counter = 0
@@ -47,19 +47,7 @@ package final class AccountDeletionPowercut: PowercutStore {
             passwordHash: "$argon2id$prepared\(n)", createdAt: ServerDatabasePowercut.epoch))
     }
 
-    package func close() { database = nil }
-
-    package func run(_ operation: Int, _ trial: PowercutTrial) {
-        guard let database else { return trial.unexpected("no database open") }
-        for _ in 0..<trial.random(0..<3) {
-            perform(trial.random(0..<operations.count), database, trial)
-            if trial.hasCut { return }
-        }
-        trial.armCut()
-        perform(operation, database, trial)
-    }
-
-    private func perform(_ operation: Int, _ database: SQLiteDatabase, _ trial: PowercutTrial) {
+    package func perform(_ operation: Int, _ database: SQLiteDatabase, _ trial: PowercutTrial) {
         counter += 1
         let links = rows.keys.filter { $0.hasPrefix("apple:") }.sorted()
         guard operation == 0, links.count > 1 else {
@@ -81,30 +69,20 @@ package final class AccountDeletionPowercut: PowercutStore {
         }
     }
 
-    package func reopen(_ trial: PowercutTrial) -> PowercutReopen {
-        database = nil
-        let (opened, outcome) = ServerDatabasePowercut.reopen(in: directory, trial)
-        guard let opened else { return outcome }
-        do {
-            var found: [String: String] = [:]
-            for id in try ServerDatabasePowercut.texts(opened, "SELECT id FROM accounts") {
-                guard let record = try opened.account(id: id) else { continue }
-                found["account:\(id)"] = record.passwordHash
-            }
-            for subject in try ServerDatabasePowercut.texts(opened, "SELECT sub FROM apple_identities") {
-                found["apple:\(subject)"] = try opened.appleIdentity(subject: subject)?.accountID
-            }
-            try opened.withConnection { conn in
-                for row in try conn.execute("SELECT subject, token_sealed FROM apple_revocations") {
-                    found["revocation:\(try row.text(0))"] = try row.text(1)
-                }
-            }
-            rows.check(found, trial) { $0 }
-        } catch {
-            trial.unexpected("reading the accounts: \(error)")
-            return .restart
+    package func check(_ database: SQLiteDatabase, _ trial: PowercutTrial) throws {
+        var found: [String: String] = [:]
+        for id in try ServerDatabasePowercut.texts(database, "SELECT id FROM accounts") {
+            guard let record = try database.account(id: id) else { continue }
+            found["account:\(id)"] = record.passwordHash
         }
-        database = opened
-        return .checked
+        for subject in try ServerDatabasePowercut.texts(database, "SELECT sub FROM apple_identities") {
+            found["apple:\(subject)"] = try database.appleIdentity(subject: subject)?.accountID
+        }
+        try database.withConnection { conn in
+            for row in try conn.execute("SELECT subject, token_sealed FROM apple_revocations") {
+                found["revocation:\(try row.text(0))"] = try row.text(1)
+            }
+        }
+        rows.check(found, trial) { $0 }
     }
 }

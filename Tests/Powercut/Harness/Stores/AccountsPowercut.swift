@@ -2,7 +2,7 @@ import Foundation
 import LatchkeyServer
 
 /// The server's accounts under power cuts: account creation, a password (re)hash, the lock state.
-package final class AccountsPowercut: PowercutStore {
+package final class AccountsPowercut: ServerDatabaseStore {
     package let name = "accounts"
     package let operations = ["account creation", "password rehash", "lock state"]
 
@@ -12,8 +12,8 @@ package final class AccountsPowercut: PowercutStore {
         var lockedUntil: Int64?
     }
 
-    private var directory = URL(fileURLWithPath: "/")
-    private var database: SQLiteDatabase?
+    package var directory = URL(fileURLWithPath: "/")
+    package var database: SQLiteDatabase?
     private var accounts = PowercutLedger<Account>()
     private var counter = 0
 
@@ -36,19 +36,7 @@ package final class AccountsPowercut: PowercutStore {
                       createdAt: ServerDatabasePowercut.epoch, lockedUntil: account.lockedUntil, failedCount: account.failedCount)
     }
 
-    package func close() { database = nil }
-
-    package func run(_ operation: Int, _ trial: PowercutTrial) {
-        guard let database else { return trial.unexpected("no database open") }
-        for _ in 0..<trial.random(0..<3) {
-            perform(trial.random(0..<operations.count), database, trial)
-            if trial.hasCut { return }
-        }
-        trial.armCut()
-        perform(operation, database, trial)
-    }
-
-    private func perform(_ operation: Int, _ database: SQLiteDatabase, _ trial: PowercutTrial) {
+    package func perform(_ operation: Int, _ database: SQLiteDatabase, _ trial: PowercutTrial) {
         counter += 1
         let ids = accounts.keys.sorted()
         let id = ids.isEmpty ? "" : ids[trial.random(0..<ids.count)]
@@ -82,23 +70,13 @@ package final class AccountsPowercut: PowercutStore {
         }
     }
 
-    package func reopen(_ trial: PowercutTrial) -> PowercutReopen {
-        database = nil
-        let (opened, outcome) = ServerDatabasePowercut.reopen(in: directory, trial)
-        guard let opened else { return outcome }
-        do {
-            var found: [String: Account] = [:]
-            for id in try ServerDatabasePowercut.texts(opened, "SELECT id FROM accounts") {
-                guard let record = try opened.account(id: id) else { continue }
-                found[id] = Account(passwordHash: record.passwordHash, failedCount: record.failedCount,
-                                    lockedUntil: record.lockedUntil)
-            }
-            accounts.check(found, trial) { "account \($0)" }
-        } catch {
-            trial.unexpected("reading the accounts: \(error)")
-            return .restart
+    package func check(_ database: SQLiteDatabase, _ trial: PowercutTrial) throws {
+        var found: [String: Account] = [:]
+        for id in try ServerDatabasePowercut.texts(database, "SELECT id FROM accounts") {
+            guard let record = try database.account(id: id) else { continue }
+            found[id] = Account(passwordHash: record.passwordHash, failedCount: record.failedCount,
+                                lockedUntil: record.lockedUntil)
         }
-        database = opened
-        return .checked
+        accounts.check(found, trial) { "account \($0)" }
     }
 }

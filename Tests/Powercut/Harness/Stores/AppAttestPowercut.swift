@@ -6,12 +6,12 @@ import LatchkeyWebAuthn
 /// The server's App Attest state under power cuts: a key's attestation, a challenge issued, and an assertion accepted
 /// (the key's counter moves forward and the challenge is used up, in one transaction: a cut leaves both or neither, and
 /// never a counter that went back — a replayed assertion would pass again).
-package final class AppAttestPowercut: PowercutStore {
+package final class AppAttestPowercut: ServerDatabaseStore {
     package let name = "app-attest"
     package let operations = ["key attestation", "challenge", "assertion (counter update)"]
 
-    private var directory = URL(fileURLWithPath: "/")
-    private var database: SQLiteDatabase?
+    package var directory = URL(fileURLWithPath: "/")
+    package var database: SQLiteDatabase?
     /// `key:<id>` (its counter and last use), `challenge:<n>` (when it expires).
     private var rows = PowercutLedger<String>()
     private var counter = 0
@@ -45,19 +45,7 @@ package final class AppAttestPowercut: PowercutStore {
     private static func keyID(_ n: Int) -> Data { Data("app-attest-key-\(n)".utf8.prefix(32)) }
     private static func challenge(_ n: Int) -> Data { Data("challenge-\(n)".utf8) }
 
-    package func close() { database = nil }
-
-    package func run(_ operation: Int, _ trial: PowercutTrial) {
-        guard let database else { return trial.unexpected("no database open") }
-        for _ in 0..<trial.random(0..<3) {
-            perform(trial.random(0..<operations.count), database, trial)
-            if trial.hasCut { return }
-        }
-        trial.armCut()
-        perform(operation, database, trial)
-    }
-
-    private func perform(_ operation: Int, _ database: SQLiteDatabase, _ trial: PowercutTrial) {
+    package func perform(_ operation: Int, _ database: SQLiteDatabase, _ trial: PowercutTrial) {
         counter += 1
         let n = counter, now = self.now
         let keys = rows.keys.filter { $0.hasPrefix("key:") }.sorted()
@@ -94,36 +82,26 @@ package final class AppAttestPowercut: PowercutStore {
         }
     }
 
-    package func reopen(_ trial: PowercutTrial) -> PowercutReopen {
-        database = nil
-        let (opened, outcome) = ServerDatabasePowercut.reopen(in: directory, trial)
-        guard let opened else { return outcome }
-        do {
-            var found: [String: String] = [:]
-            try opened.withConnection { conn in
-                for row in try conn.execute("SELECT key_id, sign_count, last_used_at FROM app_attest_keys") {
-                    guard let id = Data(base64URLEncoded: try row.text(0)), let name = String(data: id, encoding: .utf8),
-                          let number = name.split(separator: "-").last else {
-                        trial.wrong("a key that was never attested")
-                        continue
-                    }
-                    found["key:\(number)"] = "\(try row.integer(1)) \(row.optionalInteger(2).map { "\($0)" } ?? "nil")"
+    package func check(_ database: SQLiteDatabase, _ trial: PowercutTrial) throws {
+        var found: [String: String] = [:]
+        try database.withConnection { conn in
+            for row in try conn.execute("SELECT key_id, sign_count, last_used_at FROM app_attest_keys") {
+                guard let id = Data(base64URLEncoded: try row.text(0)), let name = String(data: id, encoding: .utf8),
+                      let number = name.split(separator: "-").last else {
+                    trial.wrong("a key that was never attested")
+                    continue
                 }
-                for row in try conn.execute("SELECT challenge, expires_at FROM app_attest_challenges") {
-                    guard let challenge = Data(base64URLEncoded: try row.text(0)), let name = String(data: challenge, encoding: .utf8),
-                          let number = name.split(separator: "-").last else {
-                        trial.wrong("a challenge that was never issued")
-                        continue
-                    }
-                    found["challenge:\(number)"] = "\(try row.integer(1))"
-                }
+                found["key:\(number)"] = "\(try row.integer(1)) \(row.optionalInteger(2).map { "\($0)" } ?? "nil")"
             }
-            rows.check(found, trial) { $0 }
-        } catch {
-            trial.unexpected("reading the App Attest tables: \(error)")
-            return .restart
+            for row in try conn.execute("SELECT challenge, expires_at FROM app_attest_challenges") {
+                guard let challenge = Data(base64URLEncoded: try row.text(0)), let name = String(data: challenge, encoding: .utf8),
+                      let number = name.split(separator: "-").last else {
+                    trial.wrong("a challenge that was never issued")
+                    continue
+                }
+                found["challenge:\(number)"] = "\(try row.integer(1))"
+            }
         }
-        database = opened
-        return .checked
+        rows.check(found, trial) { $0 }
     }
 }

@@ -3,7 +3,7 @@ import LatchkeyServer
 
 /// The server's Sign in with Apple links under power cuts: a first sign-in (account and link in one transaction), an
 /// e-mail update, Apple's refresh token, unlinking.
-package final class AppleIdentitiesPowercut: PowercutStore {
+package final class AppleIdentitiesPowercut: ServerDatabaseStore {
     package let name = "apple-identities"
     package let operations = ["link with a new account", "email update", "Apple refresh token", "unlink"]
 
@@ -13,8 +13,8 @@ package final class AppleIdentitiesPowercut: PowercutStore {
         var refreshTokenSealed: String?
     }
 
-    private var directory = URL(fileURLWithPath: "/")
-    private var database: SQLiteDatabase?
+    package var directory = URL(fileURLWithPath: "/")
+    package var database: SQLiteDatabase?
     private var identities = PowercutLedger<Identity>()
     private var counter = 0
     /// A record to copy from: `AppleIdentityRecord` has no public initializer (its links are made by the Sign in with
@@ -56,19 +56,7 @@ package final class AppleIdentitiesPowercut: PowercutStore {
         return nil
     }
 
-    package func close() { database = nil }
-
-    package func run(_ operation: Int, _ trial: PowercutTrial) {
-        guard let database else { return trial.unexpected("no database open") }
-        for _ in 0..<trial.random(0..<3) {
-            perform(trial.random(0..<operations.count), database, trial)
-            if trial.hasCut { return }
-        }
-        trial.armCut()
-        perform(operation, database, trial)
-    }
-
-    private func perform(_ operation: Int, _ database: SQLiteDatabase, _ trial: PowercutTrial) {
+    package func perform(_ operation: Int, _ database: SQLiteDatabase, _ trial: PowercutTrial) {
         let subjects = identities.keys.sorted()
         let subject = subjects.isEmpty ? "" : subjects[trial.random(0..<subjects.count)]
         let now = ServerDatabasePowercut.epoch + Int64(counter)
@@ -103,25 +91,15 @@ package final class AppleIdentitiesPowercut: PowercutStore {
         }
     }
 
-    package func reopen(_ trial: PowercutTrial) -> PowercutReopen {
-        database = nil
-        let (opened, outcome) = ServerDatabasePowercut.reopen(in: directory, trial)
-        guard let opened else { return outcome }
-        do {
-            var found: [String: Identity] = [:]
-            let accounts = Set(try ServerDatabasePowercut.texts(opened, "SELECT id FROM accounts"))
-            for subject in try ServerDatabasePowercut.texts(opened, "SELECT sub FROM apple_identities") {
-                guard let record = try opened.appleIdentity(subject: subject) else { continue }
-                found[subject] = Identity(accountID: record.accountID, email: record.email,
-                                          refreshTokenSealed: record.refreshTokenSealed)
-                if !accounts.contains(record.accountID) { trial.wrong("Apple ID \(subject) linked to a missing account") }
-            }
-            identities.check(found, trial) { "Apple ID \($0)" }
-        } catch {
-            trial.unexpected("reading the Apple IDs: \(error)")
-            return .restart
+    package func check(_ database: SQLiteDatabase, _ trial: PowercutTrial) throws {
+        var found: [String: Identity] = [:]
+        let accounts = Set(try ServerDatabasePowercut.texts(database, "SELECT id FROM accounts"))
+        for subject in try ServerDatabasePowercut.texts(database, "SELECT sub FROM apple_identities") {
+            guard let record = try database.appleIdentity(subject: subject) else { continue }
+            found[subject] = Identity(accountID: record.accountID, email: record.email,
+                                      refreshTokenSealed: record.refreshTokenSealed)
+            if !accounts.contains(record.accountID) { trial.wrong("Apple ID \(subject) linked to a missing account") }
         }
-        database = opened
-        return .checked
+        identities.check(found, trial) { "Apple ID \($0)" }
     }
 }

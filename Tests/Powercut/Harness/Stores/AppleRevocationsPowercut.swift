@@ -3,7 +3,7 @@ import LatchkeyServer
 
 /// The server's Apple revocation outbox under power cuts: tokens queued by account deletions, a sender's claim (one
 /// attempt more, the claim's holder and end), the completion (the row goes) and the rescheduling of a failed attempt.
-package final class AppleRevocationsPowercut: PowercutStore {
+package final class AppleRevocationsPowercut: ServerDatabaseStore {
     package let name = "apple-revocations"
     package let operations = ["claim", "completion", "rescheduling", "queueing (account deletion)"]
 
@@ -17,8 +17,8 @@ package final class AppleRevocationsPowercut: PowercutStore {
     }
 
     private static let worker = "powercut-worker"
-    private var directory = URL(fileURLWithPath: "/")
-    private var database: SQLiteDatabase?
+    package var directory = URL(fileURLWithPath: "/")
+    package var database: SQLiteDatabase?
     /// By the subject the token is sealed to (one per row here: each queued token is a new Apple ID's).
     private var revocations = PowercutLedger<Revocation>()
     private var counter = 0
@@ -60,19 +60,7 @@ package final class AppleRevocationsPowercut: PowercutStore {
         }
     }
 
-    package func close() { database = nil }
-
-    package func run(_ operation: Int, _ trial: PowercutTrial) {
-        guard let database else { return trial.unexpected("no database open") }
-        for _ in 0..<trial.random(0..<3) {
-            perform(trial.random(0..<operations.count), database, trial)
-            if trial.hasCut { return }
-        }
-        trial.armCut()
-        perform(operation, database, trial)
-    }
-
-    private func perform(_ operation: Int, _ database: SQLiteDatabase, _ trial: PowercutTrial) {
+    package func perform(_ operation: Int, _ database: SQLiteDatabase, _ trial: PowercutTrial) {
         counter += 1
         let now = self.now
         let claimed = revocations.keys.filter { revocations[$0]?.claimedBy == Self.worker }.sorted()
@@ -145,17 +133,7 @@ package final class AppleRevocationsPowercut: PowercutStore {
         }
     }
 
-    package func reopen(_ trial: PowercutTrial) -> PowercutReopen {
-        database = nil
-        let (opened, outcome) = ServerDatabasePowercut.reopen(in: directory, trial)
-        guard let opened else { return outcome }
-        do {
-            revocations.check(try Self.read(opened).mapValues(\.revocation), trial) { "revocation of \($0)" }
-        } catch {
-            trial.unexpected("reading the outbox: \(error)")
-            return .restart
-        }
-        database = opened
-        return .checked
+    package func check(_ database: SQLiteDatabase, _ trial: PowercutTrial) throws {
+        revocations.check(try Self.read(database).mapValues(\.revocation), trial) { "revocation of \($0)" }
     }
 }

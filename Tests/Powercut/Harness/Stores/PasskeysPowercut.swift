@@ -5,7 +5,7 @@ import LatchkeySupport
 
 /// The server's passkeys under power cuts: registration, the sign-count update of a sign-in, a passwordless account
 /// (account, user handle and first passkey in one transaction), deletion.
-package final class PasskeysPowercut: PowercutStore {
+package final class PasskeysPowercut: ServerDatabaseStore {
     package let name = "passkeys"
     package let operations = ["registration", "sign-count update", "passwordless account", "deletion"]
 
@@ -14,8 +14,8 @@ package final class PasskeysPowercut: PowercutStore {
         var signCount: UInt32
     }
 
-    private var directory = URL(fileURLWithPath: "/")
-    private var database: SQLiteDatabase?
+    package var directory = URL(fileURLWithPath: "/")
+    package var database: SQLiteDatabase?
     private var passkeys = PowercutLedger<Passkey>()
     private var counter = 0
     /// One valid P-256 COSE key for every credential (the store does not look at it beyond parsing).
@@ -47,19 +47,7 @@ package final class PasskeysPowercut: PowercutStore {
                              backupEligible: false, createdAt: Date(timeIntervalSince1970: Double(ServerDatabasePowercut.epoch)))
     }
 
-    package func close() { database = nil }
-
-    package func run(_ operation: Int, _ trial: PowercutTrial) {
-        guard let database else { return trial.unexpected("no database open") }
-        for _ in 0..<trial.random(0..<3) {
-            perform(trial.random(0..<operations.count), database, trial)
-            if trial.hasCut { return }
-        }
-        trial.armCut()
-        perform(operation, database, trial)
-    }
-
-    private func perform(_ operation: Int, _ database: SQLiteDatabase, _ trial: PowercutTrial) {
+    package func perform(_ operation: Int, _ database: SQLiteDatabase, _ trial: PowercutTrial) {
         counter += 1
         let ids = passkeys.keys.sorted()
         let key = ids.isEmpty ? "" : ids[trial.random(0..<ids.count)]
@@ -112,32 +100,22 @@ package final class PasskeysPowercut: PowercutStore {
         }
     }
 
-    package func reopen(_ trial: PowercutTrial) -> PowercutReopen {
-        database = nil
-        let (opened, outcome) = ServerDatabasePowercut.reopen(in: directory, trial)
-        guard let opened else { return outcome }
-        do {
-            var found: [String: Passkey] = [:]
-            let accounts = Set(try ServerDatabasePowercut.texts(opened, "SELECT id FROM accounts"))
-            for account in accounts {
-                for record in try opened.passkeys(accountID: account) {
-                    found[record.credential.id.base64URLEncodedString()] = Passkey(accountID: account,
-                                                                                   signCount: record.credential.signCount)
-                }
+    package func check(_ database: SQLiteDatabase, _ trial: PowercutTrial) throws {
+        var found: [String: Passkey] = [:]
+        let accounts = Set(try ServerDatabasePowercut.texts(database, "SELECT id FROM accounts"))
+        for account in accounts {
+            for record in try database.passkeys(accountID: account) {
+                found[record.credential.id.base64URLEncodedString()] = Passkey(accountID: account,
+                                                                               signCount: record.credential.signCount)
             }
-            // A passwordless account exists exactly when its passkey does (one transaction).
-            for account in accounts where account != Self.owner && !found.values.contains(where: { $0.accountID == account }) {
-                trial.wrong("account \(account) without the passkey it was created with")
-            }
-            for (key, passkey) in found where !accounts.contains(passkey.accountID) {
-                trial.wrong("passkey \(key) of a missing account")
-            }
-            passkeys.check(found, trial) { "passkey \($0)" }
-        } catch {
-            trial.unexpected("reading the passkeys: \(error)")
-            return .restart
         }
-        database = opened
-        return .checked
+        // A passwordless account exists exactly when its passkey does (one transaction).
+        for account in accounts where account != Self.owner && !found.values.contains(where: { $0.accountID == account }) {
+            trial.wrong("account \(account) without the passkey it was created with")
+        }
+        for (key, passkey) in found where !accounts.contains(passkey.accountID) {
+            trial.wrong("passkey \(key) of a missing account")
+        }
+        passkeys.check(found, trial) { "passkey \($0)" }
     }
 }

@@ -55,3 +55,45 @@ package enum ServerDatabasePowercut {
         return template
     }
 }
+
+/// A store in the server's SQLite database: what it runs under a cut (`perform`) and what it checks after one (`check`);
+/// running a trial, dropping the handle and reopening are the same for each.
+package protocol ServerDatabaseStore: PowercutStore {
+    /// The directory of the database file.
+    var directory: URL { get }
+    /// The open database (nil after `close`).
+    var database: SQLiteDatabase? { get set }
+    /// Runs operation number `operation`, recording in the ledger what is in flight and what was acknowledged.
+    func perform(_ operation: Int, _ database: SQLiteDatabase, _ trial: PowercutTrial)
+    /// Reads the reopened database and checks it against the ledger (findings go to `trial`).
+    func check(_ database: SQLiteDatabase, _ trial: PowercutTrial) throws
+}
+
+extension ServerDatabaseStore {
+    package func close() { database = nil }
+
+    /// A few acknowledged operations (up to two, drawn), then `operation` with the cut armed right before it.
+    package func run(_ operation: Int, _ trial: PowercutTrial) {
+        guard let database else { return trial.unexpected("no database open") }
+        for _ in 0..<trial.random(0..<3) {
+            perform(trial.random(0..<operations.count), database, trial)
+            if trial.hasCut { return }
+        }
+        trial.armCut()
+        perform(operation, database, trial)
+    }
+
+    package func reopen(_ trial: PowercutTrial) -> PowercutReopen {
+        database = nil
+        let (opened, outcome) = ServerDatabasePowercut.reopen(in: directory, trial)
+        guard let opened else { return outcome }
+        do {
+            try check(opened, trial)
+        } catch {
+            trial.unexpected("reading the \(name) store: \(error)")
+            return .restart
+        }
+        database = opened
+        return .checked
+    }
+}

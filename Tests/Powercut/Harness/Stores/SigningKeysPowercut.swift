@@ -3,7 +3,7 @@ import LatchkeyServer
 
 /// The server's token-signing keys under power cuts: a rotation (the active key retired and the next one installed in
 /// one transaction) and the cleanup of retired keys. Exactly one key is active at every moment.
-package final class SigningKeysPowercut: PowercutStore {
+package final class SigningKeysPowercut: ServerDatabaseStore {
     package let name = "signing-keys"
     package let operations = ["rotation", "cleanup of retired keys"]
 
@@ -12,8 +12,8 @@ package final class SigningKeysPowercut: PowercutStore {
         var retiredAt: Int64?
     }
 
-    private var directory = URL(fileURLWithPath: "/")
-    private var database: SQLiteDatabase?
+    package var directory = URL(fileURLWithPath: "/")
+    package var database: SQLiteDatabase?
     private var keys = PowercutLedger<Key>()
     private var counter = 0
 
@@ -35,19 +35,7 @@ package final class SigningKeysPowercut: PowercutStore {
                          createdAt: ServerDatabasePowercut.epoch + Int64(counter))
     }
 
-    package func close() { database = nil }
-
-    package func run(_ operation: Int, _ trial: PowercutTrial) {
-        guard let database else { return trial.unexpected("no database open") }
-        for _ in 0..<trial.random(0..<3) {
-            perform(trial.random(0..<operations.count), database, trial)
-            if trial.hasCut { return }
-        }
-        trial.armCut()
-        perform(operation, database, trial)
-    }
-
-    private func perform(_ operation: Int, _ database: SQLiteDatabase, _ trial: PowercutTrial) {
+    package func perform(_ operation: Int, _ database: SQLiteDatabase, _ trial: PowercutTrial) {
         counter += 1
         let now = ServerDatabasePowercut.epoch + Int64(counter)
         switch operation {
@@ -79,22 +67,12 @@ package final class SigningKeysPowercut: PowercutStore {
         }
     }
 
-    package func reopen(_ trial: PowercutTrial) -> PowercutReopen {
-        database = nil
-        let (opened, outcome) = ServerDatabasePowercut.reopen(in: directory, trial)
-        guard let opened else { return outcome }
-        do {
-            var found: [String: Key] = [:]
-            for key in try opened.signingKeys() { found[key.kid] = Key(retiredAt: key.retiredAt) }
-            var active = 0
-            for key in found.values where key.retiredAt == nil { active += 1 }
-            if active != 1 { trial.wrong("\(active) active signing keys") }
-            keys.check(found, trial) { "signing key \($0)" }
-        } catch {
-            trial.unexpected("reading the signing keys: \(error)")
-            return .restart
-        }
-        database = opened
-        return .checked
+    package func check(_ database: SQLiteDatabase, _ trial: PowercutTrial) throws {
+        var found: [String: Key] = [:]
+        for key in try database.signingKeys() { found[key.kid] = Key(retiredAt: key.retiredAt) }
+        var active = 0
+        for key in found.values where key.retiredAt == nil { active += 1 }
+        if active != 1 { trial.wrong("\(active) active signing keys") }
+        keys.check(found, trial) { "signing key \($0)" }
     }
 }
