@@ -57,6 +57,13 @@ package struct PowercutLedger<Value: Equatable & Sendable>: Sendable {
                 trial.wrong("\(describe(key)): a value that was never written")
             }
         }
+        if trial.tally.lost + trial.tally.wrong > 0 {
+            func list(_ values: [String: Value]) -> String {
+                values.keys.sorted().prefix(40).map { "\($0)=\(values[$0].map { "\($0)" } ?? "nil")" }.joined(separator: ", ")
+            }
+            trial.detail("acknowledged: [\(list(values))]; in flight: \(inFlight.map { "\($0.key)=\($0.value.map { "\($0)" } ?? "nil")" }); "
+                         + "found: [\(list(found))]")
+        }
         if applied > 0 && notApplied > 0 {
             trial.wrong("the operation in flight is partly there (\(applied) of \(applied + notApplied) changes)")
         } else if applied > 0 {

@@ -124,6 +124,9 @@ package final class PowercutTrial: Sendable {
     /// A value never written, or one rolled back, found as current.
     package func wrong(_ what: String) { state.withLock { $0.tally.wrong += 1; $0.findings.append("WRONG: \(what)") } }
 
+    /// What a failing check found, to help read its findings (not counted).
+    package func detail(_ what: String) { state.withLock { $0.findings.append("DETAIL: \(what)") } }
+
     /// Something else that should not happen (an operation failing with no cut...).
     package func unexpected(_ what: String) {
         state.withLock { $0.tally.unexpected += 1; $0.findings.append("UNEXPECTED: \(what)") }

@@ -37,14 +37,8 @@ package final class AccountDeletionPowercut: ServerDatabaseStore {
 
     /// Creates account number `n`, linked to a new Apple ID with the refresh token `sealed-<n>` (one transaction).
     private func create(_ n: Int, _ database: SQLiteDatabase) throws {
-        guard var record = template else { throw PowercutSimulator.Failure(description: "no template record") }
-        record.subject = "00\(n).apple"
-        record.accountID = "deleted-account-\(n)"
-        record.refreshTokenSealed = "sealed-\(n)"
-        record.createdAt = ServerDatabasePowercut.epoch
-        try database.insertAppleIdentity(record, createAccount: AccountRecord(
-            id: record.accountID, username: record.accountID, usernameKey: record.accountID,
-            passwordHash: "$argon2id$prepared\(n)", createdAt: ServerDatabasePowercut.epoch))
+        try database.insertLinkedAccount(template, account: "deleted-account-\(n)", subject: "00\(n).apple", token: "sealed-\(n)",
+                                         passwordHash: "$argon2id$prepared\(n)")
     }
 
     package func perform(_ operation: Int, _ database: SQLiteDatabase, _ trial: PowercutTrial) {

@@ -47,16 +47,10 @@ package final class AppleRevocationsPowercut: ServerDatabaseStore {
     /// Links account number `n` to a new Apple ID with the refresh token `sealed-<n>`, then deletes the account, which
     /// queues the token (two transactions).
     private func queue(_ n: Int, _ database: SQLiteDatabase) throws {
-        guard var record = template else { throw PowercutSimulator.Failure(description: "no template record") }
-        record.subject = Self.subject(n)
-        record.accountID = "revoked-account-\(n)"
-        record.refreshTokenSealed = "sealed-\(n)"
-        record.createdAt = ServerDatabasePowercut.epoch
-        try database.insertAppleIdentity(record, createAccount: AccountRecord(
-            id: record.accountID, username: record.accountID, usernameKey: record.accountID, passwordHash: "-",
-            createdAt: ServerDatabasePowercut.epoch))
-        guard try database.deleteAccount(id: record.accountID, now: now) != nil else {
-            throw PowercutSimulator.Failure(description: "account \(record.accountID) was not there to delete")
+        let account = "revoked-account-\(n)"
+        try database.insertLinkedAccount(template, account: account, subject: Self.subject(n), token: "sealed-\(n)", passwordHash: "-")
+        guard try database.deleteAccount(id: account, now: now) != nil else {
+            throw PowercutSimulator.Failure(description: "account \(account) was not there to delete")
         }
     }
 

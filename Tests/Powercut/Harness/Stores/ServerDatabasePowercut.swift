@@ -3,14 +3,16 @@ import LatchkeyServer
 
 /// The server's SQLite database as its stores are cut: opened as `latchkey serve` opens it (`SQLiteDatabase`, then the
 /// schema migrations: `DatabaseLocation.open`), with a checkpoint threshold of 16 pages instead of 4,000 so that
-/// cuts also land inside the checkpoint thread's copies.
+/// cuts also land inside the checkpoint thread's copies (`POWERCUT_CHECKPOINT_PAGES` sets another threshold: a large one
+/// keeps the checkpoint thread out of a run, to tell whether a finding needs it).
 package enum ServerDatabasePowercut {
     static let fileName = "server.sqlite"
     /// The stores' clock (Unix seconds): fixed, with each operation a second later.
     static let epoch: Int64 = 1_767_225_600
 
     static func open(in directory: URL) throws -> SQLiteDatabase {
-        let database = try SQLiteDatabase(path: directory.appendingPathComponent(fileName).path, checkpointPages: 16)
+        let pages = ProcessInfo.processInfo.environment["POWERCUT_CHECKPOINT_PAGES"].flatMap { Int32($0) } ?? 16
+        let database = try SQLiteDatabase(path: directory.appendingPathComponent(fileName).path, checkpointPages: pages)
         try SchemaMigrations.migrate(database, now: epoch)
         return database
     }
@@ -53,6 +55,22 @@ package enum ServerDatabasePowercut {
             try conn.execute("DELETE FROM accounts WHERE id = 'template'")
         }
         return template
+    }
+}
+
+extension SQLiteDatabase {
+    /// Creates account `account` (with `passwordHash`) linked to the Apple ID `subject` holding the Apple refresh token
+    /// `token`, in one transaction (the first sign-in with Apple), from a record made by `appleIdentityTemplate`.
+    func insertLinkedAccount(_ template: AppleIdentityRecord?, account: String, subject: String, token: String,
+                             passwordHash: String) throws {
+        guard var record = template else { throw PowercutSimulator.Failure(description: "no template record") }
+        record.subject = subject
+        record.accountID = account
+        record.refreshTokenSealed = token
+        record.createdAt = ServerDatabasePowercut.epoch
+        try insertAppleIdentity(record, createAccount: AccountRecord(
+            id: account, username: account, usernameKey: account, passwordHash: passwordHash,
+            createdAt: ServerDatabasePowercut.epoch))
     }
 }
 
