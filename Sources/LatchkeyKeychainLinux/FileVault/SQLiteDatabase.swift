@@ -35,6 +35,18 @@ final class SQLiteDatabase {
         handle = db
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+    }
+
+    private let busyTimeoutMilliseconds: Int32
+
+    /// Copies the log back into the file and empties it, without waiting: when another connection is using the log
+    /// (nothing was recovered here) it is left as it is. At open, this removes what a crash can leave past the log's
+    /// last commit (frames with the log's salts that a later, torn write could make valid again: FileVault.openSchema).
+    func resetLog() {
+        sqlite3_busy_timeout(handle, 0)
+        _ = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
+        sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
     }
 
     deinit {
