@@ -114,7 +114,8 @@ soak: build
 # Simulated power cuts (issue 35): an SQLite VFS (Tests/Powercut/CPowercut) drops any subset of the writes not yet
 # synced, tears one at a 512-byte boundary and drops unsynced directory entries, at a random point inside every store's
 # operations (FileVault and its v1 → v2 migration; the server's accounts, refresh tokens, passkeys, Apple IDs, signing
-# keys); every acknowledged operation is checked after each cut. POWERCUT_CUTS per store (default 1,500), POWERCUT_SEED
+# keys, account deletion, the Apple revocation outbox, App Attest); every acknowledged operation is checked after each
+# cut, and the same cuts with fsync as a no-op must lose some. POWERCUT_CUTS per store (default 1,500), POWERCUT_SEED
 # to replay, POWERCUT_STORES=a,b for some stores. Rewrites the table in docs/RELIABILITY.md.
 powercut: build
 	scripts/powercut.sh
