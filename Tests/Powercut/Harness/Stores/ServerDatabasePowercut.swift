@@ -2,8 +2,9 @@ import Foundation
 import LatchkeyServer
 
 /// The server's SQLite database as its stores are cut: opened as `latchkey serve` opens it (`SQLiteDatabase`, then the
-/// schema migrations: `DatabaseLocation.open`), with a checkpoint threshold of 16 pages instead of 4,000 so that
-/// cuts also land inside the checkpoint thread's copies (`POWERCUT_CHECKPOINT_PAGES` sets another threshold: a large one
+/// schema migrations: `DatabaseLocation.open`), with a checkpoint threshold of 4 pages instead of 4,000 so that
+/// cuts also land inside the checkpoint thread's copies (the log is emptied at every open, so a trial's few commits
+/// must reach it) (`POWERCUT_CHECKPOINT_PAGES` sets another threshold: a large one
 /// keeps the checkpoint thread out of a run, to tell whether a finding needs it).
 package enum ServerDatabasePowercut {
     static let fileName = "server.sqlite"
@@ -11,7 +12,7 @@ package enum ServerDatabasePowercut {
     static let epoch: Int64 = 1_767_225_600
 
     static func open(in directory: URL) throws -> SQLiteDatabase {
-        let pages = ProcessInfo.processInfo.environment["POWERCUT_CHECKPOINT_PAGES"].flatMap { Int32($0) } ?? 16
+        let pages = ProcessInfo.processInfo.environment["POWERCUT_CHECKPOINT_PAGES"].flatMap { Int32($0) } ?? 4
         let database = try SQLiteDatabase(path: directory.appendingPathComponent(fileName).path, checkpointPages: pages)
         try SchemaMigrations.migrate(database, now: epoch)
         return database
