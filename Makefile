@@ -1,6 +1,9 @@
 # Latchkey — the two commands a newcomer needs:
 #   make test   install what the tests need (Debian packages, as root), start the services they use, run them
 #   make demo   the sample app end to end in a temporary directory
+# Reliability figures (not part of `make test`, which runs short versions): `make soak` (SIGKILLs, damaged files, disk
+# full) and `make powercut` (simulated power cuts in every store: POWERCUT_CUTS per store, default 1,500), each
+# rewriting its table in docs/RELIABILITY.md.
 SHELL := /bin/bash
 SWIFT ?= swift
 SWIFT_FLAGS ?=
@@ -8,7 +11,7 @@ export LATCHKEY_LANG ?= en
 # tpm2-tss prints its own warnings for every TPM error the TPM tests provoke on purpose; the tests check the errors.
 export TSS2_LOG ?= all+NONE
 
-.PHONY: test demo deps build build-release bench soak fuzz clean checks check-apple apple-frameworks check-apple-sdk
+.PHONY: test demo deps build build-release bench soak powercut fuzz clean checks check-apple apple-frameworks check-apple-sdk
 
 # Debian packages the build and the tests need. Installed only when missing; needs root (CI runs as root).
 DEBS := pkg-config libssl-dev libsodium-dev libsqlite3-dev libpq-dev libmicrohttpd-dev \
@@ -107,6 +110,15 @@ bench: deps
 # rewrites their table in docs/RELIABILITY.md. Short versions of the same tests run in `make test`.
 soak: build
 	scripts/soak.sh
+
+# Simulated power cuts (issue 35): an SQLite VFS (Tests/Powercut/CPowercut) drops any subset of the writes not yet
+# synced, tears one at a 512-byte boundary and drops unsynced directory entries, at a random point inside every store's
+# operations (FileVault and its v1 → v2 migration; the server's accounts, refresh tokens, passkeys, Apple IDs, signing
+# keys, account deletion, the Apple revocation outbox, App Attest); every acknowledged operation is checked after each
+# cut, and the same cuts with fsync as a no-op must lose some. POWERCUT_CUTS per store (default 1,500), POWERCUT_SEED
+# to replay, POWERCUT_STORES=a,b for some stores. Rewrites the table in docs/RELIABILITY.md.
+powercut: build
+	scripts/powercut.sh
 
 # Coverage-guided fuzzing of every parser with libFuzzer + AddressSanitizer (not part of `make test`):
 # FUZZ_SECONDS per target (default 60), FUZZ_TARGETS to pick some. Crashers go to Tests/Fuzz/Regressions/

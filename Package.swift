@@ -249,6 +249,15 @@ if !appleFrameworksMode {
                         dependencies: ["Security", "LocalAuthentication", "LatchkeyKeychainCore", "LatchkeyKeychainLinux",
                                        "LatchkeyAuthCore", "LatchkeySupport"],
                         swiftSettings: strict),
+            // Power cuts (issue 35): an SQLite VFS in C that keeps what a cut would and the harness that cuts every store's
+            // operations and checks what survived (`make powercut`; a short run in `make test`). Test support: no product
+            // links them.
+            .target(name: "CPowercut", dependencies: ["CSQLite"], path: "Tests/Powercut/CPowercut"),
+            .target(name: "LatchkeyPowercut",
+                    dependencies: ["CPowercut", "CSQLite", "LatchkeyKeychainCore", "LatchkeyKeychainLinux", "LatchkeyServer",
+                                   "LatchkeyCrypto", "LatchkeySupport", "LatchkeyWebAuthn"],
+                    path: "Tests/Powercut/Harness", swiftSettings: strict),
+            .testTarget(name: "PowercutTests", dependencies: ["LatchkeyPowercut"], swiftSettings: strict),
         ]
     }
     if Context.environment["LATCHKEY_FUZZ"] == "1" {

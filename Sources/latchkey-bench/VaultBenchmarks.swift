@@ -68,6 +68,41 @@ enum VaultBenchmarks {
             tearDown: { fixture.close() })
     }
 
+    /// Pages written per commit (docs/PERFORMANCE.md, "Vault format 2"): the growth of each side's WAL file over 200
+    /// adds to an empty vault / table, then 200 value updates on 100 items, divided by the frame size (a page and its
+    /// 24-byte header). Fewer than 1,000 frames each, so no checkpoint restarts a log during the count.
+    static let measurements: [Measurement] = [Measurement(name: "FileVault WAL frames per commit") { try walFrames() }]
+
+    static func walFrames() throws -> [String] {
+        let commits = 200
+        func frames(_ fixture: Fixture, vault: () throws -> Void, raw: () throws -> Void) throws -> (Double, Double) {
+            func size(_ name: String) -> Int {
+                ((try? FileManager.default.attributesOfItem(atPath: fixture.dir.appendingPathComponent(name).path))?[.size]
+                    as? NSNumber)?.intValue ?? 0
+            }
+            let vault0 = size("bench.vault-wal"), raw0 = size("raw.db-wal")
+            for _ in 0..<commits { try vault(); try raw() }
+            let frame = Double(4096 + 24) * Double(commits)
+            return (Double(size("bench.vault-wal") - vault0) / frame, Double(size("raw.db-wal") - raw0) / frame)
+        }
+        let adds = try Fixture(items: 0)
+        defer { adds.close() }
+        let counter = Counter()
+        let add = try frames(adds, vault: {
+            try adds.vault.add(Item.genericPassword(service: "bench", account: "acct\(counter.next())", value: secret))
+        }, raw: { try adds.raw.insert(key: Data("svc|acct\(counter.next())".utf8), value: adds.seal()) })
+        let updates = try Fixture(items: 100)
+        defer { updates.close() }
+        let update = try frames(updates, vault: {
+            try updates.vault.update(.genericPassword(service: "bench", account: "acct\(counter.next() % 100)"),
+                                     with: AttributeChanges(value: secret))
+        }, raw: { try updates.raw.update(key: Data("svc|acct\(counter.next() % 100)".utf8), value: updates.seal()) })
+        func figure(_ pair: (Double, Double)) -> String {
+            String(format: "%.2f (raw SQLite %.2f, %.2fx)", pair.0, pair.1, pair.0 / pair.1)
+        }
+        return ["FileVault WAL frames per commit: add \(figure(add)), update \(figure(update))"]
+    }
+
     enum BenchError: Error { case missing, sqlite(Int32) }
 
     final class Counter: @unchecked Sendable { // the harness calls one side at a time

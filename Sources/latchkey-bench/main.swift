@@ -51,7 +51,7 @@ if arguments.contains("--instructions"), (instructionRuns ?? 0) < 1 {
 
 let benchmarks: [Benchmark] = CryptoBenchmarks.all + SigningBenchmarks.all + VaultBenchmarks.all + ServerBenchmarks.all
     + AuthBenchmarks.all + SessionBenchmarks.all + PasskeyBenchmarks.all + SecureEnclaveBenchmarks.all + AppAttestBenchmarks.all
-let measurements: [Measurement] = ServerBenchmarks.measurements + AuthBenchmarks.measurements
+let measurements: [Measurement] = VaultBenchmarks.measurements + ServerBenchmarks.measurements + AuthBenchmarks.measurements
     + ClusterBenchmarks.measurements + PasskeyBenchmarks.measurements
 
 @MainActor func selected(_ name: String) -> Bool {

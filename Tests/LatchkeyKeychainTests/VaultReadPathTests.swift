@@ -113,19 +113,19 @@ import Testing
                                 (.accessGroup, "group"), (.account, "acct")] {
                 let column = try #require(VaultRow.lookupColumn(of: key))
                 let mac = try FileVault.cachedMAC(key, column, .string(text), &s, keys)
-                #expect(mac.withUnsafeBytes { Data($0) } == VaultRow.lookupMAC(key, .string(text), keys: keys))
+                #expect(mac.withUnsafeBytes { Data($0) } == VaultRow.storedLookupMAC(key, .string(text), keys: keys))
             }
             // Bytes that are not UTF-8 are not cached, and still give their MAC.
             let bytes = AttributeValue.data(Data([0xff, 0xfe]))
             let mac = try FileVault.cachedMAC(.account, 2, bytes, &s, keys)
-            #expect(mac.withUnsafeBytes { Data($0) } == VaultRow.lookupMAC(.account, bytes, keys: keys))
+            #expect(mac.withUnsafeBytes { Data($0) } == VaultRow.storedLookupMAC(.account, bytes, keys: keys))
         }
         #expect(LookupMAC(Data(count: 31)) == nil && LookupMAC(Data(count: 33)) == nil)
         var recent = RecentLookups()
         let mac = try #require(LookupMAC(Data(repeating: 7, count: 32)))
         #expect(recent.mac(1, "svc") == nil)
         recent.record(1, "svc", mac)
-        #expect(recent.mac(1, "svc")?.withUnsafeBytes { Data($0) } == Data(repeating: 7, count: 32))
+        #expect(recent.mac(1, "svc")?.withUnsafeBytes { Data($0) } == Data(repeating: 7, count: 16))
         #expect(recent.mac(2, "svc") == nil && recent.mac(1, "svc2") == nil)
     }
 
@@ -172,6 +172,22 @@ import Testing
         #expect(status { _ = try read(vault, "svc", "a") } == .interactionNotAllowed)
         try vault.unlock(passphrase: "pw")
         #expect(try read(vault, "svc", "a") == "one")
+    }
+
+    /// A one-result read returns the oldest match even though the index orders matches by primary-key MAC (the read
+    /// picks the oldest itself instead of asking SQLite to sort): eight access groups, added in turn.
+    @Test func oneResultIsTheOldestMatch() throws {
+        let dir = TempDir()
+        let vault = try unlockedVault(dir)
+        for n in 0..<8 { try vault.add(genp("svc", "a", "value \(n)", group: "group\(n)")) }
+        #expect(try read(vault, "svc", "a") == "value 0")
+        try vault.delete(.genericPassword(service: "svc", account: "a", accessGroup: "group0"))
+        #expect(try read(vault, "svc", "a") == "value 1")
+        var all = ItemQuery.genericPassword(service: "svc", account: "a")
+        all.returnData = true
+        all.matchLimit = .all
+        #expect(try vault.copyMatching(all).compactMap { $0.data.map { String(decoding: $0, as: UTF8.self) } }
+                == (1..<8).map { "value \($0)" })
     }
 
     /// A data-only read that meets an access-controlled row answers as the general path does.

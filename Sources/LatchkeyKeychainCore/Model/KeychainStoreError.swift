@@ -169,8 +169,10 @@ package enum KeychainStoreErrorText {
         case .noVaultKey:
             return l.pick(english: "No key is available to unlock the vault.", korean: "보관소를 열 키가 없습니다.")
         case let .corruptVault(what):
-            return l.pick(english: "The vault file is damaged or not a vault (\(what)); it was left untouched.",
-                          korean: "보관소 파일이 손상되었거나 보관소가 아닙니다 (\(what)). 파일은 그대로 두었습니다.")
+            return l.pick(english: "The vault file is damaged or not a vault (\(what)); it was left untouched. To start over, move it "
+                          + "aside (with its -wal file) and restore your items from a backup.",
+                          korean: "보관소 파일이 손상되었거나 보관소가 아닙니다 (\(what)). 파일은 그대로 두었습니다. 새로 시작하려면 "
+                          + "이 파일을 (-wal 파일과 함께) 다른 곳으로 옮기고 백업에서 항목을 복원하세요.")
         case .corruptItem:
             return l.pick(english: "A stored item failed its integrity check.", korean: "저장된 항목의 무결성 검사에 실패했습니다.")
         case let .sqlite(code) where code & 0xff == 13 || code & 0xff == 10: // SQLITE_FULL, SQLITE_IOERR

@@ -43,8 +43,9 @@ extension FileVault {
     }
 
     /// Imports a backup made by `exportBackup`: adds its items, keeping any local item with the same
-    /// primary key. Returns how many items were added. A damaged backup or a wrong passphrase throws
-    /// errSecDecode / errSecAuthFailed (`.invalidBackup`) and adds nothing.
+    /// primary key, in one transaction (a crash or power cut leaves all of them or none). Returns how many items were
+    /// added. A damaged backup or a wrong passphrase throws errSecDecode / errSecAuthFailed (`.invalidBackup`) and
+    /// adds nothing.
     @discardableResult
     public func importBackup(_ backup: Data, passphrase: String) throws(KeychainStoreError) -> Int {
         guard backup.count > Self.backupMagic.count, backup.prefix(Self.backupMagic.count) == Self.backupMagic else {
@@ -74,15 +75,27 @@ extension FileVault {
         } catch {
             throw KeychainStoreError(.decode, .invalidBackup)
         }
-        var added = 0
-        for item in items where item.attributes.accessControl == nil && !item.attributes.effectiveAccessibility.isThisDeviceOnly {
-            do {
-                try add(item)
-                added += 1
-            } catch let e where e.status == .duplicateItem {
-                continue
-            }
+        let restorable = items.filter {
+            $0.attributes.accessControl == nil && !$0.attributes.effectiveAccessibility.isThisDeviceOnly
         }
-        return added
+        // One transaction: a crash or power cut during a restore leaves all of it or none.
+        return try insertAll(restorable, authenticationContext: nil, skippingDuplicates: true)
+    }
+
+    /// Writes `exportBackup(passphrase:)` to `url` so that a crash or power cut at any moment leaves the previous file
+    /// or the whole new backup, never a part of it: written to a temporary name beside it (0600), synced, renamed into
+    /// place, and the directory synced.
+    public func exportBackup(to url: URL, passphrase: String) throws(KeychainStoreError) {
+        try VaultFileOperations.current.replaceFile(atPath: url.path, with: try exportBackup(passphrase: passphrase))
+    }
+
+    /// Imports the backup file at `url` (`exportBackup(to:passphrase:)`), as `importBackup(_:passphrase:)` does. A
+    /// missing or unreadable file throws errSecIO with its errno.
+    @discardableResult
+    public func importBackup(from url: URL, passphrase: String) throws(KeychainStoreError) -> Int {
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw KeychainStoreError(.io, .system(errno: FileManager.default.fileExists(atPath: url.path) ? EACCES : ENOENT))
+        }
+        return try importBackup(data, passphrase: passphrase)
     }
 }

@@ -6,12 +6,13 @@ import LatchkeyOpenSSL
 import LatchkeySupport
 
 extension FileVault {
-    static let rowColumns = "uid, class, pk, agrp, svce, acct, srvr, sync, pdmn, accc, attrs, value, gate"
+    /// A row's columns as `row(_:)` reads them and `bindRow` binds them (format 2: `VaultFormat`); `gen` is bound last.
+    static let rowColumns = "uid, class, pk, agrp, lookup, sync, pdmn, accc, attrs, value, gate"
     static let selectColumns = rowColumns + ", id"
     /// What `plainData` reads of a row: the sealed value and the rest of its AAD (the class is the query's),
     /// and the access-control flags (a gated row is left to the general path). SQLite copies every selected
     /// text or blob out of its page and frees it at reset, so each column left out is an allocation saved.
-    static let plainColumns = "uid, pk, pdmn, accc, value"
+    static let plainColumns = "uid, pk, pdmn, accc, value, id"
 
     public func add(_ item: Item, authenticationContext: (any AuthenticationContext)?) throws(KeychainStoreError) {
         var item = item
@@ -34,6 +35,13 @@ extension FileVault {
     /// Adds several items in one transaction (one fsync): all are added, or none (errSecDuplicateItem when
     /// one already exists or two share a primary key). Items with an access control need `authenticationContext`.
     public func addAll(_ items: [Item], authenticationContext: (any AuthenticationContext)? = nil) throws(KeychainStoreError) {
+        _ = try insertAll(items, authenticationContext: authenticationContext, skippingDuplicates: false)
+    }
+
+    /// Inserts `items` in one transaction and returns how many were added. With `skippingDuplicates`, an item whose
+    /// primary key is taken is left out (the transaction goes on); otherwise it fails the whole transaction.
+    func insertAll(_ items: [Item], authenticationContext: (any AuthenticationContext)?,
+                   skippingDuplicates: Bool) throws(KeychainStoreError) -> Int {
         let now = Date()
         var prepared: [(Item, [[Data]]?)] = []
         for var item in items {
@@ -45,7 +53,7 @@ extension FileVault {
                                                     kdf: applicationPasswordKDF)
             prepared.append((item, gateKeys))
         }
-        try state.withLock { (s: inout State) throws(KeychainStoreError) in
+        return try state.withLock { (s: inout State) throws(KeychainStoreError) -> Int in
             var rows: [VaultRow] = []
             for (item, gateKeys) in prepared {
                 let keys = try Self.keys(s, for: item.attributes.effectiveAccessibility)
@@ -54,8 +62,17 @@ extension FileVault {
                     (key, column, value) throws(KeychainStoreError) -> Data in try Self.cachedMACData(key, column, value, &s, keys)
                 })
             }
-            try s.db.immediateTransaction { () throws(KeychainStoreError) in
-                for row in rows { try Self.insert(row, s.db) }
+            return try s.db.immediateTransaction { () throws(KeychainStoreError) -> Int in
+                var added = 0
+                for row in rows {
+                    do throws(KeychainStoreError) {
+                        try Self.insert(row, s.db)
+                        added += 1
+                    } catch where skippingDuplicates && error.status == .duplicateItem {
+                        continue
+                    }
+                }
+                return added
             }
         }
     }
@@ -88,10 +105,20 @@ extension FileVault {
         let limit = query.matchLimit.count ?? Int.max
         var results: [QueryResult] = []
         var gated = false
-        try eachCandidate(query, &s, keys, full: false, plainData: true) { (candidate, _) throws(KeychainStoreError) -> Bool in
+        // One result: the oldest match, picked here from the rows in index order (usually one) rather than sorted by SQLite.
+        var oldest = Int64.max
+        try eachCandidate(query, &s, keys, full: false, plainData: true, anyOrder: limit == 1) {
+            (candidate, _) throws(KeychainStoreError) -> Bool in
+            let id = candidate.statement.int(5)
+            if limit == 1, id > oldest { return true }
             guard candidate.isPlain, let value = try openPlainValue(candidate.statement, candidate.itemClass, keys) else {
                 gated = true
                 return false
+            }
+            if limit == 1 {
+                oldest = id
+                results = [QueryResult(data: value)]
+                return true
             }
             results.append(QueryResult(data: value))
             return results.count < limit
@@ -319,8 +346,9 @@ extension FileVault {
     /// bound in place from the statement's own buffer, so a run binds without SQLite allocating.
     ///
     /// With `plainData` and no filter left to check on the attributes, the candidates are selected with
-    /// `plainColumns` (`isPlain`).
+    /// `plainColumns` (`isPlain`). Candidates come oldest first, unless `anyOrder`.
     static func eachCandidate(_ q: ItemQuery, _ s: inout State, _ keys: VaultKeys, full: Bool, plainData: Bool = false,
+                              anyOrder: Bool = false,
                               _ body: (Candidate, Bool) throws(KeychainStoreError) -> Bool) throws(KeychainStoreError) {
         var shape = 0
         var reference: (id: Int64, uid: Data)?
@@ -347,6 +375,7 @@ extension FileVault {
         let wantsAttributes = full || remaining || q.returnAttributes || q.returnReference
         let plain = plainData && !remaining
         if plain { shape |= 1 << 16 }
+        if anyOrder { shape |= 1 << 20 }
         shape |= (Int(q.itemClass.tag) + 1) << 17
         let itemClass = q.itemClass, accessibility = q.accessibility
         return try s.db.using(shape: shape, rebindsAll: true, {
@@ -358,10 +387,11 @@ extension FileVault {
                 st.bind(n + 100, reference.id)
                 n += 1
             }
-            for column in VaultRow.lookupColumns where shape & (2 << column) != 0 {
-                macs[column].withUnsafeBytes { st.bindInPlace(n, $0) }
+            if shape & (2 << 0) != 0 {
+                macs[0].withUnsafeBytes { st.bindInPlace(n, $0) }
                 n += 1
             }
+            bindLookup(shape, macs, st, &n)
             let candidate = Candidate(statement: st, itemClass: itemClass, isPlain: plain, full: full,
                                       attributes: wantsAttributes)
             while try st.step() {
@@ -370,25 +400,62 @@ extension FileVault {
         }
     }
 
+    /// Binds the `lookup` part of a query shape (see `selectSQL`): the whole key when service (or server) and account are
+    /// given, the range of a service's (or server's) keys when it alone is, the account's half when it alone is.
+    private static func bindLookup(_ shape: Int, _ macs: LookupMACs, _ st: SQLiteStatement, _ n: inout Int32) {
+        let service = shape & (2 << 1) != 0 ? 1 : shape & (2 << 3) != 0 ? 3 : nil
+        let account = shape & (2 << 2) != 0
+        let half = LookupMAC.byteCount
+        withUnsafeTemporaryAllocation(byteCount: 2 * half, alignment: 1) { key in
+            if let service {
+                macs[service].withUnsafeBytes { key.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: half) }
+                if account {
+                    macs[2].withUnsafeBytes { (key.baseAddress! + half).copyMemory(from: $0.baseAddress!, byteCount: half) }
+                    st.bindInPlace(n, UnsafeRawBufferPointer(key))
+                    n += 1
+                } else {
+                    st.bindInPlace(n, UnsafeRawBufferPointer(rebasing: key[..<half]))
+                    (key.baseAddress! + half).initializeMemory(as: UInt8.self, repeating: 0xff, count: half)
+                    st.bindInPlace(n + 1, UnsafeRawBufferPointer(key))
+                    n += 2
+                }
+            } else if account {
+                macs[2].withUnsafeBytes { st.bindInPlace(n, $0) }
+                n += 1
+            }
+        }
+    }
+
     /// The SQL of one query shape (see `eachCandidate`).
     private static func selectSQL(shape: Int, itemClass: ItemClass, accessibility: Accessibility?) -> String {
         let plain = shape & (1 << 16) != 0
-        // A plain read on the service or the server column leaves the class out: only generic passwords have a
-        // service MAC and only internet passwords a server MAC (`VaultRow.make`), so the rows are the same
-        // without SQLite reading (and allocating a copy of) each row's class. A row of another class could only
-        // be forged, and it would not open under the query's class in its AAD (errSecDecode).
-        let classImplied = plain && shape & (2 << 1 | 2 << 3) != 0
+        // `lookup` is the service's (or the server's) lookup MAC then the account's, so the one index (lookup, pk) finds
+        // an item by both, and a service's items as a range. A lookup MAC covers its attribute's name: only generic
+        // passwords have service MACs and only internet passwords server MACs, so a lookup by service (or server) leaves
+        // the class out, and SQLite reads no class from any row. Keys, certificates and identities (neither service,
+        // server nor account) are the index's range of an empty `lookup`.
+        let service = shape & (2 << 1 | 2 << 3) != 0, account = shape & (2 << 2) != 0
         var sql = "SELECT \(plain ? plainColumns : selectColumns) FROM items WHERE "
-            + (classImplied ? "1" : "class = '\(itemClass.rawValue)'")
+            + (service ? "1" : "class = '\(itemClass.rawValue)'")
         var n = 1
         if shape & 1 != 0 { sql += " AND id = ?\(n + 100) AND uid = ?\(n)"; n += 1 }
-        for column in VaultRow.lookupColumns where shape & (2 << column) != 0 {
-            sql += " AND \(Self.column(for: VaultRow.lookupKey(column: column)) ?? "") = ?\(n)"; n += 1
+        if shape & (2 << 0) != 0 { sql += " AND agrp = ?\(n)"; n += 1 }
+        if service && account {
+            sql += " AND lookup = ?\(n)"
+        } else if service {
+            sql += " AND lookup BETWEEN ?\(n) AND ?\(n + 1)"
+        } else if account {
+            sql += " AND substr(lookup, \(LookupMAC.byteCount + 1)) = ?\(n)"
+        } else if itemClass != .genericPassword && itemClass != .internetPassword {
+            sql += " AND lookup = x''"
         }
         if shape & (1 << 6) != 0 { sql += " AND sync = 1" }
         if shape & (1 << 7) != 0 { sql += " AND sync = 0" }
         if let accessibility { sql += " AND pdmn = '\(accessibility.rawValue)'" }
-        return sql + " ORDER BY id"
+        // The index orders a lookup's matches by primary-key MAC, so `ORDER BY id` costs SQLite a sorter (8 k instructions,
+        // a third of a read: docs/PERFORMANCE.md, "Vault format 2"); a caller that picks the oldest itself (`plainData`
+        // with one result) does without.
+        return shape & (1 << 20) != 0 ? sql : sql + " ORDER BY id"
     }
 
     /// The lookup MAC of a value, from a small cache (names, never secrets; cleared when it grows large).
@@ -420,34 +487,31 @@ extension FileVault {
         return mac
     }
 
-    static func column(for key: AttributeKey) -> String? {
-        switch key {
-        case .accessGroup: "agrp"
-        case .service: "svce"
-        case .account: "acct"
-        case .server: "srvr"
-        default: nil
-        }
-    }
-
     /// Reads a row. Without `full`, the lookup columns and (unless `attributes`) the sealed attributes are
     /// skipped: a plain read needs neither.
     static func row(_ s: SQLiteStatement, full: Bool = true, attributes: Bool = true) throws(KeychainStoreError) -> VaultRow {
         guard let uid = s.data(0), let clsText = s.text(1), let cls = ItemClass(rawValue: clsText), let pk = s.data(2),
-              let pdmnText = s.text(8), let level = Accessibility(rawValue: pdmnText),
-              let attrs = (full || attributes) ? s.data(10) : Data(), let value = s.data(11)
+              let pdmnText = s.text(6), let level = Accessibility(rawValue: pdmnText),
+              let attrs = (full || attributes) ? s.data(8) : Data(), let value = s.data(9)
         else { throw KeychainStoreError(.decode, .corruptItem) }
-        let lookup = full ? VaultRow.lookupColumns.map { s.data(Int32(3 + $0)) } : []
-        var row = VaultRow(uid: uid, itemClass: cls, pk: pk, lookupMACs: lookup, synchronizable: s.int(7) != 0,
-                           accessibility: level, accessControlFlags: UInt64(bitPattern: s.int(9)),
-                           sealedAttributes: attrs, sealedValue: value, gate: s.data(12))
-        row.rowid = s.int(13)
+        var lookup: [Data?] = []
+        if full {
+            // `lookup`: the service's (generic passwords) or the server's (internet passwords) MAC, then the account's.
+            let key = s.data(4) ?? Data(), half = LookupMAC.byteCount
+            let first = key.count == 2 * half ? key.prefix(half) : nil, account = key.count == 2 * half ? key.suffix(half) : nil
+            lookup = [s.data(3), cls == .genericPassword ? first : nil, account, cls == .internetPassword ? first : nil]
+        }
+        var row = VaultRow(uid: uid, itemClass: cls, pk: pk, lookupMACs: lookup, synchronizable: s.int(5) != 0,
+                           accessibility: level, accessControlFlags: UInt64(bitPattern: s.int(7)),
+                           sealedAttributes: attrs, sealedValue: value, gate: s.data(10))
+        row.rowid = s.int(11)
         return row
     }
 
-    /// Binds a row's 13 columns, the blobs and texts in place (one copy into the statement's parameter buffer,
-    /// sized for them first; none made or freed by SQLite).
-    static func bindRow(_ row: VaultRow, _ s: SQLiteStatement) {
+    /// Binds a row's 11 columns and its generation (12), the blobs and texts in place (one copy into the statement's
+    /// parameter buffer, sized for them first; none made or freed by SQLite). `lookup` is the service's (or the server's)
+    /// MAC then the account's; empty (not NULL: it is in the unique index) for a class without them.
+    static func bindRow(_ row: VaultRow, _ s: SQLiteStatement, generation: Int64) {
         var level = row.accessibility.rawValue
         let lookups = row.lookupMACs.reduce(0) { $0 + ($1?.count ?? 0) }
         s.reserveParameterBytes(row.uid.count + 4 + row.pk.count + lookups + level.utf8.count + row.sealedAttributes.count
@@ -455,40 +519,48 @@ extension FileVault {
         s.bindInPlace(1, row.uid)
         row.itemClass.rawValueUTF8.withUTF8Buffer { s.bindTextInPlace(2, UnsafeRawBufferPointer($0)) }
         s.bindInPlace(3, row.pk)
-        for column in VaultRow.lookupColumns { s.bindInPlace(Int32(4 + column), row.lookup(VaultRow.lookupKey(column: column))) }
-        s.bind(8, row.synchronizable ? 1 : 0)
-        level.withUTF8 { s.bindTextInPlace(9, UnsafeRawBufferPointer($0)) }
-        s.bind(10, Int64(bitPattern: row.accessControlFlags))
-        s.bindInPlace(11, row.sealedAttributes)
-        s.bindInPlace(12, row.sealedValue)
-        s.bindInPlace(13, row.gate)
+        s.bindInPlace(4, row.lookup(.accessGroup))
+        if let first = row.lookup(.service) ?? row.lookup(.server), let account = row.lookup(.account) {
+            s.bindInPlace(5, first + account)
+        } else {
+            s.bindInPlace(5, Data())
+        }
+        s.bind(6, row.synchronizable ? 1 : 0)
+        level.withUTF8 { s.bindTextInPlace(7, UnsafeRawBufferPointer($0)) }
+        s.bind(8, Int64(bitPattern: row.accessControlFlags))
+        s.bindInPlace(9, row.sealedAttributes)
+        s.bindInPlace(10, row.sealedValue)
+        s.bindInPlace(11, row.gate)
+        s.bind(12, generation)
     }
 
     static func insert(_ row: VaultRow, _ db: SQLiteDatabase) throws(KeychainStoreError) {
         try db.using(shape: SQLiteDatabase.StatementID.insertItem, {
-            "INSERT INTO items (\(rowColumns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"
+            "INSERT INTO items (\(rowColumns), gen) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"
         }) { s throws(KeychainStoreError) in
-            bindRow(row, s)
+            bindRow(row, s, generation: db.stampGeneration())
             try s.run()
         }
     }
 
     /// Rewrites only the sealed columns (no index entry changes) when the row's identity is unchanged.
     static func replaceSealed(_ row: VaultRow, _ db: SQLiteDatabase) throws(KeychainStoreError) {
-        try db.using("UPDATE items SET attrs = ?2, value = ?3, gate = ?4 WHERE id = ?5 AND uid = ?1") { s throws(KeychainStoreError) in
+        try db.using("UPDATE items SET attrs = ?2, value = ?3, gate = ?4, gen = ?6 WHERE id = ?5 AND uid = ?1") {
+            s throws(KeychainStoreError) in
             s.bind(1, row.uid); s.bind(2, row.sealedAttributes); s.bind(3, row.sealedValue); s.bind(4, row.gate)
             s.bind(5, row.rowid)
+            s.bind(6, db.stampGeneration())
             try s.run()
         }
     }
 
     static func replace(_ row: VaultRow, _ db: SQLiteDatabase) throws(KeychainStoreError) {
         try db.using("""
-            UPDATE items SET class = ?2, pk = ?3, agrp = ?4, svce = ?5, acct = ?6, srvr = ?7, sync = ?8, pdmn = ?9,
-            accc = ?10, attrs = ?11, value = ?12, gate = ?13 WHERE id = ?14 AND uid = ?1
+            UPDATE items SET class = ?2, pk = ?3, agrp = ?4, lookup = ?5, sync = ?6, pdmn = ?7, accc = ?8,
+            attrs = ?9, value = ?10, gate = ?11, gen = ?12 WHERE id = ?13 AND uid = ?1
             """) { s throws(KeychainStoreError) in
-            bindRow(row, s)
-            s.bind(14, row.rowid)
+            bindRow(row, s, generation: db.stampGeneration())
+            s.bind(13, row.rowid)
             try s.run()
         }
     }

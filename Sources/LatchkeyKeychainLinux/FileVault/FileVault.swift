@@ -57,11 +57,10 @@ public final class FileVault: ItemStore {
 
     let state: Locked<State>
 
-    static let formatTag = Data("latchkey-vault-1".utf8)
-
     /// Opens the vault at `url` (default: `VaultFile.defaultURL()`), creating an empty one if the file does
     /// not exist. Never overwrites an existing file: one that is not a vault, or is damaged, throws
-    /// errSecDecode (`.corruptVault`). The vault starts locked.
+    /// errSecDecode (`.corruptVault`). A vault in the version-1 format is moved to version 2 (`VaultFormat`), in
+    /// one transaction. The vault starts locked.
     public init(url: URL = VaultFile.defaultURL(), keyProvider: (any VaultKeyProvider)? = nil,
                 defaultAccessGroup: String? = nil, kdf: VaultKDF = .default,
                 busyTimeoutMilliseconds: Int32 = 10_000) throws(KeychainStoreError) {
@@ -69,41 +68,77 @@ public final class FileVault: ItemStore {
         self.keyProvider = keyProvider
         self.defaultAccessGroup = defaultAccessGroup
         self.kdf = kdf
-        try VaultFile.prepare(url)
         let generationFile = VaultGenerationFile(vaultPath: url.path)
         try Self.validate(url, generationFile: generationFile, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        try VaultFile.prepare(url)
         let db = try SQLiteDatabase(path: url.path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-        vaultID = try Self.openSchema(db)
-        if try Self.meta(db, "generation") == nil {
-            // Files made before the generation record: start the count (one write, once).
-            try db.immediateTransaction { () throws(KeychainStoreError) in
-                try db.execute("INSERT OR IGNORE INTO meta (name, value) VALUES ('generation', 0)")
-            }
+        let vaultID = try Self.openSchema(db)
+        self.vaultID = vaultID
+        let generation = try VaultFormat.generation(db, format: VaultFormat.version2)
+        let recorded = generationFile.read()
+        if generation > (recorded?.generation ?? -1) || recorded?.vaultID != vaultID {
+            generationFile.record(generation, vaultID: vaultID)
         }
-        let generation = try db.generation()
-        if generation > (generationFile.read() ?? -1) { generationFile.record(generation) }
-        db.generationObserver = { generationFile.record($0) }
+        db.generationObserver = { generationFile.record($0, vaultID: vaultID) }
         state = Locked(State(db: db))
     }
 
+    /// `SQLITE_READONLY_ROLLBACK`: a read-only connection found a hot rollback journal (a cut transaction to undo).
+    static let hotJournal: Int32 = 776
+
     /// Checks an existing file through a read-only connection, so a damaged one is refused without a byte
     /// of it (or of its WAL) being written — not even the checkpoint SQLite makes when a writer closes:
-    /// SQLite's integrity check, and the generation against `<vault>.generation` (a rolled-back file).
+    /// SQLite's integrity check, and the generation and vault id against `<vault>.generation` (a rolled-back or
+    /// swapped file, or one gone altogether).
     static func validate(_ url: URL, generationFile: VaultGenerationFile,
-                         busyTimeoutMilliseconds: Int32) throws(KeychainStoreError) {
-        let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber
-        guard let size, size.intValue > 0 else { return }
+                         busyTimeoutMilliseconds: Int32, recovered: Bool = false) throws(KeychainStoreError) {
         // The record before the file: writers record a generation only after its COMMIT, so whatever is read here
         // is already in the file when its generation is read below. (The other order refused a healthy vault as
         // "lost writes" whenever another connection or process committed between the two reads.)
         let recorded = generationFile.read()
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber
+        guard let size, size.intValue > 0 else {
+            // No file, or an empty one, is a new vault — unless writes to it were recorded: then the vault is gone.
+            if let recorded, recorded.generation > 0 {
+                throw KeychainStoreError(.decode, .corruptVault(
+                    "the file is \(size == nil ? "missing" : "empty") but \(generationFile.path) records \(recorded.generation) "
+                    + "writes to it: put the vault file back, or delete that record to start a new vault"))
+            }
+            return
+        }
+        let walPath = url.path + "-wal"
+        let walExisted = FileManager.default.fileExists(atPath: walPath)
+        do {
+            try check(url, format: recorded, generationFile, busyTimeoutMilliseconds)
+        } catch where !recovered && error.reason == .sqlite(code: hotJournal) {
+            // A hot rollback journal: a transaction in rollback-journal mode — a vault's first switch to WAL — was cut.
+            // That is SQLite's own recovery, not damage: a writer rolls the journal back (the pages as they were before
+            // the transaction), then the check runs.
+            do {
+                let writer = try SQLiteDatabase(path: url.path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+                _ = try writer.using("SELECT count(*) FROM sqlite_master") { s throws(KeychainStoreError) in try s.step() }
+            }
+            try validate(url, generationFile: generationFile, busyTimeoutMilliseconds: busyTimeoutMilliseconds, recovered: true)
+        } catch {
+            // Refused: the read-only connection may have created an empty WAL beside the file; it goes, so the refused
+            // files are as they were.
+            if !walExisted, (try? FileManager.default.attributesOfItem(atPath: walPath))?[.size] as? NSNumber == 0 {
+                _ = VaultFileOperations.current.unlink(walPath)
+            }
+            throw error
+        }
+    }
+
+    /// `validate`'s checks on a read-only connection.
+    private static func check(_ url: URL, format recorded: VaultGenerationFile.Record?, _ generationFile: VaultGenerationFile,
+                              _ busyTimeoutMilliseconds: Int32) throws(KeychainStoreError) {
         let db = try SQLiteDatabase(path: url.path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, readOnly: true)
         let check: String?
         do {
             check = try db.using("PRAGMA quick_check") { s throws(KeychainStoreError) in
                 _ = try s.step(); return s.text(0)
             }
-        } catch where error.status == .decode {
+        } catch where error.status == .decode || error.reason == .sqlite(code: hotJournal) {
             throw error
         } catch {
             throw KeychainStoreError(.decode, .corruptVault("unreadable (\(error.reason.map { "\($0)" } ?? "\(error.status.rawValue)"))"))
@@ -114,12 +149,20 @@ public final class FileVault: ItemStore {
         }
         guard tables > 0 else { return } // being created by another process: openSchema finishes it
         let notAVault = KeychainStoreError(.decode, .corruptVault("not a Latchkey vault"))
-        guard (try? meta(db, "format")) == formatTag else { throw notAVault }
+        guard let format = try? meta(db, "format"), format == VaultFormat.version1 || format == VaultFormat.version2 else {
+            throw notAVault
+        }
         guard let id = try? meta(db, "vault_id"), id.count == 16 else { throw KeychainStoreError(.decode, .corruptVault("vault id")) }
-        guard let generation = try? db.generation() else { throw notAVault }
-        if let recorded, generation < recorded {
+        guard let generation = try? VaultFormat.generation(db, format: format) else { throw notAVault }
+        guard let recorded else { return }
+        if let recordedID = recorded.vaultID, recordedID != id {
             throw KeychainStoreError(.decode, .corruptVault(
-                "it lost writes it had acknowledged: generation \(generation) < \(recorded) recorded in \(generationFile.path); "
+                "it is another vault than the one recorded in \(generationFile.path) (a file put in its place); "
+                + "put the right file back, or delete that record if you replaced the vault on purpose"))
+        }
+        if generation < recorded.generation {
+            throw KeychainStoreError(.decode, .corruptVault(
+                "it lost writes it had acknowledged: generation \(generation) < \(recorded.generation) recorded in \(generationFile.path); "
                 + "if you restored an older copy on purpose, delete that file"))
         }
     }
@@ -129,6 +172,10 @@ public final class FileVault: ItemStore {
         try db.execute("PRAGMA synchronous=FULL")
         try db.execute("PRAGMA secure_delete=ON")
         try db.execute("PRAGMA cache_size=-16384") // up to 16 MiB of page cache: a vault's rows stay in memory
+        // Frames a crash left past the log's last commit carry the log's salts; a later commit cut inside a frame could
+        // make one valid again (an old page read back: found by the power-cut simulator in the server's database, the
+        // same SQLite log). The log emptied at open makes the next frames start under new salts.
+        db.resetLog()
         let tables: Int64 = try db.using("SELECT count(*) FROM sqlite_master") { s throws(KeychainStoreError) in
             _ = try s.step(); return s.int(0)
         }
@@ -138,24 +185,19 @@ public final class FileVault: ItemStore {
                     _ = try s.step(); return s.int(0)
                 }
                 guard again == 0 else { return }
-                try db.execute("""
-                    CREATE TABLE meta (name TEXT PRIMARY KEY, value BLOB NOT NULL);
-                    CREATE TABLE items (
-                        id INTEGER PRIMARY KEY, uid BLOB NOT NULL, class TEXT NOT NULL, pk BLOB NOT NULL,
-                        agrp BLOB, svce BLOB, acct BLOB, srvr BLOB, sync INTEGER NOT NULL,
-                        pdmn TEXT NOT NULL, accc INTEGER NOT NULL,
-                        attrs BLOB NOT NULL, value BLOB NOT NULL, gate BLOB,
-                        UNIQUE (class, pk));
-                    CREATE INDEX items_service ON items (svce, acct) WHERE svce IS NOT NULL;
-                    CREATE INDEX items_server ON items (srvr, acct) WHERE srvr IS NOT NULL;
-                    """)
-                try setMeta(db, "format", formatTag)
+                try db.execute(VaultFormat.schema)
+                try setMeta(db, "format", VaultFormat.version2)
                 try setMeta(db, "vault_id", SodiumRandom.bytes(count: 16))
+                try db.execute("INSERT INTO meta (name, value) VALUES ('generation', 0)")
             }
         }
-        let format: Data?
+        var format: Data?
         do { format = try meta(db, "format") } catch { throw KeychainStoreError(.decode, .corruptVault("not a Latchkey vault")) }
-        guard format == formatTag else { throw KeychainStoreError(.decode, .corruptVault("not a Latchkey vault")) }
+        if format == VaultFormat.version1 {
+            _ = try VaultFormat.migrate(db)
+            format = try meta(db, "format")
+        }
+        guard format == VaultFormat.version2 else { throw KeychainStoreError(.decode, .corruptVault("not a Latchkey vault")) }
         guard let id = try meta(db, "vault_id"), id.count == 16 else { throw KeychainStoreError(.decode, .corruptVault("vault id")) }
         return id
     }

@@ -1,19 +1,21 @@
 import Foundation
 import LatchkeyKeychainCore
 
-/// What a lookup column stores for a name (HMAC-SHA256 under the index key, see `VaultRow.lookupMAC`), held
-/// inline: 32 bytes, no allocation and no reference count — the form the read path caches and binds.
+/// What a lookup column stores for a name: the first 16 bytes of its HMAC-SHA256 under the index key (see
+/// `VaultRow.lookupMAC`; vault format 2, `VaultFormat`), held inline — no allocation and no reference count — the
+/// form the read path caches and binds. 128 bits keep lookups exact (a stray match has probability 2⁻¹²⁸, and a row
+/// matched by mistake would still not open under another item's identity) and make the index entries half as wide.
 struct LookupMAC: Sendable {
-    static let byteCount = 32
+    static let byteCount = 16
     static let zero = LookupMAC()
-    private var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    private var words: (UInt64, UInt64) = (0, 0)
 
     private init() {}
 
-    /// The MAC in `mac`; nil unless it has 32 bytes (an HMAC OpenSSL failed to compute is empty).
+    /// The stored form of the HMAC `mac`; nil unless it has 32 bytes (an HMAC OpenSSL failed to compute is empty).
     init?(_ mac: Data) {
-        guard mac.count == Self.byteCount else { return nil }
-        Swift.withUnsafeMutableBytes(of: &words) { out in mac.withUnsafeBytes { out.copyMemory(from: $0) } }
+        guard mac.count == 32 else { return nil }
+        Swift.withUnsafeMutableBytes(of: &words) { out in mac.withUnsafeBytes { out.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0.prefix(Self.byteCount))) } }
     }
 
     func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {

@@ -12,9 +12,16 @@ final class SQLiteDatabase {
     private var cache: [String: SQLiteStatement] = [:]
     private var shapeCache: [Int: SQLiteStatement] = [:]
 
-    /// When set, every transaction that changed a row also increments the meta row `generation` and, after
-    /// COMMIT, passes the new value here (FileVault records it outside the file to detect a rollback).
+    /// When set, every transaction that changed a row takes the next generation (`VaultFormat`): the rows it writes
+    /// carry it (`stampGeneration()`), or the meta row `generation` does when it wrote no row; after COMMIT the value is
+    /// passed here (FileVault records it outside the file to detect a rollback).
     var generationObserver: ((Int64) -> Void)?
+    /// The generation the transaction in progress writes, and whether a row written carries it.
+    private var writingGeneration: Int64 = 0
+    private var generationStamped = false
+    /// The newest committed generation as this connection last learnt it, with SQLite's data version then: it holds
+    /// while the data version is unchanged (no other connection committed since).
+    private var knownGeneration: (value: Int64, dataVersion: UInt32)?
 
     /// Opens (never creates) an existing file; `readOnly` connections never write or checkpoint it.
     init(path: String, busyTimeoutMilliseconds: Int32, readOnly: Bool = false) throws(KeychainStoreError) {
@@ -28,6 +35,18 @@ final class SQLiteDatabase {
         handle = db
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+    }
+
+    private let busyTimeoutMilliseconds: Int32
+
+    /// Copies the log back into the file and empties it, without waiting: when another connection is using the log
+    /// (nothing was recovered here) it is left as it is. At open, this removes what a crash can leave past the log's
+    /// last commit (frames with the log's salts that a later, torn write could make valid again: FileVault.openSchema).
+    func resetLog() {
+        sqlite3_busy_timeout(handle, 0)
+        _ = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
+        sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
     }
 
     deinit {
@@ -85,7 +104,6 @@ final class SQLiteDatabase {
         static let commit = -2
         static let rollback = -3
         static let bumpGeneration = -4
-        static let readGeneration = -5
         static let insertItem = -6
     }
 
@@ -125,11 +143,16 @@ final class SQLiteDatabase {
             }
             guard rc == SQLITE_OK else { throw SQLiteDatabase.error(rc) }
             do throws(KeychainStoreError) {
+                if generationObserver != nil {
+                    writingGeneration = try currentGeneration() + 1
+                    generationStamped = false
+                }
                 let changesBefore = sqlite3_total_changes64(handle)
                 let result = try body()
                 var generation: Int64?
                 if generationObserver != nil, sqlite3_total_changes64(handle) != changesBefore {
-                    generation = try nextGeneration()
+                    if !generationStamped { try storeGenerationInMeta(writingGeneration) }
+                    generation = writingGeneration
                 }
                 let commit = control(StatementID.commit, "COMMIT")
                 guard commit == SQLITE_OK else {
@@ -137,7 +160,10 @@ final class SQLiteDatabase {
                     if (commit & 0xff == SQLITE_BUSY) && attempt < 50 { usleep(1000); continue }
                     throw SQLiteDatabase.error(commit)
                 }
-                if let generation { generationObserver?(generation) }
+                if let generation {
+                    knownGeneration = (generation, dataVersion)
+                    generationObserver?(generation)
+                }
                 return result
             } catch {
                 _ = control(StatementID.rollback, "ROLLBACK")
@@ -148,20 +174,35 @@ final class SQLiteDatabase {
 
     var changes: Int { Int(sqlite3_changes(handle)) }
 
-    /// Increments the meta row `generation` inside the current transaction and returns the new value.
-    private func nextGeneration() throws(KeychainStoreError) -> Int64 {
-        // A plain UPDATE and a SELECT: cheaper in SQLite than one upsert with RETURNING (which builds an
-        // ephemeral table). The row exists: FileVault creates it when it opens the file.
-        try using(shape: StatementID.bumpGeneration, { "UPDATE meta SET value = value + 1 WHERE name = 'generation'" }) {
-            s throws(KeychainStoreError) in try s.run()
-        }
-        return try generation()
+    /// The generation a row written by the transaction in progress carries (the transaction then needs no meta write).
+    func stampGeneration() -> Int64 {
+        generationStamped = true
+        return writingGeneration
     }
 
-    /// The meta row `generation` (0 when the file has none yet).
-    func generation() throws(KeychainStoreError) -> Int64 {
-        try using(shape: StatementID.readGeneration, { "SELECT value FROM meta WHERE name = 'generation'" }) { s throws(KeychainStoreError) in
-            try s.step() ? s.int(0) : 0
+    /// The newest committed generation: as last learnt, while no other connection has committed since; else read
+    /// again from the file (the rows and the meta row).
+    private func currentGeneration() throws(KeychainStoreError) -> Int64 {
+        let version = dataVersion
+        if let known = knownGeneration, known.dataVersion == version { return known.value }
+        let value = try VaultFormat.generation(self, format: VaultFormat.version2)
+        knownGeneration = (value, version)
+        return value
+    }
+
+    /// SQLite's data version of the main database: it changes with every commit, this connection's or another's.
+    private var dataVersion: UInt32 {
+        var version: UInt32 = 0
+        _ = sqlite3_file_control(handle, "main", SQLITE_FCNTL_DATA_VERSION, &version)
+        return version
+    }
+
+    /// The generation of a transaction that wrote no row, in the meta row.
+    private func storeGenerationInMeta(_ generation: Int64) throws(KeychainStoreError) {
+        try using(shape: StatementID.bumpGeneration, { "INSERT OR REPLACE INTO meta (name, value) VALUES ('generation', ?1)" }) {
+            s throws(KeychainStoreError) in
+            s.bind(1, generation)
+            try s.run()
         }
     }
 }

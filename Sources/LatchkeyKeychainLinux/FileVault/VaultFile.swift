@@ -20,14 +20,15 @@ public enum VaultFile {
     /// An existing file is never truncated or replaced; its mode is tightened to 0600.
     static func prepare(_ url: URL) throws(KeychainStoreError) {
         try prepareDirectory(url.deletingLastPathComponent().path)
-        let fd = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        let files = VaultFileOperations.current
+        let fd = files.open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw KeychainStoreError(.notAvailable, .system(errno: errno)) }
+        defer { _ = files.close(fd) }
         var st = stat()
         if fstat(fd, &st) == 0 {
-            if (st.st_mode & S_IFMT) != S_IFREG { close(fd); throw KeychainStoreError(.notAvailable, .system(errno: EINVAL)) }
+            if (st.st_mode & S_IFMT) != S_IFREG { throw KeychainStoreError(.notAvailable, .system(errno: EINVAL)) }
             if st.st_mode & 0o077 != 0 { fchmod(fd, 0o600) }
         }
-        close(fd)
     }
 
     /// Makes sure the directory `dir` exists, creating it (and missing parents) with mode 0700.

@@ -13,7 +13,8 @@ struct VaultRow {
     var uid: Data
     var itemClass: ItemClass
     var pk: Data
-    /// The lookup-column MACs in `lookupKeys` order (nil: no such column for the class); empty when not read.
+    /// The lookup-column MACs (stored form, `LookupMAC`) in `lookupKeys` order (nil: no such column for the class); empty
+    /// when not read.
     var lookupMACs: [Data?]
     var synchronizable: Bool
     var accessibility: Accessibility
@@ -71,7 +72,12 @@ struct VaultRow {
         }
     }
 
-    /// The MAC stored in a lookup column for an attribute value.
+    /// What a lookup column stores for an attribute value: the first `LookupMAC.byteCount` bytes of `lookupMAC`.
+    static func storedLookupMAC(_ key: AttributeKey, _ value: AttributeValue, keys: VaultKeys) -> Data {
+        lookupMAC(key, value, keys: keys).prefix(LookupMAC.byteCount)
+    }
+
+    /// The HMAC of a lookup attribute's value (the lookup columns store its first bytes: `storedLookupMAC`).
     static func lookupMAC(_ key: AttributeKey, _ value: AttributeValue, keys: VaultKeys) -> Data {
         var bytes = AttributeCoding.Writer(capacity: 64)
         bytes.bytes.append(contentsOf: key.rawValue.utf8)
@@ -87,7 +93,7 @@ struct VaultRow {
     static func make(uid: Data, attributes: ItemAttributes, value: Data, keys: VaultKeys,
                      gateKeys: [[Data]]?, keep: (sealedValue: Data, gate: Data?)? = nil, rowid: Int64 = 0) throws(KeychainStoreError) -> VaultRow {
         try make(uid: uid, attributes: attributes, value: value, keys: keys, gateKeys: gateKeys, keep: keep, rowid: rowid,
-                 primaryKeyMAC: nil) { (key, _, value) throws(KeychainStoreError) -> Data in lookupMAC(key, value, keys: keys) }
+                 primaryKeyMAC: nil) { (key, _, value) throws(KeychainStoreError) -> Data in storedLookupMAC(key, value, keys: keys) }
     }
 
     /// As `make(uid:attributes:value:keys:gateKeys:keep:rowid:)`, with the MACs of the row's identity from

@@ -84,27 +84,27 @@ public struct DeviceKeyFileProvider: VaultKeyProvider {
     /// Creates the file atomically: the key is written to a private temporary name in the same directory,
     /// synced, and linked into place; when another process linked first, its key is kept.
     private func createFile() throws(KeychainStoreError) {
+        let files = VaultFileOperations.current
         let directory = url.deletingLastPathComponent()
         try VaultFile.prepareDirectory(directory.path)
-        let nonce = SodiumRandom.bytes(count: 8).map { String(format: "%02x", $0) }.joined()
+        let nonce = SodiumRandom.bytes(count: 8).hexString
         let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(nonce).new").path
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        let fd = files.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw KeychainStoreError(.notAvailable, .system(errno: errno)) }
-        defer { unlink(temporary) }
+        defer { _ = files.unlink(temporary) }
         var key = SodiumRandom.bytes(count: Self.keyByteCount)
         defer { key.resetBytes(in: 0..<key.count) }
-        let written = key.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        let synced = fsync(fd) == 0
+        let written = key.withUnsafeBytes { files.writeAll(fd, $0) }
+        let synced = written && files.fsync(fd) == 0
         let writeErrno = errno
-        close(fd)
-        guard written == Self.keyByteCount, synced else {
+        _ = files.close(fd)
+        guard written, synced else {
             throw KeychainStoreError(writeErrno == ENOSPC ? .diskFull : .io, .system(errno: writeErrno))
         }
-        if link(temporary, url.path) != 0, errno != EEXIST {
+        if files.link(temporary, url.path) != 0, errno != EEXIST {
             throw KeychainStoreError(.notAvailable, .system(errno: errno))
         }
-        let dirFD = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dirFD >= 0 { _ = fsync(dirFD); close(dirFD) }
+        _ = files.fsyncDirectory(directory.path)
     }
 
     private func readFully(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int {

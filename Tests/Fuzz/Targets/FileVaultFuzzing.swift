@@ -105,7 +105,7 @@ enum FileVaultFuzzing {
         })
         seeds.append(edits { w in w.byte(0); w.byte(3); w.byte(0) })
         seeds.append(edits { w in
-            w.byte(1); w.byte(0); w.byte(column("svce")); w.byte(0); w.byte(0); w.data(Data(count: 32))
+            w.byte(1); w.byte(0); w.byte(column("lookup")); w.byte(0); w.byte(0); w.data(Data(count: 32))
             w.byte(0); w.byte(column("sync")); w.byte(1); w.byte(0); w.data(Data("x".utf8))
         })
         return seeds

@@ -6,7 +6,7 @@ import Foundation
 /// mutation rarely does while the file stays a valid database: every unsealed column and meta row the vault
 /// reads before (or instead of) opening a sealed blob.
 enum VaultFileEditor {
-    static let itemColumns = ["uid", "class", "pk", "agrp", "svce", "acct", "srvr", "sync", "pdmn", "accc", "attrs", "value", "gate"]
+    static let itemColumns = ["uid", "class", "pk", "agrp", "lookup", "sync", "pdmn", "accc", "gen", "attrs", "value", "gate"]
     static let metaNames = ["format", "vault_id", "wrap.provider", "wrap.passphrase", "wrap.device", "wrap.session"]
 
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
