@@ -85,13 +85,13 @@ struct AccountManagerTests {
     }
 
     @Test func deletingStepsUpWithThePasswordRetriesOnceAndLeavesNothingOnTheServer() async throws {
-        let server = try AccountServer(stepUpMaxAge: 1)
+        let server = try AccountServer()
         defer { server.stop() }
         let (name, grant, tokens) = try await server.signedInAccount("sora")
         let prompts = AccountServer.Prompts()
         let account = KitAccountManager(baseURL: server.baseURL, tokens: tokens,
                                         reauthentication: AccountServer.password(server, Self.password, prompts: prompts))
-        try await server.waitForStepUp()
+        try server.passStepUpMaxAge()
 
         try await account.deleteAccount()
         #expect(prompts.usernames == [name], "one prompt, for the account's user name")
@@ -109,14 +109,14 @@ struct AccountManagerTests {
     }
 
     @Test func theStepUpRenewsTheSameSession() async throws {
-        let server = try AccountServer(stepUpMaxAge: 1)
+        let server = try AccountServer()
         defer { server.stop() }
         let (name, _, tokens) = try await server.signedInAccount("yuna")
         let prompts = AccountServer.Prompts()
         let account = KitAccountManager(baseURL: server.baseURL, tokens: tokens,
                                         reauthentication: AccountServer.password(server, Self.password, prompts: prompts))
         let session = try #require(try await account.sessions().first)
-        try await server.waitForStepUp()
+        try server.passStepUpMaxAge()
 
         try await account.addPassword("another good password")   // no current password: the server steps up
         #expect(prompts.usernames == [name])
@@ -128,13 +128,13 @@ struct AccountManagerTests {
     }
 
     @Test func aCancelledReauthenticationDeletesNothing() async throws {
-        let server = try AccountServer(stepUpMaxAge: 1)
+        let server = try AccountServer()
         defer { server.stop() }
         let (name, _, tokens) = try await server.signedInAccount("jun")
         let prompts = AccountServer.Prompts()
         let account = KitAccountManager(baseURL: server.baseURL, tokens: tokens,
                                         reauthentication: AccountServer.password(server, nil, prompts: prompts))
-        try await server.waitForStepUp()
+        try server.passStepUpMaxAge()
 
         await #expect(throws: AccountManagerError.canceled) { try await account.deleteAccount() }
         #expect(prompts.usernames == [name])
@@ -149,7 +149,7 @@ struct AccountManagerTests {
     }
 
     @Test func aReauthenticationThatRenewsNothingIsRefusedAfterOneRetry() async throws {
-        let server = try AccountServer(stepUpMaxAge: 1)
+        let server = try AccountServer()
         defer { server.stop() }
         let (name, grant, tokens) = try await server.signedInAccount("hana")
         let calls = AccountServer.Prompts()
@@ -159,15 +159,15 @@ struct AccountManagerTests {
             return grant
         }
         let account = KitAccountManager(baseURL: server.baseURL, tokens: tokens, reauthentication: stale)
-        try await server.waitForStepUp()
+        try server.passStepUpMaxAge()
 
-        await #expect(throws: AccountManagerError.reauthenticationRequired(maxAge: 1)) { try await account.deleteAccount() }
-        #expect(calls.usernames == ["1"], "run once, with the server's max_age")
+        await #expect(throws: AccountManagerError.reauthenticationRequired(maxAge: 300)) { try await account.deleteAccount() }
+        #expect(calls.usernames == ["300"], "run once, with the server's max_age")
         #expect(try await account.account().username == name)
     }
 
     @Test func aPasskeyAccountAddsAPasswordAfterAPasskeyStepUp() async throws {
-        let server = try AccountServer(stepUpMaxAge: 1)
+        let server = try AccountServer()
         defer { server.stop() }
         // The software authenticator reports the server's origin: http://localhost:<port>, the relying party localhost.
         var parts = try #require(URLComponents(url: server.baseURL, resolvingAgainstBaseURL: false))
@@ -182,7 +182,7 @@ struct AccountManagerTests {
         #expect(try await account.account().signInMethods == [.passkey])
         let session = try #require(try await account.sessions().first)
         #expect(session.deviceName == "Laptop" && session.method == .passkey)
-        try await server.waitForStepUp()
+        try server.passStepUpMaxAge()
 
         try await account.addPassword("a password as well")
         #expect(try await account.account().signInMethods == [.passkey, .password])

@@ -25,7 +25,7 @@ struct AccountScreenModelTests {
 
     @Test(arguments: MessageLanguage.allCases)
     func deleteAccountExplainsReauthenticatesShowsProgressAndTheResult(_ language: MessageLanguage) async throws {
-        let server = try AccountServer(stepUpMaxAge: 1)
+        let server = try AccountServer()
         defer { server.stop() }
         let phases = Locked<[String]>([])
         let handle = ModelBox()
@@ -55,7 +55,7 @@ struct AccountScreenModelTests {
         #expect(model.phase == .confirming && model.isDeleteEnabled && model.isCancelEnabled)
         #expect(model.progressMessage == nil && model.resultMessage == nil && model.errorMessage == nil)
 
-        try await server.waitForStepUp()
+        try server.passStepUpMaxAge()
         await model.delete()
         #expect(phases.withLock { $0 } == [Bilingual("Confirm it's you…", "본인 확인 중…")(language)])
         #expect(model.phase == .deleted && deleted == 1)
@@ -70,7 +70,7 @@ struct AccountScreenModelTests {
 
     @Test(arguments: MessageLanguage.allCases)
     func aCancelledReauthenticationGoesBackAndAFailureIsShown(_ language: MessageLanguage) async throws {
-        let server = try AccountServer(stepUpMaxAge: 1)
+        let server = try AccountServer()
         defer { server.stop() }
         let prompts = AccountServer.Prompts()
         let (name, account) = try await Self.signedIn(server, reauthentication: AccountServer.password(server, nil,
@@ -78,7 +78,7 @@ struct AccountScreenModelTests {
         let model = DeleteAccountScreenModel(account: account, language: language) {
             Issue.record("nothing was deleted")
         }
-        try await server.waitForStepUp()
+        try server.passStepUpMaxAge()
         await model.delete()
         #expect(prompts.usernames == [name])
         #expect(model.phase == .confirming && model.errorMessage == nil, "a cancellation says nothing")

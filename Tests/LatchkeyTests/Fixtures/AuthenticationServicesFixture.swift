@@ -42,6 +42,12 @@ enum AuthenticationServicesFixture {
             server.stop()
             apple.stop()
         }
+
+        /// Moves the server's clock past its step-up max age (the default, 300 s): the sign-ins made so far are too old
+        /// for a sensitive request, a step-up made now is recent for 300 s (`ServerProcess.advanceClock(by:)`).
+        func passStepUpMaxAge() throws {
+            try server.advanceClock(by: 301)
+        }
     }
 
     /// Starts the stand-in for Apple, then `latchkey serve` using it; points the module's Apple ID authority at it.

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeySupport
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -15,12 +16,26 @@ final class ServerProcess: @unchecked Sendable { // set once in init; Process is
         var description: String { "latchkey did not start: \(output)" }
     }
 
-    /// `latchkey serve --port 0 ... <arguments>`.
+    /// `latchkey serve --port 0 ... <arguments>`, its clock moved by `advanceClock(by:)`.
     convenience init(binary: String, arguments: [String] = []) throws {
         let directory = try ChildProcess.temporaryDirectory("latchkey-server")
         try self.init(binary: binary, directory: directory,
                       command: ["serve", "--port", "0", "--threads", "2",
-                                "--database", "sqlite:" + directory.appendingPathComponent("server.sqlite").path] + arguments)
+                                "--database", "sqlite:" + directory.appendingPathComponent("server.sqlite").path,
+                                "--clock-offset-file", directory.appendingPathComponent(Self.clockOffsetName).path]
+                          + arguments)
+    }
+
+    private static let clockOffsetName = "clock-offset"
+    private let clockOffset = Locked<Int64>(0)
+
+    /// Moves the server's clock `seconds` forward (`latchkey serve --clock-offset-file`): e.g. past the step-up max age,
+    /// so that a sign-in made before is too old however fast the machine is. Only for `latchkey serve`.
+    func advanceClock(by seconds: Int64) throws {
+        try clockOffset.withLock { offset in
+            offset += seconds
+            try Data("\(offset)\n".utf8).write(to: directory.appendingPathComponent(Self.clockOffsetName), options: .atomic)
+        }
     }
 
     /// `latchkey apple-stand-in --port 0 <arguments>`: the development stand-in for appleid.apple.com.
