@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 import LatchkeyCrypto
 @testable import LatchkeyServer
@@ -43,7 +44,7 @@ extension RawResponse {
 }
 
 /// Issue 32's acceptance, live: one `latchkey serve` on SQLite, driven over HTTP as an app would.
-@Suite("Account lifecycle, live", .serialized)
+@Suite("Account lifecycle, live", .serialized, .offCooperativePool)
 struct AccountLifecycleLiveTests {
     static func scratch() throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-lifecycle-\(UUID().uuidString)")

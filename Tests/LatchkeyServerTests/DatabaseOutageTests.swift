@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import LatchkeySupport
 import Testing
 @testable import LatchkeyServer
@@ -55,7 +56,7 @@ final class ThrowawayPostgres: Sendable {
 
 /// PostgreSQL stopped mid-traffic (issue 14, part 3): requests are answered 503 with Retry-After, nothing
 /// half-written survives, and the service works again once the database is back.
-@Suite("Abuse: database outage", .serialized, .enabled(if: ThrowawayPostgres.bin != nil))
+@Suite("Abuse: database outage", .serialized, .enabled(if: ThrowawayPostgres.bin != nil), .offCooperativePool)
 struct DatabaseOutageTests {
     static func post(_ port: UInt16, _ path: String, json: String? = nil, form: String? = nil) async throws -> RawResponse {
         let (type, body) = json.map { ("application/json", $0) } ?? ("application/x-www-form-urlencoded", form ?? "")

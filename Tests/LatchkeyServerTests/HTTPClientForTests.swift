@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import LatchkeySupport
 #if canImport(Glibc)
 import Glibc
@@ -128,16 +129,6 @@ final class RawConnection {
     }
 }
 
-/// Runs blocking socket work on its own thread, so it never occupies one of Swift's cooperative threads
-/// (the server's async handlers need those).
-func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        let thread = Thread {
-            do { continuation.resume(returning: try body()) } catch { continuation.resume(throwing: error) }
-        }
-        thread.start()
-    }
-}
 
 /// One request on a fresh connection.
 func rawRequest(port: UInt16, _ text: String, sourceAddress: String? = nil) async throws -> RawResponse {

@@ -1,9 +1,10 @@
 import Foundation
+import LatchkeyTestSupport
 import LatchkeyServer
 import Testing
 
 /// `latchkey serve --clock-offset-file`: the clock tests of a server in another process move instead of sleeping.
-@Suite struct OffsetFileClockTests {
+@Suite(.offCooperativePool) struct OffsetFileClockTests {
     @Test func theClockRunsAheadByTheSecondsTheFileHoldsReadAgainWhenItChanges() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-clock-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -1,16 +1,17 @@
 import Foundation
+import LatchkeyTestSupport
 import LatchkeyWebAuthn
 import Testing
 @testable import Latchkey
 
 /// `AccountManager` against a real `latchkey serve` (SQLite): the account, its sessions, its password and its
 /// deletion, with the server's step-up challenge met by a real re-authentication and the request retried once.
-@Suite("AccountManager against latchkey serve", .enabled(if: LatchkeyBinary.testsRun, LatchkeyBinary.skipReason))
+@Suite("AccountManager against latchkey serve", .enabled(if: LatchkeyBinary.testsRun, LatchkeyBinary.skipReason), .offCooperativePool)
 struct AccountManagerTests {
     static let password = AccountServer.password
 
     @Test func sessionsAreListedAndEndedOneByOneOrAllOthers() async throws {
-        let server = try AccountServer()
+        let server = try await AccountServer()
         defer { server.stop() }
         let name = AccountServer.username("mina")
         try await server.createAccount(name, password: Self.password)
@@ -56,7 +57,7 @@ struct AccountManagerTests {
     }
 
     @Test func thePasswordChangeChecksTheCurrentOneAndEndsTheOtherSessions() async throws {
-        let server = try AccountServer()
+        let server = try await AccountServer()
         defer { server.stop() }
         let name = AccountServer.username("ren")
         try await server.createAccount(name, password: Self.password)
@@ -85,7 +86,7 @@ struct AccountManagerTests {
     }
 
     @Test func deletingStepsUpWithThePasswordRetriesOnceAndLeavesNothingOnTheServer() async throws {
-        let server = try AccountServer()
+        let server = try await AccountServer()
         defer { server.stop() }
         let (name, grant, tokens) = try await server.signedInAccount("sora")
         let prompts = AccountServer.Prompts()
@@ -109,7 +110,7 @@ struct AccountManagerTests {
     }
 
     @Test func theStepUpRenewsTheSameSession() async throws {
-        let server = try AccountServer()
+        let server = try await AccountServer()
         defer { server.stop() }
         let (name, _, tokens) = try await server.signedInAccount("yuna")
         let prompts = AccountServer.Prompts()
@@ -128,7 +129,7 @@ struct AccountManagerTests {
     }
 
     @Test func aCancelledReauthenticationDeletesNothing() async throws {
-        let server = try AccountServer()
+        let server = try await AccountServer()
         defer { server.stop() }
         let (name, _, tokens) = try await server.signedInAccount("jun")
         let prompts = AccountServer.Prompts()
@@ -149,7 +150,7 @@ struct AccountManagerTests {
     }
 
     @Test func aReauthenticationThatRenewsNothingIsRefusedAfterOneRetry() async throws {
-        let server = try AccountServer()
+        let server = try await AccountServer()
         defer { server.stop() }
         let (name, grant, tokens) = try await server.signedInAccount("hana")
         let calls = AccountServer.Prompts()
@@ -167,7 +168,7 @@ struct AccountManagerTests {
     }
 
     @Test func aPasskeyAccountAddsAPasswordAfterAPasskeyStepUp() async throws {
-        let server = try AccountServer()
+        let server = try await AccountServer()
         defer { server.stop() }
         // The software authenticator reports the server's origin: http://localhost:<port>, the relying party localhost.
         var parts = try #require(URLComponents(url: server.baseURL, resolvingAgainstBaseURL: false))
@@ -194,7 +195,7 @@ struct AccountManagerTests {
 }
 
 /// The server's step-up challenge as the kit reads it.
-@Suite struct StepUpChallengeTests {
+@Suite(.offCooperativePool) struct StepUpChallengeTests {
     static func challenge(_ header: String?, body: String = "{}", status: Int = 401) -> StepUpChallenge? {
         StepUpChallenge(status: status, wwwAuthenticate: header, body: Data(body.utf8), accessToken: "at")
     }

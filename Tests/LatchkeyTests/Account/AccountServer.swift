@@ -15,9 +15,9 @@ struct AccountServer {
 
     /// Starts `latchkey serve --step-up-max-age stepUpMaxAge` (default: the server's 300 s, so nothing steps up until
     /// `passStepUpMaxAge()`).
-    init(stepUpMaxAge: Int = 300, arguments: [String] = []) throws {
+    init(stepUpMaxAge: Int = 300, arguments: [String] = []) async throws {
         self.stepUpMaxAge = stepUpMaxAge
-        server = try ServerProcess(binary: try LatchkeyBinary.required(),
+        server = try await ServerProcess(binary: try LatchkeyBinary.required(),
                                    arguments: ["--step-up-max-age", String(stepUpMaxAge)] + arguments)
     }
 

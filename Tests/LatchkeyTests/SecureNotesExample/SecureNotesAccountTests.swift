@@ -9,7 +9,7 @@ extension ASAuthorizationTests.SecureNotesExample {
     /// moved past the step-up max age: the sessions listed (this iPhone marked), the others signed out, then the account deleted after the
     /// passkey sheet confirmed it's the user; the app is back at sign-in and nothing of the account is left.
     @MainActor @Test func devicesAndDeletingAPasskeyAccount() async throws {
-        let services = try AuthenticationServicesFixture.start()
+        let services = try await AuthenticationServicesFixture.start()
         defer { services.stop() }
         let world = try SecureNotesWorld()
         defer { world.cleanUp() }
@@ -85,7 +85,7 @@ extension ASAuthorizationTests.SecureNotesExample {
     /// A Sign in with Apple account: deleting it asks Apple again (the step-up), then forgets the Apple user; a
     /// relaunch finds nobody.
     @MainActor @Test func deletingASignInWithAppleAccount() async throws {
-        let services = try AuthenticationServicesFixture.start(appleID: "sora@example.com")
+        let services = try await AuthenticationServicesFixture.start(appleID: "sora@example.com")
         defer { services.stop() }
         let world = try SecureNotesWorld()
         defer { world.cleanUp() }
