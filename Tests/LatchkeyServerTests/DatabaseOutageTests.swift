@@ -38,14 +38,18 @@ final class ThrowawayPostgres: Sendable {
 
     func start() {
         guard let bin = Self.bin else { return }
-        Self.run(["\(bin)/pg_ctl", "-D", "\(directory)/data", "-l", "\(directory)/log", "-w", "-o",
+        Self.run(["\(bin)/pg_ctl", "-D", "\(directory)/data", "-l", "\(directory)/log", "-w", "-t", Self.waitSeconds, "-o",
                       "-c listen_addresses=127.0.0.1 -p \(port) -k \(directory) -c fsync=off", "start"])
     }
+
+    /// How long `pg_ctl -w` waits for the server to start or stop: not its default 60 s, which a loaded machine
+    /// exceeded (the test then found nothing listening); only a server that hangs takes this long.
+    static let waitSeconds = "3600"
 
     /// `-m immediate`: the server dies without waiting for clients, as on a crash.
     func stop() {
         guard let bin = Self.bin else { return }
-        Self.run(["\(bin)/pg_ctl", "-D", "\(directory)/data", "-m", "immediate", "-w", "stop"])
+        Self.run(["\(bin)/pg_ctl", "-D", "\(directory)/data", "-m", "immediate", "-w", "-t", Self.waitSeconds, "stop"])
     }
 
     func destroy() {
