@@ -8,7 +8,7 @@ export LATCHKEY_LANG ?= en
 # tpm2-tss prints its own warnings for every TPM error the TPM tests provoke on purpose; the tests check the errors.
 export TSS2_LOG ?= all+NONE
 
-.PHONY: test demo deps build build-release bench soak fuzz clean checks check-apple apple-frameworks
+.PHONY: test demo deps build build-release bench soak fuzz clean checks check-apple apple-frameworks check-apple-sdk
 
 # Debian packages the build and the tests need. Installed only when missing; needs root (CI runs as root).
 DEBS := pkg-config libssl-dev libsodium-dev libsqlite3-dev libpq-dev libmicrohttpd-dev \
@@ -30,9 +30,13 @@ build-release: deps
 # availability); no glibc-only symbol outside a Linux condition; every Security / LocalAuthentication / CryptoKit /
 # CommonCrypto / AuthenticationServices symbol of the Linux facades pinned in Tests/ApplePinTests (whose pin files
 # `swift test` compiles); the privacy manifests (the client products', the example app's) declaring exactly the
-# required-reason APIs their code calls.
+# required-reason APIs their code calls; the Linux modules with Apple's names carrying Apple's SDK facts
+# (docs/apple-sdk/*.tsv: availability per platform, main-actor isolation, Sendable); the tests said to compile against
+# Apple's SDK using none of those modules' package API and not comparing CryptoKitError (Equatable from iOS 17.4).
 checks: deps
 	python3 -B -m unittest discover -s scripts/checks/tests
+	scripts/check-apple-facts.py
+	scripts/check-portable-tests.py
 	SWIFT=$(SWIFT) scripts/check-availability.py
 	SWIFT=$(SWIFT) scripts/check-glibc.py
 	SWIFT=$(SWIFT) scripts/check-pins.py
@@ -62,12 +66,21 @@ apple-frameworks: deps
 		LATCHKEY_CLI_BINARY="$$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)/latchkey" \
 		$(SWIFT) test $(SWIFT_FLAGS) --skip-build --scratch-path $(APPLE_SCRATCH)
 
+# The client products, the portable tests, the pins and CryptoKitVectors compiled against the oldest admitted SDK's
+# CryptoKit as modeled from the facts (--model: the Linux module's public interface, Sendable as iOS 18.0 declares
+# it), then against Apple's own declarations: LATCHKEY_APPLE_SDK names Xcode's SDK on a Mac, or a folder holding
+# Apple's interface files (each CryptoKit .swiftinterface under it is one SDK, loaded on Linux). Without it, that
+# step says so and passes (docs/COMPATIBILITY.md).
+check-apple-sdk: deps
+	SWIFT=$(SWIFT) SWIFT_FLAGS="$(SWIFT_FLAGS)" scripts/check-apple-sdk.py --model
+	SWIFT=$(SWIFT) SWIFT_FLAGS="$(SWIFT_FLAGS)" scripts/check-apple-sdk.py
+
 # swift test runs inside scripts/with-services.sh: a private D-Bus session with an unlocked
 # gnome-keyring, and a throwaway PostgreSQL cluster on loopback. LATCHKEY_REQUIRE_SERVICES=1 makes a
 # test that finds a service missing fail instead of skipping. Then the CryptoKit-only package against published
 # vectors, and the HTTP API against docs/openapi.yaml: schemathesis (PyPI, pinned, in .build/contract-venv) with
 # every check against a throwaway `latchkey serve`, bounded to LATCHKEY_CONTRACT_SECONDS (90) of generation.
-test: checks check-apple build apple-frameworks
+test: checks check-apple build apple-frameworks check-apple-sdk
 	LATCHKEY_REQUIRE_SERVICES=1 scripts/with-services.sh $(SWIFT) test $(SWIFT_FLAGS) --skip-build --parallel --num-workers 2
 	SWIFT=$(SWIFT) SWIFT_FLAGS="$(SWIFT_FLAGS)" scripts/cryptokit-vectors.sh
 	SWIFT="$(SWIFT)" scripts/contract-test.sh

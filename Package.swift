@@ -273,7 +273,7 @@ targets.append(.testTarget(name: "ApplePinTests",
 
 let package = Package(
     name: "Latchkey",
-    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
+    platforms: [.macOS(.v14), .iOS(.v17), .macCatalyst(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
     products: products,
     targets: targets,
     swiftLanguageModes: [.v6]

@@ -4,10 +4,11 @@
 What it checks: the Swift files of every target the client products (Latchkey, LatchkeyUI, LatchkeyKeychain,
 LatchkeyAuth, LatchkeyCrypto, LatchkeyWebAuthn) reach on some Apple platform (the graph of
 scripts/check-apple-platforms.py), and of the example app's portable target (SecureNotesExampleCore, on iOS), must not use a declaration whose `@available` introduces it, on a platform
-the file is compiled for, above the floor dump-package reports (macOS 14, iOS 17, tvOS 17, watchOS 10,
-visionOS 1), unless the use is inside a declaration marked `@available` or an `if #available` /
+the file is compiled for, above the floor dump-package reports (macOS 14, iOS 17, Mac Catalyst 17, tvOS 17,
+watchOS 10, visionOS 1), unless the use is inside a declaration marked `@available` or an `if #available` /
 `guard #available` scope that covers it. A use of a declaration unavailable on such a platform is reported
-too.
+too. The platforms are iOS, Mac Catalyst (`os(iOS)` code with `targetEnvironment(macCatalyst)`; availability follows
+iOS unless a declaration names Mac Catalyst, as Swift infers it), macOS, tvOS, watchOS and visionOS.
 
 How:
 1. The toolchain's API is read from its interfaces: the textual `.swiftinterface` of Swift, _Concurrency,
@@ -17,19 +18,25 @@ How:
    files). Their `@available(macOS 15.0, iOS 18.0, ...)` attributes carry Apple-platform versions even in the
    Linux toolchain. The package's own declarations are indexed too (an `@available` function of ours is then
    checked at its call sites as well). visionOS versions missing from an attribute follow iOS (iOS 18 =
-   visionOS 2), as the compiler infers them.
+   visionOS 2), as the compiler infers them. The package's modules with Apple's names (Security,
+   LocalAuthentication, CryptoKit, CommonCrypto, AuthenticationServices) stand for Apple's frameworks: their public
+   declarations carry Apple's availability (docs/apple-sdk/*.tsv, scripts/check-apple-facts.py) and are indexed like
+   the toolchain's, file-level constants and functions included (`kSecUseKeychain`, unavailable on iOS).
 2. Each use in a scanned file is named by what the lexer can see: a type name (`Mutex`), an initializer call
    with its argument labels (`String(validating:as:)`), a member or function call with its labels
    (`.withLock(_:)`), a member (`.span`). A use is reported only when EVERY declaration it could refer to —
    in any indexed module or in the package, of any type — is above the floor: `count`, or a `withLock` the
    package declares itself, never is. Generic and protocol members cannot be told apart without types, so a
-   name shared by a gated and an ungated declaration is not reported (a false negative, never a positive).
+   name shared by a gated and an ungated declaration is not reported (a false negative, never a positive) — except
+   that a member access on a variable whose type the file states (`var controller: ASAuthorizationController?`, a
+   parameter) is narrowed to that type's declarations when it has one of that name (`controller?.cancel()`).
 3. `#if` regions are evaluated per Apple platform (scripts/checks/swiftsource.py): code under
    `#if os(Linux)` or `canImport(Glibc)` is not checked; `#if os(macOS)` code is checked against macOS only.
 
 Limits: no type inference (see 2); operators, protocol conformances of the toolchain's types and
-declarations of C modules are not indexed, nor are SwiftUI and AuthenticationServices (no Linux interface: LatchkeyUI's
-uses of them are unchecked); the synthesized Foundation interface is swift-corelibs-
+declarations of C modules are not indexed, nor is SwiftUI (no Linux interface: LatchkeyUI's uses of it are
+unchecked); Apple's frameworks are indexed through this package's modules of their names, so an Apple API they do not
+declare is not checked; the synthesized Foundation interface is swift-corelibs-
 foundation's, whose availability follows Apple's Foundation for the API they share (not for Objective-C-only
 API, which does not exist here). A Mac build stays the final word.
 
@@ -61,7 +68,12 @@ TEXTUAL_MODULES = ["Swift", "_Concurrency", "_StringProcessing", "RegexBuilder",
                    "Distributed"]
 BINARY_MODULES = ["Foundation", "FoundationEssentials", "FoundationInternationalization", "Dispatch"]
 # SwiftPM's deployment targets when `platforms:` does not name a platform.
-DEFAULT_FLOOR = {"macos": (10, 13, 0), "ios": (12, 0, 0), "tvos": (12, 0, 0), "watchos": (4, 0, 0), "visionos": (1, 0, 0)}
+DEFAULT_FLOOR = {"macos": (10, 13, 0), "ios": (12, 0, 0), "maccatalyst": (13, 0, 0), "tvos": (12, 0, 0),
+                 "watchos": (4, 0, 0), "visionos": (1, 0, 0)}
+CHECKED_PLATFORMS = pg.APPLE_PLATFORMS + ("maccatalyst",)
+# The package's modules with Apple's names stand for Apple's frameworks on Apple platforms: their declarations carry
+# Apple's availability (docs/apple-sdk/*.tsv, scripts/check-apple-facts.py) and are checked as the SDK's are.
+FRAMEWORK_MODULES = pg.APPLE_FRAMEWORK_NAMES
 MODULE_NAMES = set(TEXTUAL_MODULES) | set(BINARY_MODULES) | {"Glibc", "Darwin"}
 
 
@@ -193,6 +205,13 @@ class Index:
                 out.append(d)
         return out
 
+    def globals(self, name):
+        """File-level constants and functions of the framework modules with this name."""
+        if name not in self.gated:
+            return []
+        return [d for d in self.by_name.get(name, []) if d.kind in ("var", "let", "func") and not d.context
+                and d.framework]
+
     def members(self, name):
         if name not in self.gated:
             return []
@@ -201,11 +220,21 @@ class Index:
 
 
 def required(decl: sd.Decl, platform: str) -> tuple | None:
-    """The version `decl` needs on `platform` (None: none); ("unavailable",) when it does not exist there."""
+    """The version `decl` needs on `platform` (None: none); (10000, 0, 0) when it does not exist there. Mac Catalyst
+    follows iOS unless the declaration names it, as Swift infers it."""
     a = decl.availability
-    if platform in a.unavailable:
+    if platform == "maccatalyst" and platform not in a.unavailable and platform not in a.introduced:
+        platform = "ios"
+    if platform in a.unavailable or a.everywhere_unavailable:
         return (10_000, 0, 0)
     return a.introduced.get(platform)
+
+
+def guard_version(guard: sd.Availability, platform: str) -> tuple:
+    """What a scope's `@available` / `#available` guarantees on `platform` (Mac Catalyst: iOS's unless named)."""
+    if platform == "maccatalyst" and platform not in guard.introduced:
+        platform = "ios"
+    return guard.introduced.get(platform, (0, 0, 0))
 
 
 # --- Guards in the package's files ----------------------------------------------------------------------------
@@ -320,11 +349,37 @@ def describe(platforms_needed: dict[str, tuple]) -> str:
     return ", ".join(parts)
 
 
+def declared_types(tokens: list[ss.Token]) -> dict[str, str]:
+    """Names the file declares with a stated type (`var controller: ASAuthorizationController?`, a parameter
+    `controller: ASAuthorizationController`): a member access on them names that type's member."""
+    out: dict[str, str] = {}
+    for i in range(len(tokens) - 2):
+        a, colon, t = tokens[i], tokens[i + 1], tokens[i + 2]
+        if a.kind == "ident" and colon.text == ":" and t.kind == "ident" and t.text[:1].isupper() \
+                and a.text[:1].islower():
+            j, name = i + 2, t.text
+            while j + 2 < len(tokens) and tokens[j + 1].text == "." and tokens[j + 2].kind == "ident":
+                j += 2
+                name = tokens[j].text
+            out.setdefault(a.text, name)
+    return out
+
+
 def scan_file(rel, tokens, mask, index: Index, floor, shadowed: set[str], package_types: set[str]):
     findings = []
     guards = guard_vectors(tokens)
     bodies = ss.statement_braces(tokens)
     n = len(tokens)
+    typed = declared_types(tokens)
+
+    def receiver_type(i: int) -> str | None:
+        """The stated type of the variable before `.member` at `i` (`controller?.cancel()`), if the file states one."""
+        k = i - 2
+        while k >= 0 and tokens[k].text in ("?", "!"):
+            k -= 1
+        if k >= 0 and tokens[k].kind == "ident" and (k == 0 or tokens[k - 1].text != "."):
+            return typed.get(tokens[k].text)
+        return None
 
     def check(i, symbol, candidates):
         if not candidates:
@@ -332,8 +387,8 @@ def scan_file(rel, tokens, mask, index: Index, floor, shadowed: set[str], packag
         platforms = mask[i]
         needed: dict[str, tuple] = {}
         for p in platforms:
-            allowed = max(floor[p], guards[i].introduced.get(p, (0, 0, 0)))
-            if p in guards[i].unavailable:
+            allowed = max(floor[p], guard_version(guards[i], p))
+            if p in guards[i].unavailable or (p == "maccatalyst" and "ios" in guards[i].unavailable):
                 continue
             versions = [required(c, p) for c in candidates]
             if any(v is None or v <= allowed for v in versions):
@@ -386,6 +441,8 @@ def scan_file(rel, tokens, mask, index: Index, floor, shadowed: set[str], packag
             labels, trailing = [], 1
 
         name = t.text
+        if name in ("init", "subscript") and not after_dot:
+            continue   # a declaration (a call of an initializer always has a dot: `Type.init`, `self.init`)
         if name == "init" and after_dot:
             context = qualifier if qualifier and qualifier[:1].isupper() and qualifier != "Self" else None
             if labels is not None:
@@ -400,14 +457,22 @@ def scan_file(rel, tokens, mask, index: Index, floor, shadowed: set[str], packag
             if labels is not None and index.is_type(name):
                 check(i, f"{name}({''.join(x + ':' for x in labels)})", index.callables("init", name, labels, trailing))
             continue
+        owner = receiver_type(i) if after_dot else None
         if labels is not None:
             if not after_dot and name in shadowed:
                 continue
             candidates = index.callables(name, qualifier if qualifier and qualifier[:1].isupper() else None,
                                          labels, trailing)
+            if owner and any(c.context == owner for c in index.by_name.get(name, [])):
+                candidates = [c for c in index.callables(name, owner, labels, trailing) if c.context == owner]
             check(i, f"{'.' if after_dot else ''}{name}({''.join(x + ':' for x in labels)})", candidates)
         elif after_dot:
-            check(i, "." + name, index.members(name))
+            candidates = index.members(name)
+            if owner and any(c.context == owner for c in candidates):
+                candidates = [c for c in candidates if c.context == owner]
+            check(i, "." + name, candidates)
+        elif name not in shadowed:
+            check(i, name, index.globals(name))   # a constant or function of a framework module (`kSecUseKeychain`)
     return findings
 
 
@@ -431,6 +496,9 @@ def main(argv=None) -> int:
             floor[p] = sd.parse_version(v)
     linux_only = pg.linux_only_targets(linux, apple)
     closure = pg.with_example_targets(apple, pg.apple_closure(apple, CLIENT_PRODUCTS))
+    for product in CLIENT_PRODUCTS:   # Mac Catalyst: what the products reach on it (`.when(platforms: [.macCatalyst])`)
+        for name in apple.reachable(apple.products.get(product, []), "maccatalyst"):
+            closure.setdefault(name, set()).add("maccatalyst")
     if args.all_targets:
         compiled, _ = pg.apple_compiled_targets(linux, apple, linux_only)
         closure = {t: set(pg.APPLE_PLATFORMS) for t in compiled}
@@ -441,6 +509,7 @@ def main(argv=None) -> int:
     for target in linux.targets:
         if linux.targets[target].is_system:
             continue
+        framework = target in FRAMEWORK_MODULES
         for rel in linux.swift_files(args.root, target):
             with open(os.path.join(args.root, rel), encoding="utf-8") as f:
                 try:
@@ -450,6 +519,11 @@ def main(argv=None) -> int:
                     return 2
             files[rel] = (target, tokens)
             decls = sd.declarations(tokens)
+            if framework:   # Apple's declarations, as the SDK has them: indexed like the toolchain's
+                for d in decls:
+                    d.framework = True
+                package_decls += [d for d in decls if not d.name.startswith("_") and d.access in ("public", "open")]
+                continue
             package_decls += [d for d in decls if not d.name.startswith("_")]
             package_types |= {d.name for d in decls if d.kind in sd.TYPE_KINDS | {"typealias", "associatedtype"}}
             shadowed |= local_names(tokens)
@@ -461,7 +535,7 @@ def main(argv=None) -> int:
         if target not in targets:
             continue
         scanned += 1
-        conditions = pg.compile_conditions(apple, target, [p for p in pg.APPLE_PLATFORMS if p in closure[target]])
+        conditions = pg.compile_conditions(apple, target, [p for p in CHECKED_PLATFORMS if p in closure[target]])
         try:
             mask = ss.compiled_mask(tokens, conditions)
         except ss.LexError as error:

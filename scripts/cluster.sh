@@ -112,6 +112,11 @@ http {
     scgi_temp_path $DIR/nginx/scgi;
     upstream latchkey {
 $upstreams        keepalive 64;
+        # Idle connections to the instances are closed by nginx before an instance would close them itself (its
+        # inactivity timeout, HTTPServerConfiguration.connectionTimeout: 10 s). The other way round, nginx could
+        # send a request on a connection the instance is closing: a POST that reached it is not retried (502), and
+        # max_fails=1 then marked every instance down for fail_timeout (issue 35: 35,000 502s after a 10 s lull).
+        keepalive_timeout 5s;
     }
     server {
         listen 127.0.0.1:$NGINX_PORT;

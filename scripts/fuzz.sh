@@ -4,13 +4,19 @@
 #   scripts/fuzz.sh                 build, then run every target for FUZZ_SECONDS (default 60) each
 #   FUZZ_TARGETS="cbor jwt" ...     only these targets
 #   scripts/fuzz.sh --build         only build .build/fuzz/release/latchkey-fuzz
+#   FUZZ_BIN=/path/latchkey-fuzz    use that binary (built before) instead of building; for long campaigns, a copy
+#                                   that later builds do not replace
+#   FUZZ_WORK=DIR                   the growing corpora, crash artifacts and logs (default .build/fuzz)
+#   FUZZ_TIMEOUT=S                  seconds one input may take before it counts as a finding (default 10)
 #
 # The fuzz driver exists only when Package.swift is evaluated with LATCHKEY_FUZZ=1 and is built into its own
 # scratch path (.build/fuzz), so `swift build` / `swift test` never see the sanitizer flags. Seeds are
 # Tests/Fuzz/Corpus/<target>/ (missing ones are written by the driver; X.509 ones are made with openssl);
 # the growing corpus lives in .build/fuzz/corpus/<target>/. A crash, sanitizer report, timeout, leak or
 # broken property is copied to Tests/Fuzz/Regressions/<target>/, which LatchkeyServerTests replays in
-# `make test`. The results table in docs/RELIABILITY.md is rewritten between its markers.
+# `make test`; before fuzzing a target, its regressions are replayed here too, under AddressSanitizer and
+# LeakSanitizer (a leak or crash there fails the run). The results table in docs/RELIABILITY.md is rewritten
+# between its markers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,13 +25,17 @@ FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 ALL_TARGETS="cbor cose attestation client-data jwt jwk x509 phc http query-dictionary file-vault"
 FUZZ_TARGETS=${FUZZ_TARGETS:-$ALL_TARGETS}
 SCRATCH=.build/fuzz
-BIN=$SCRATCH/release/latchkey-fuzz
+BIN=${FUZZ_BIN:-$SCRATCH/release/latchkey-fuzz}
+WORK=${FUZZ_WORK:-$SCRATCH}
+FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-10}
 DOC=docs/RELIABILITY.md
 
-echo "== building latchkey-fuzz (release, -sanitize=fuzzer,address) into $SCRATCH"
-LATCHKEY_FUZZ=1 $SWIFT build -c release --scratch-path "$SCRATCH" --product latchkey-fuzz \
-    -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library 2>&1 |
-    grep -v "Cannot export local symbol '__asan_extra_spill_area'" || true
+if [ -z "${FUZZ_BIN:-}" ]; then
+    echo "== building latchkey-fuzz (release, -sanitize=fuzzer,address) into $SCRATCH"
+    LATCHKEY_FUZZ=1 $SWIFT build -c release --scratch-path "$SCRATCH" --product latchkey-fuzz \
+        -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library 2>&1 |
+        grep -v "Cannot export local symbol '__asan_extra_spill_area'" || true
+fi
 [ -x "$BIN" ] || { echo "fuzz.sh: the build did not produce $BIN" >&2; exit 1; }
 [ "${1:-}" = "--build" ] && exit 0
 
@@ -55,15 +65,25 @@ fi
 rows=()
 total_crashes=0
 for target in $FUZZ_TARGETS; do
-    corpus=$SCRATCH/corpus/$target
-    artifacts=$SCRATCH/artifacts/$target
-    log=$SCRATCH/logs/$target.log
+    corpus=$WORK/corpus/$target
+    artifacts=$WORK/artifacts/$target
+    log=$WORK/logs/$target.log
     mkdir -p "$corpus" "$artifacts" "$(dirname "$log")" "Tests/Fuzz/Corpus/$target"
     rm -f "$artifacts"/*
+    crashes=0
+    regressions=(Tests/Fuzz/Regressions/"$target"/*)
+    if [ -f "${regressions[0]}" ]; then
+        # Each file once, with libFuzzer's leak check after it (a file that allocates more than it frees is run again,
+        # then LeakSanitizer looks).
+        if ! LATCHKEY_FUZZ_TARGET=$target "$BIN" "${regressions[@]}" >"$WORK/logs/$target-replay.log" 2>&1; then
+            crashes=1
+            echo "   replay of Tests/Fuzz/Regressions/$target failed (log: $WORK/logs/$target-replay.log)"
+        fi
+    fi
     echo "== $target: ${FUZZ_SECONDS}s"
     set +e
     LATCHKEY_FUZZ_TARGET=$target "$BIN" "$corpus" "Tests/Fuzz/Corpus/$target" \
-        -max_total_time="$FUZZ_SECONDS" -timeout=10 -rss_limit_mb=2048 -max_len=8192 \
+        -max_total_time="$FUZZ_SECONDS" -timeout="$FUZZ_TIMEOUT" -rss_limit_mb=2048 -max_len=8192 \
         -print_final_stats=1 -artifact_prefix="$artifacts/" >"$log" 2>&1
     set -e
     executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
@@ -71,7 +91,6 @@ for target in $FUZZ_TARGETS; do
     cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*' || true)
     ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*' || true)
     units=$(ls "$corpus" | wc -l)
-    crashes=0
     for artifact in "$artifacts"/*; do
         [ -f "$artifact" ] || continue
         crashes=$((crashes + 1))

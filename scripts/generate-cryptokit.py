@@ -24,6 +24,7 @@ def digest_struct(name, label, n, doc):
     tup = '(' + ', '.join(['UInt8'] * n) + ')'
     zeros = '(' + ', '.join(['0'] * n) + ')'
     return f'''/// {doc} ({n} bytes), held inline: making one allocates nothing.
+@available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *)
 public struct {name}: InlineDigest {{
     /// {n}.
     public static var byteCount: Int {{ {n} }}
@@ -49,8 +50,10 @@ public struct {name}: InlineDigest {{
 
 def hash_struct(name, digest, kind, block, n, doc):
     return f'''/// {doc}
+@available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *)
 public struct {name}: HashFunction, OpenSSLHashFunction {{
     /// {block}.
+    @available(iOS 13.2, tvOS 13.2, watchOS 6.1, *)
     public static let blockByteCount: Int = {block}
     /// {n}.
     public static let byteCount: Int = {n}
@@ -69,7 +72,8 @@ public struct {name}: HashFunction, OpenSSLHashFunction {{
     public func finalize() -> Digest {{ state.finalize(as: Digest.self) }}
 
     /// Computes a digest of the bytes in a buffer in one `EVP_Digest`, straight into the digest's inline bytes.
-    public static func hash(bufferPointer: UnsafeRawBufferPointer) -> Digest {{
+    @usableFromInline
+    package static func hash(bufferPointer: UnsafeRawBufferPointer) -> Digest {{
         Digest {{ OpenSSLDigest.{kind}.hash(bufferPointer, into: $0) }}
     }}
 
@@ -97,7 +101,7 @@ def insecure():
             + '\n' + hash_struct('MD5', 'Insecure.MD5Digest', 'md5', 64, 16, 'MD5 (RFC 1321): broken; for legacy formats only.')
             + '\n' + digest_struct('MD5Digest', 'MD5', 16, 'The output of an MD5 hash'))
     return (HEADER + '\n/// Cryptographically insecure algorithms, for compatibility with older formats and protocols only.\n'
-            'public enum Insecure: Sendable {}\n\nextension Insecure {\n' + indent(body, '    ') + '}\n')
+            '@available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *)\npublic enum Insecure: Sendable {}\n\nextension Insecure {\n' + indent(body, '    ') + '}\n')
 
 PUBLIC_KEY_INITS = '''/// Creates a {curve} public key from a collection of bytes (x||y).
 public init<D: ContiguousBytes>(rawRepresentation: D) throws {{ impl = try NISTPublicKey(rawRepresentation: rawRepresentation) }}
@@ -113,16 +117,19 @@ public init<Bytes: ContiguousBytes>(x963Representation: Bytes) throws {{
 }}
 
 /// Creates a {curve} public key from a compressed representation (02/03||x).
+@available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
 public init<Bytes: ContiguousBytes>(compressedRepresentation: Bytes) throws {{
     impl = try NISTPublicKey(compressedRepresentation: compressedRepresentation)
 }}
 
 /// Creates a {curve} public key from a DER SubjectPublicKeyInfo.
+@available(macOS 11.0, iOS 14.0, tvOS 14.0, watchOS 7.0, *)
 public init<Bytes: RandomAccessCollection>(derRepresentation: Bytes) throws where Bytes.Element == UInt8 {{
     impl = try NISTPublicKey(derRepresentation: derRepresentation)
 }}
 
 /// Creates a {curve} public key from a PEM "PUBLIC KEY" document.
+@available(macOS 11.0, iOS 14.0, tvOS 14.0, watchOS 7.0, *)
 public init(pemRepresentation: String) throws {{ impl = try NISTPublicKey(pemRepresentation: pemRepresentation) }}
 
 init(impl: NISTPublicKey<{curve}>) {{ self.impl = impl }}
@@ -134,10 +141,13 @@ public var compactRepresentation: Data? {{ impl.compactRepresentation }}
 /// 04||x||y.
 public var x963Representation: Data {{ impl.x963Representation }}
 /// 02/03||x.
+@available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
 public var compressedRepresentation: Data {{ impl.compressedRepresentation }}
 /// DER SubjectPublicKeyInfo.
+@available(macOS 11.0, iOS 14.0, tvOS 14.0, watchOS 7.0, *)
 public var derRepresentation: Data {{ impl.derRepresentation }}
 /// PEM "PUBLIC KEY".
+@available(macOS 11.0, iOS 14.0, tvOS 14.0, watchOS 7.0, *)
 public var pemRepresentation: String {{ impl.pemRepresentation }}
 '''
 
@@ -156,11 +166,13 @@ public init<Bytes: ContiguousBytes>(x963Representation: Bytes) throws {{
 }}
 
 /// Creates a {curve} private key from DER (PKCS#8 PrivateKeyInfo or SEC1 ECPrivateKey).
+@available(macOS 11.0, iOS 14.0, tvOS 14.0, watchOS 7.0, *)
 public init<Bytes: RandomAccessCollection>(derRepresentation: Bytes) throws where Bytes.Element == UInt8 {{
     impl = try NISTPrivateKey(derRepresentation: derRepresentation)
 }}
 
 /// Creates a {curve} private key from a PEM "PRIVATE KEY" or "EC PRIVATE KEY" document.
+@available(macOS 11.0, iOS 14.0, tvOS 14.0, watchOS 7.0, *)
 public init(pemRepresentation: String) throws {{ impl = try NISTPrivateKey(pemRepresentation: pemRepresentation) }}
 
 /// The corresponding public key.
@@ -170,8 +182,10 @@ public var rawRepresentation: Data {{ impl.rawRepresentation }}
 /// 04||x||y||d. Treat the result as a secret.
 public var x963Representation: Data {{ impl.x963Representation }}
 /// PKCS#8 PrivateKeyInfo DER. Treat the result as a secret.
+@available(macOS 11.0, iOS 14.0, tvOS 14.0, watchOS 7.0, *)
 public var derRepresentation: Data {{ impl.derRepresentation }}
 /// PEM "PRIVATE KEY". Treat the result as a secret.
+@available(macOS 11.0, iOS 14.0, tvOS 14.0, watchOS 7.0, *)
 public var pemRepresentation: String {{ impl.pemRepresentation }}
 '''
 
@@ -270,6 +284,7 @@ public struct PrivateKey: DiffieHellmanKeyAgreement, Sendable {{
 '''
     return f'''
 /// An elliptic curve that enables NIST {desc} signatures and key agreement.
+@available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *)
 public enum {name}: Sendable {{
     /// A mechanism used to create or verify a cryptographic signature using the NIST {desc} elliptic curve digital
     /// signature algorithm (ECDSA).

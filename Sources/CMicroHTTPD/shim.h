@@ -17,6 +17,21 @@ latchkey_connection_socket_context(struct MHD_Connection *connection) {
     return info ? info->socket_context : NULL;
 }
 
+/* The size of the request's header block (request line, header lines and the empty line); 0 before it is complete
+   (and for a new request on a kept-alive connection until its headers are). */
+static inline size_t
+latchkey_connection_header_size(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+    return info ? info->header_size : 0;
+}
+
+/* The connection's socket. */
+static inline int
+latchkey_connection_descriptor(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info ? info->connect_fd : -1;
+}
+
 /* accept4(2) for the server's accept thread (Server/Acceptor.swift): a GNU extension, which Swift's Glibc module does
    not declare. The caller passes the flags (ListenSocket.acceptFlags). */
 #if defined(__linux__)

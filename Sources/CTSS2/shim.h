@@ -40,21 +40,34 @@ static inline TPM2B_PUBLIC latchkey_tpm_primary_template(const uint8_t *label, s
     return t;
 }
 
-/* A P-256 child key: `keyAgreement` 0 for an ECDSA-SHA256 signing key, 1 for an ECDH key (TPM2_ECDH_ZGen). */
-static inline TPM2B_PUBLIC latchkey_tpm_p256_template(int keyAgreement) {
+/* What a child key is for: the raw values of LatchkeyTPM's TPMKeyKind. */
+enum { LATCHKEY_TPM_SIGNING = 1, LATCHKEY_TPM_KEY_AGREEMENT = 2, LATCHKEY_TPM_SIGNING_AND_KEY_AGREEMENT = 3 };
+
+/* The object attributes of a child key of `kind`: signing keys sign, key-agreement keys decrypt (TPM2_ECDH_ZGen), the
+ * third kind does both (Security's Secure Enclave keys sign and agree with one key). */
+static inline TPMA_OBJECT latchkey_tpm_child_attributes(int kind) {
+    TPMA_OBJECT usage = kind == LATCHKEY_TPM_SIGNING ? TPMA_OBJECT_SIGN_ENCRYPT
+        : kind == LATCHKEY_TPM_KEY_AGREEMENT ? TPMA_OBJECT_DECRYPT : (TPMA_OBJECT_SIGN_ENCRYPT | TPMA_OBJECT_DECRYPT);
+    return latchkey_tpm_key_attributes() | usage;
+}
+
+/* A P-256 child key of `kind`: an ECDSA-SHA256 signing key, an ECDH key, or both — an unrestricted key that signs and
+ * decrypts must have the null scheme (TPM 2.0 Part 1, "Both sign and decrypt"), so TPM2_Sign names ECDSA-SHA256 itself. */
+static inline TPM2B_PUBLIC latchkey_tpm_p256_template(int kind) {
     TPM2B_PUBLIC t;
     memset(&t, 0, sizeof t);
     t.publicArea.type = TPM2_ALG_ECC;
     t.publicArea.nameAlg = TPM2_ALG_SHA256;
-    t.publicArea.objectAttributes = latchkey_tpm_key_attributes()
-        | (keyAgreement ? TPMA_OBJECT_DECRYPT : TPMA_OBJECT_SIGN_ENCRYPT);
+    t.publicArea.objectAttributes = latchkey_tpm_child_attributes(kind);
     t.publicArea.parameters.eccDetail.symmetric.algorithm = TPM2_ALG_NULL;
-    if (keyAgreement) {
+    if (kind == LATCHKEY_TPM_KEY_AGREEMENT) {
         t.publicArea.parameters.eccDetail.scheme.scheme = TPM2_ALG_ECDH;
         t.publicArea.parameters.eccDetail.scheme.details.ecdh.hashAlg = TPM2_ALG_SHA256;
-    } else {
+    } else if (kind == LATCHKEY_TPM_SIGNING) {
         t.publicArea.parameters.eccDetail.scheme.scheme = TPM2_ALG_ECDSA;
         t.publicArea.parameters.eccDetail.scheme.details.ecdsa.hashAlg = TPM2_ALG_SHA256;
+    } else {
+        t.publicArea.parameters.eccDetail.scheme.scheme = TPM2_ALG_NULL;
     }
     t.publicArea.parameters.eccDetail.curveID = TPM2_ECC_NIST_P256;
     t.publicArea.parameters.eccDetail.kdf.scheme = TPM2_ALG_NULL;
@@ -63,10 +76,9 @@ static inline TPM2B_PUBLIC latchkey_tpm_p256_template(int keyAgreement) {
 
 /* Whether `pub` is a key the engine made: a P-256 key of the kind asked for, with the attributes above (a blob whose
  * public part says otherwise is refused before it reaches the TPM). */
-static inline int latchkey_tpm_is_p256_key(const TPM2B_PUBLIC *pub, int keyAgreement) {
+static inline int latchkey_tpm_is_p256_key(const TPM2B_PUBLIC *pub, int kind) {
     const TPMT_PUBLIC *p = &pub->publicArea;
-    TPMA_OBJECT want = latchkey_tpm_key_attributes() | (keyAgreement ? TPMA_OBJECT_DECRYPT : TPMA_OBJECT_SIGN_ENCRYPT);
-    return p->type == TPM2_ALG_ECC && p->nameAlg == TPM2_ALG_SHA256 && p->objectAttributes == want
+    return p->type == TPM2_ALG_ECC && p->nameAlg == TPM2_ALG_SHA256 && p->objectAttributes == latchkey_tpm_child_attributes(kind)
         && p->parameters.eccDetail.curveID == TPM2_ECC_NIST_P256
         && (p->objectAttributes & TPMA_OBJECT_RESTRICTED) == 0
         && p->unique.ecc.x.size <= 32 && p->unique.ecc.y.size <= 32;

@@ -23,18 +23,21 @@ private func oneShot(_ digest: OpenSSLDigest, _ data: UnsafeRawPointer?, _ len: 
 }
 
 /// `CC_SHA256`: the SHA-256 of `len` bytes at `data`, written to `md` (32 bytes), which is returned.
+@available(macOS 10.4, *)
 @discardableResult
 public func CC_SHA256(_ data: UnsafeRawPointer!, _ len: CC_LONG, _ md: UnsafeMutablePointer<UInt8>!) -> UnsafeMutablePointer<UInt8>! {
     oneShot(.sha256, data, len, md)
 }
 
 /// `CC_SHA384`.
+@available(macOS 10.4, *)
 @discardableResult
 public func CC_SHA384(_ data: UnsafeRawPointer!, _ len: CC_LONG, _ md: UnsafeMutablePointer<UInt8>!) -> UnsafeMutablePointer<UInt8>! {
     oneShot(.sha384, data, len, md)
 }
 
 /// `CC_SHA512`.
+@available(macOS 10.4, *)
 @discardableResult
 public func CC_SHA512(_ data: UnsafeRawPointer!, _ len: CC_LONG, _ md: UnsafeMutablePointer<UInt8>!) -> UnsafeMutablePointer<UInt8>! {
     oneShot(.sha512, data, len, md)
@@ -47,6 +50,10 @@ public func CC_SHA1(_ data: UnsafeRawPointer!, _ len: CC_LONG, _ md: UnsafeMutab
 }
 
 /// `CC_MD5` (legacy formats only).
+@available(macOS, introduced: 10.4, deprecated: 10.15)
+@available(iOS, deprecated: 13.0)
+@available(tvOS, deprecated: 13.0)
+@available(watchOS, deprecated: 6.0)
 @discardableResult
 public func CC_MD5(_ data: UnsafeRawPointer!, _ len: CC_LONG, _ md: UnsafeMutablePointer<UInt8>!) -> UnsafeMutablePointer<UInt8>! {
     oneShot(.md5, data, len, md)
@@ -64,6 +71,7 @@ public var kCCHmacAlgSHA224: Int { 5 }
 
 /// `CCHmac`: the HMAC of `dataLength` bytes under `keyLength` key bytes, written to `macOut` (the digest's length).
 /// SHA-224 and unknown algorithms write nothing.
+@available(macOS 10.4, *)
 public func CCHmac(_ algorithm: CCHmacAlgorithm, _ key: UnsafeRawPointer!, _ keyLength: Int, _ data: UnsafeRawPointer!,
                    _ dataLength: Int, _ macOut: UnsafeMutableRawPointer!) {
     let digest: OpenSSLDigest

@@ -46,6 +46,7 @@ func digest(prf: CCPseudoRandomAlgorithm) -> OpenSSLDigest? {
 /// `CCKeyDerivationPBKDF`: PBKDF2 (RFC 8018) with HMAC-`prf`, `rounds` iterations, into `derivedKey`. Returns
 /// `kCCSuccess`, or `kCCParamError` for another algorithm, an unknown PRF (or SHA-224), zero rounds, or a missing
 /// buffer.
+@available(macOS 10.7, iOS 5.0, *)
 public func CCKeyDerivationPBKDF(
     _ algorithm: CCPBKDFAlgorithm, _ password: UnsafePointer<CChar>!, _ passwordLen: Int,
     _ salt: UnsafePointer<UInt8>!, _ saltLen: Int, _ prf: CCPseudoRandomAlgorithm, _ rounds: UInt32,

@@ -117,12 +117,28 @@ struct LoadResult: Sendable {
     var requestsPerSecond: Double
     var p50Microseconds: Double
     var p99Microseconds: Double
+    /// Answers that were not 2xx or 3xx, by status (counted by the script `LoadGenerator` adds to every run).
+    var statuses: [Int: Int] = [:]
+    /// wrk's socket errors by kind (connect, read, write, timeout), the ones that happened.
+    var socketErrors: [String: Int] = [:]
+    /// wrk's own count of non-2xx/3xx answers (`statuses` adds up to it).
+    var non2xx3xx = 0
+
     /// Non-2xx/3xx answers plus socket errors.
-    var errors: Int
+    var errors: Int { max(non2xx3xx, statuses.values.reduce(0, +)) + socketErrors.values.reduce(0, +) }
+
+    /// "0", or the total and its kinds: "6 (status 502: 6)", "2 (read: 2)".
+    var errorKinds: String {
+        guard errors > 0 else { return "0" }
+        var kinds = statuses.sorted { $0.key < $1.key }.map { "status \($0.key): \($0.value)" }
+        kinds += socketErrors.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
+        if non2xx3xx > statuses.values.reduce(0, +) { kinds.append("status not counted: \(non2xx3xx - statuses.values.reduce(0, +))") }
+        return "\(errors) (\(kinds.joined(separator: ", ")))"
+    }
 
     var summary: String {
-        String(format: "%8.0f req/s  p50 %@  p99 %@  errors %d", requestsPerSecond,
-               Harness.format(ns: p50Microseconds * 1000), Harness.format(ns: p99Microseconds * 1000), errors)
+        String(format: "%8.0f req/s  p50 %@  p99 %@  errors %@", requestsPerSecond,
+               Harness.format(ns: p50Microseconds * 1000), Harness.format(ns: p99Microseconds * 1000), errorKinds)
     }
 
     static func better(_ a: LoadResult?, _ b: LoadResult) -> LoadResult {
@@ -160,19 +176,15 @@ enum LoadGenerator {
                     body: String? = nil, contentType: String = "application/json", script: String? = nil) throws -> LoadResult {
         guard let executable else { throw LoadGeneratorError.notInstalled }
         var arguments = ["-t", String(threads), "-c", String(connections), "-d", "\(seconds)s", "--latency", "--timeout", "5s"]
-        var scriptURL: URL?
-        let lua = script ?? (method == "GET" && body == nil ? nil : """
+        let lua = (script ?? (method == "GET" && body == nil ? "" : """
             wrk.method = "\(method)"
             wrk.body = [==[\(body ?? "")]==]
             wrk.headers["Content-Type"] = "\(contentType)"
-            """)
-        if let lua {
-            let file = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-wrk-\(UUID().uuidString).lua")
-            try lua.write(to: file, atomically: true, encoding: .utf8)
-            scriptURL = file
-            arguments += ["-s", file.path]
-        }
-        defer { if let scriptURL { try? FileManager.default.removeItem(at: scriptURL) } }
+            """)) + "\n" + statusCounting
+        let scriptURL = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-wrk-\(UUID().uuidString).lua")
+        try lua.write(to: scriptURL, atomically: true, encoding: .utf8)
+        arguments += ["-s", scriptURL.path]
+        defer { try? FileManager.default.removeItem(at: scriptURL) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments + [url]
@@ -187,23 +199,58 @@ enum LoadGenerator {
         return result
     }
 
-    /// Parses wrk's `--latency` report.
+    /// Appended to every run's script: counts the answers that are not 2xx/3xx by status in each thread and prints
+    /// the totals at the end (`latchkey-status <code> <count>`), so a failed figure says what failed. A script's own
+    /// `setup` and `init` still run.
+    static let statusCounting = """
+        local latchkey_threads = {}
+        local latchkey_setup = setup
+        function setup(thread)
+          table.insert(latchkey_threads, thread)
+          if latchkey_setup then latchkey_setup(thread) end
+        end
+        local latchkey_init = init
+        function init(args)
+          latchkey_statuses = {}
+          if latchkey_init then latchkey_init(args) end
+        end
+        function response(status, headers, body)
+          if status < 200 or status > 399 then latchkey_statuses[status] = (latchkey_statuses[status] or 0) + 1 end
+        end
+        function done(summary, latency, requests)
+          local total = {}
+          for _, thread in ipairs(latchkey_threads) do
+            for status, count in pairs(thread:get("latchkey_statuses") or {}) do total[status] = (total[status] or 0) + count end
+          end
+          for status, count in pairs(total) do io.write(string.format("latchkey-status %d %d\\n", status, count)) end
+        end
+        """
+
+    /// Parses wrk's `--latency` report and the status counts of `statusCounting`.
     static func parse(_ output: String) -> LoadResult? {
         var rps: Double?
-        var p50 = 0.0, p99 = 0.0
-        var errors = 0
+        var result = LoadResult(requestsPerSecond: 0, p50Microseconds: 0, p99Microseconds: 0)
         for line in output.split(separator: "\n") {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             if line.hasPrefix("Requests/sec:"), fields.count >= 2 { rps = Double(fields[1]) }
-            if fields.count == 2, fields[0] == "50%" { p50 = microseconds(fields[1]) }
-            if fields.count == 2, fields[0] == "99%" { p99 = microseconds(fields[1]) }
-            if line.contains("Non-2xx or 3xx responses:"), let last = fields.last { errors += Int(last) ?? 0 }
+            if fields.count == 2, fields[0] == "50%" { result.p50Microseconds = microseconds(fields[1]) }
+            if fields.count == 2, fields[0] == "99%" { result.p99Microseconds = microseconds(fields[1]) }
+            if line.contains("Non-2xx or 3xx responses:"), let last = fields.last { result.non2xx3xx += Int(last) ?? 0 }
+            if fields.count == 3, fields[0] == "latchkey-status", let status = Int(fields[1]), let count = Int(fields[2]) {
+                result.statuses[status, default: 0] += count
+            }
+            // "Socket errors: connect 0, read 3, write 0, timeout 0"
             if line.contains("Socket errors:") {
-                for field in fields { if let value = Int(field.trimmingCharacters(in: CharacterSet(charactersIn: ","))) { errors += value } }
+                let words = line.split(separator: ":", maxSplits: 1).last.map { $0.split(separator: ",") } ?? []
+                for word in words {
+                    let pair = word.split(separator: " ")
+                    if pair.count == 2, let count = Int(pair[1]), count > 0 { result.socketErrors[String(pair[0]), default: 0] += count }
+                }
             }
         }
         guard let rps else { return nil }
-        return LoadResult(requestsPerSecond: rps, p50Microseconds: p50, p99Microseconds: p99, errors: errors)
+        result.requestsPerSecond = rps
+        return result
     }
 
     static func microseconds(_ text: Substring) -> Double {
@@ -280,7 +327,8 @@ let bareAccessHandler: MHD_AccessHandlerCallback = { _, connection, _, _, _, _, 
         uploadDataSize.pointee = 0
         return .YES
     }
-    return MHD_queue_response(connection, 200, SharedResponse.healthz.pointer)
+    // libmicrohttpd's own function (the process's `MHD_queue_response` is LatchkeyServer's, for libmicrohttpd's refusals).
+    return MicroHTTPD.queueResponse(connection, 200, SharedResponse.healthz.pointer)
 }
 
 /// nginx on a free loopback port serving one static file, from a temporary prefix (skipped when nginx is absent).

@@ -8,8 +8,10 @@ import Foundation
 // ASAuthorizationPlatformPublicKeyCredentialProvider.h...), pinned as in SecurityPins.swift. tvOS and watchOS lack most
 // of the passkey API: both are left out; the security-key family is macOS and iOS only.
 //
-// The delegate protocols are `@MainActor` with optional Objective-C requirements on Apple platforms: `PinDelegate`
-// implements them as app code does, and their calls are pinned per platform (Apple's need `?`, Linux's do not).
+// The delegate protocols have optional Objective-C requirements on Apple platforms and are main-actor isolated only
+// from SDKs later than iOS 18.0 (`NS_SWIFT_UI_ACTOR`): `PinDelegate` implements them as app code must to compile with
+// both (`nonisolated` methods that enter the main actor), and their calls are pinned per platform (Apple's need `?`,
+// Linux's do not).
 
 /// Pins of the AuthenticationServices framework; `ApplePinTests` runs the functions that only read constants.
 enum AuthenticationServicesPins {
@@ -399,12 +401,15 @@ enum AuthenticationServicesPins {
 
 func pinExtensible<T: RawRepresentable & Hashable>(_: T.Type) {}
 
-/// A delegate and presentation context as Apple's documentation writes them (on a view controller in an app).
+/// A delegate and presentation context on a main-actor class (a view controller in an app), written to compile whether
+/// the SDK's protocols are main-actor or not.
 @MainActor
 final class PinDelegate: NSObject, ASAuthorizationControllerDelegate, ASAuthorizationControllerPresentationContextProviding {
-    func authorizationController(controller: ASAuthorizationController,
-                                 didCompleteWithAuthorization authorization: ASAuthorization) {}
-    func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error) {}
-    func presentationAnchor(for controller: ASAuthorizationController) -> ASPresentationAnchor { ASPresentationAnchor() }
+    nonisolated func authorizationController(controller: ASAuthorizationController,
+                                             didCompleteWithAuthorization authorization: ASAuthorization) {}
+    nonisolated func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error) {}
+    nonisolated func presentationAnchor(for controller: ASAuthorizationController) -> ASPresentationAnchor {
+        MainActor.assumeIsolated { ASPresentationAnchor() }
+    }
 }
 #endif

@@ -5,13 +5,15 @@ import Foundation
 // Apple's CryptoKit HPKE and KEM API (iOS 17 / macOS 14, the package's floor), pinned as CryptoKitPins.swift pins the
 // rest: HPKE's ciphersuites and their parts, `HPKE.Sender` / `HPKE.Recipient` in the four modes, the errors, the KEM
 // protocols and the HPKE conformances of the key-agreement keys (the iOS 18.4 SDK's CryptoKit.swiftinterface), plus
-// the digests' and codes' `description` and the declarations that have no use beyond existing (`CryptoKitMetaError`,
-// `CorecryptoCurveType`, iOS 18).
+// the digests' and codes' `description`. `CryptoKitMetaError` and `CorecryptoCurveType` are not pinned: the iOS 18.4
+// SDK declares them, the iOS 18.0 SDK (the oldest the package admits) does not (check-pins exempts them). No pin
+// requires `Sendable`: the iOS 18.0 SDK declares none of these Sendable (the 18.4 SDK does;
+// docs/apple-sdk/CryptoKit.tsv). A generic parameter's instance method is pinned through a closure's typed parameter,
+// as in CryptoKitPins.swift.
 
 /// Pins of CryptoKit's HPKE (compiled, not run).
 enum CryptoKitHPKEPins {
     static func ciphersuites() {
-        pinSendable(HPKE.self)
         let _: [HPKE.KEM] = [HPKE.KEM.P256_HKDF_SHA256, HPKE.KEM.P384_HKDF_SHA384, HPKE.KEM.P521_HKDF_SHA512,
                              HPKE.KEM.Curve25519_HKDF_SHA256] + HPKE.KEM.allCases
         let _: [HPKE.KDF] = [HPKE.KDF.HKDF_SHA256, HPKE.KDF.HKDF_SHA384, HPKE.KDF.HKDF_SHA512] + HPKE.KDF.allCases
@@ -20,17 +22,13 @@ enum CryptoKitHPKEPins {
         pinHashable(HPKE.KEM.self)
         pinHashable(HPKE.KDF.self)
         pinHashable(HPKE.AEAD.self)
-        pinSendable(HPKE.KEM.self)
-        pinSendable(HPKE.KDF.self)
-        pinSendable(HPKE.AEAD.self)
         let _: [HPKE.Ciphersuite] = [HPKE.Ciphersuite.P256_SHA256_AES_GCM_256, HPKE.Ciphersuite.P384_SHA384_AES_GCM_256,
                                      HPKE.Ciphersuite.P521_SHA512_AES_GCM_256, HPKE.Ciphersuite.Curve25519_SHA256_ChachaPoly]
         let _: (HPKE.KEM, HPKE.KDF, HPKE.AEAD) -> HPKE.Ciphersuite = HPKE.Ciphersuite.init(kem:kdf:aead:)
         let _: KeyPath<HPKE.Ciphersuite, HPKE.KEM> = \HPKE.Ciphersuite.kem
         let _: KeyPath<HPKE.Ciphersuite, HPKE.KDF> = \HPKE.Ciphersuite.kdf
         let _: KeyPath<HPKE.Ciphersuite, HPKE.AEAD> = \HPKE.Ciphersuite.aead
-        pinSendable(HPKE.Ciphersuite.self)
-        pinSendable(HPKE.DHKEM.self)
+        pinType(HPKE.DHKEM.self)
         pinError(HPKE.Errors.self)
         pinHashable(HPKE.Errors.self)
         let _: [HPKE.Errors] = [HPKE.Errors.inconsistentParameters, HPKE.Errors.inconsistentCiphersuiteAndKey,
@@ -55,7 +53,6 @@ enum CryptoKitHPKEPins {
             _ = try sender.seal(message, authenticating: aad)
             _ = try sender.seal(message)
         }
-        pinSendable(HPKE.Sender.self)
 
         let _: (Key, HPKE.Ciphersuite, Data, Data) throws -> HPKE.Recipient =
             HPKE.Recipient.init(privateKey:ciphersuite:info:encapsulatedKey:)
@@ -70,24 +67,23 @@ enum CryptoKitHPKEPins {
             _ = try recipient.open(ciphertext, authenticating: aad)
             _ = try recipient.open(ciphertext)
         }
-        pinSendable(HPKE.Recipient.self)
     }
 
     static func keys() {
         func publicKey<PK: HPKEDiffieHellmanPublicKey>(_: PK.Type) {
             let _: (Data, HPKE.KEM) throws -> PK = PK.init(_:kem:)
-            let _: (PK) -> (HPKE.KEM) throws -> Data = PK.hpkeRepresentation(kem:)
+            let _: (PK) -> (HPKE.KEM) throws -> Data = { (key: PK) in key.hpkeRepresentation(kem:) }
             let _: PK.EphemeralPrivateKey.Type = PK.EphemeralPrivateKey.self
-            pinSendable(PK.self)
         }
         func privateKey<SK: HPKEDiffieHellmanPrivateKeyGeneration>(_: SK.Type) {
             let _: () -> SK = SK.init
             let _: KeyPath<SK, SK.PublicKey> = \SK.publicKey
-            let _: (SK) -> (SK.PublicKey) throws -> SharedSecret = SK.sharedSecretFromKeyAgreement(with:)
+            let _: (SK) -> (SK.PublicKey) throws -> SharedSecret =
+                { (key: SK) in key.sharedSecretFromKeyAgreement(with:) }
         }
         func serialization<S: HPKEPublicKeySerialization>(_: S.Type) {
             let _: (Data, HPKE.KEM) throws -> S = S.init(_:kem:)
-            let _: (S) -> (HPKE.KEM) throws -> Data = S.hpkeRepresentation(kem:)
+            let _: (S) -> (HPKE.KEM) throws -> Data = { (key: S) in key.hpkeRepresentation(kem:) }
         }
         func recipientKey<SK: HPKEDiffieHellmanPrivateKey>(_: SK.Type) {}
         publicKey(P256.KeyAgreement.PublicKey.self)
@@ -125,32 +121,25 @@ enum CryptoKitHPKEPins {
     }
 
     static func keyEncapsulation() {
-        pinSendable(KEM.self)
         let _: (SymmetricKey, Data) -> KEM.EncapsulationResult = KEM.EncapsulationResult.init(sharedSecret:encapsulated:)
         let _: KeyPath<KEM.EncapsulationResult, SymmetricKey> = \KEM.EncapsulationResult.sharedSecret
         let _: KeyPath<KEM.EncapsulationResult, Data> = \KEM.EncapsulationResult.encapsulated
-        pinSendable(KEM.EncapsulationResult.self)
         func kemPublicKey<PK: KEMPublicKey>(_: PK.Type) {
-            let _: (PK) -> () throws -> KEM.EncapsulationResult = PK.encapsulate
-            pinSendable(PK.self)
+            let _: (PK) -> () throws -> KEM.EncapsulationResult = { (key: PK) in key.encapsulate }
         }
         func kemPrivateKey<SK: KEMPrivateKey>(_: SK.Type) {
             let _: () throws -> SK = SK.generate
-            let _: (SK) -> (Data) throws -> SymmetricKey = SK.decapsulate(_:)
+            let _: (SK) -> (Data) throws -> SymmetricKey = { (key: SK) in key.decapsulate(_:) }
             let _: KeyPath<SK, SK.PublicKey> = \SK.publicKey
             kemPublicKey(SK.PublicKey.self)
         }
     }
 
     static func remainingDeclarations() {
-        let _: CryptoKitMetaError.Type = (any Error).self
         // The digests and codes print their bytes: "SHA256 digest: …", "HMAC with SHA256: …".
         let _: (SHA256Digest) -> (inout Hasher) -> Void = SHA256Digest.hash(into:)
         let _: KeyPath<SHA256Digest, String> = \SHA256Digest.description
         let _: KeyPath<HashedAuthenticationCode<SHA256>, String> = \HashedAuthenticationCode<SHA256>.description
-        if #available(iOS 18.0, macOS 15.0, watchOS 11.0, tvOS 18.0, macCatalyst 18.0, *) {
-            pinType(CorecryptoCurveType.self)
-        }
     }
 }
 #endif

@@ -7,22 +7,27 @@ import Foundation
 // SecurityPins.swift: the specification the Linux `CryptoKit` module is written against, compiled against it on Linux
 // and against Apple's CryptoKit as it is. Everything here is available at the package's floor (macOS 14, iOS 17):
 // HKDF, the PEM/DER representations and CryptoKitASN1Error (iOS 14), AES key wrap (iOS 15), compressed
-// representations (iOS 16) and DiffieHellmanKeyAgreement (iOS 17) included. Errors are untyped `throws`.
-// A protocol's requirements are pinned through a generic parameter constrained to it (`H.finalize` for
-// `HashFunction.finalize`); `mutating` methods, which cannot be referenced as function values, by a call on a value
-// of the stated type (`{ (hasher: inout SHA256, ...) in hasher.update(bufferPointer: ...) }`).
+// representations (iOS 16) and DiffieHellmanKeyAgreement (iOS 17) included; `CryptoKitError`'s Equatable/Hashable
+// (iOS 17.4, macOS 14.4) only under `#available`. Errors are untyped `throws`. And everything is declared by the
+// oldest SDK the package admits (iOS 18.0, Xcode 16.0): its CryptoKit declares the keys, digests, MACs and
+// `SymmetricKey` without `Sendable` (the iOS 18.4 SDK adds it), so no pin requires it — the Sendable facts are in
+// docs/apple-sdk/CryptoKit.tsv, checked against the Linux module by scripts/check-apple-facts.py — and
+// `hash(bufferPointer:)`, `@inlinable internal` in Apple's module, is not pinned.
+// A protocol's requirements are pinned through a generic parameter constrained to it (`H.hash(data:)`); an instance
+// method through a closure's typed parameter (`{ (hasher: H) in hasher.finalize }` for `HashFunction.finalize`: the
+// unapplied `H.finalize` would capture `H`'s metatype, not Sendable where the protocol is not, as in the iOS 18.0
+// SDK); `mutating` methods, which cannot be referenced as function values, by a call on a value of the stated type
+// (`{ (hasher: inout SHA256, ...) in hasher.update(bufferPointer: ...) }`).
 
 /// Pins of CryptoKit (compiled, not run).
 enum CryptoKitPins {
     static func hashing() {
         func hashFunction<H: HashFunction>(_: H.Type) {
-            pinSendable(H.self)
             let _: () -> H = H.init
             let _: Int = H.blockByteCount
             let _: Int = H.Digest.byteCount
             let _: (Data) -> H.Digest = H.hash(data:)
-            let _: (UnsafeRawBufferPointer) -> H.Digest = H.hash(bufferPointer:)
-            let _: (H) -> () -> H.Digest = H.finalize
+            let _: (H) -> () -> H.Digest = { (hasher: H) in hasher.finalize }
             let _ = { (hasher: inout H, buffer: UnsafeRawBufferPointer, data: Data) in
                 hasher.update(bufferPointer: buffer)
                 hasher.update(data: data)
@@ -36,13 +41,12 @@ enum CryptoKitPins {
             let _: String = value.description
             let _: Bool = value == value
             let _: Bool = value == Data()
-            let _: (D) -> () -> Array<UInt8>.Iterator = D.makeIterator
+            let _: (D) -> () -> Array<UInt8>.Iterator = { (digest: D) in digest.makeIterator }
             let _: KeyPath<D, Int> = \D.underestimatedCount
             let _: (D) -> ((UnsafeBufferPointer<UInt8>) throws -> Int) throws -> Int? =
-                D.withContiguousStorageIfAvailable(_:)
+                { (digest: D) in digest.withContiguousStorageIfAvailable(_:) }
             pinHashable(D.self)
             pinContiguousBytes(D.self)
-            pinSendable(D.self)
         }
         hashFunction(SHA256.self)
         hashFunction(SHA384.self)
@@ -64,12 +68,6 @@ enum CryptoKitPins {
         let _: (Data) -> SHA512.Digest = SHA512.hash(data:)
         let _: (Data) -> Insecure.SHA1.Digest = Insecure.SHA1.hash(data:)
         let _: (Data) -> Insecure.MD5.Digest = Insecure.MD5.hash(data:)
-        // HashFunction's `hash(bufferPointer:)` (a protocol extension member in Apple's interface) on each type.
-        let _: (UnsafeRawBufferPointer) -> SHA256.Digest = SHA256.hash(bufferPointer:)
-        let _: (UnsafeRawBufferPointer) -> SHA384.Digest = SHA384.hash(bufferPointer:)
-        let _: (UnsafeRawBufferPointer) -> SHA512.Digest = SHA512.hash(bufferPointer:)
-        let _: (UnsafeRawBufferPointer) -> Insecure.SHA1.Digest = Insecure.SHA1.hash(bufferPointer:)
-        let _: (UnsafeRawBufferPointer) -> Insecure.MD5.Digest = Insecure.MD5.hash(bufferPointer:)
         // Each hash function's and digest's own members (the protocols' requirements are pinned above).
         let _: Int = SHA256.blockByteCount
         let _: () -> SHA256 = SHA256.init
@@ -130,10 +128,9 @@ enum CryptoKitPins {
         func mac<M: MessageAuthenticationCode>(_ value: M) {
             let _: Int = value.byteCount
             let _: KeyPath<M, Int> = \M.byteCount
-            let _: (M) -> () -> Array<UInt8>.Iterator = M.makeIterator
+            let _: (M) -> () -> Array<UInt8>.Iterator = { (code: M) in code.makeIterator }
             let _: (M) -> ((UnsafeBufferPointer<UInt8>) throws -> Int) throws -> Int? =
-                M.withContiguousStorageIfAvailable(_:)
-            pinSendable(M.self)
+                { (code: M) in code.withContiguousStorageIfAvailable(_:) }
             let _: Data = Data(value)
             let _: Int = value.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in bytes.count }
             let _: String = value.description
@@ -454,13 +451,12 @@ enum CryptoKitPins {
         let _: KeyPath<Curve25519.KeyAgreement.PublicKey, Data> = \Curve25519.KeyAgreement.PublicKey.rawRepresentation
     }
 
-    /// `DiffieHellmanKeyAgreement` (iOS 17, macOS 14): `Sendable`, with a `Sendable` public key type.
+    /// `DiffieHellmanKeyAgreement` (iOS 17, macOS 14; `Sendable`, with a `Sendable` public key type, from the iOS 18.4
+    /// SDK on).
     static func keyAgreement() {
         func agreement<K: DiffieHellmanKeyAgreement>(_: K.Type) {
-            pinSendable(K.self)
-            pinSendable(K.PublicKey.self)
             let _: KeyPath<K, K.PublicKey> = \K.publicKey
-            let _: (K) -> (K.PublicKey) throws -> SharedSecret = K.sharedSecretFromKeyAgreement(with:)
+            let _: (K) -> (K.PublicKey) throws -> SharedSecret = { (key: K) in key.sharedSecretFromKeyAgreement(with:) }
         }
         agreement(P256.KeyAgreement.PrivateKey.self)
         agreement(P384.KeyAgreement.PrivateKey.self)
@@ -470,7 +466,9 @@ enum CryptoKitPins {
 
     static func errors() {
         pinError(CryptoKitError.self)
-        pinHashable(CryptoKitError.self)
+        if #available(iOS 17.4, macOS 14.4, tvOS 17.4, watchOS 10.4, *) {
+            pinHashable(CryptoKitError.self)
+        }
         let _: CryptoKitError = CryptoKitError.incorrectKeySize
         let _: CryptoKitError = CryptoKitError.incorrectParameterSize
         let _: CryptoKitError = CryptoKitError.authenticationFailure
@@ -489,7 +487,7 @@ enum CryptoKitPins {
         let _: CryptoKitASN1Error = CryptoKitASN1Error.unsupportedFieldLength
         let _: CryptoKitASN1Error = CryptoKitASN1Error.invalidPEMDocument
         let _ = { (error: any Error) in
-            guard let failure = error as? CryptoKitError, failure != .authenticationFailure else { return }
+            guard let failure = error as? CryptoKitError else { return }
             if case let .underlyingCoreCryptoError(code) = failure { _ = code }
         }
     }

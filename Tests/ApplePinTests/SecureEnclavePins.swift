@@ -5,21 +5,17 @@ import LocalAuthentication
 import Security
 
 // CryptoKit's `SecureEnclave` (CryptoKit.swiftinterface, iOS 18.0 and 18.4 SDKs; iOS 13 / macOS 10.15), pinned as in
-// CryptoKitPins.swift: the enum and its key types are Sendable (18.4); the initializers take Security's
-// `SecAccessControl` and LocalAuthentication's `LAContext`, so this file imports both, as code that passes them does.
+// CryptoKitPins.swift: the enum and its key types are Sendable from the 18.4 SDK (not pinned: 18.0's are not); the
+// initializers take Security's `SecAccessControl` and LocalAuthentication's `LAContext`, so this file imports both, as
+// code that passes them does.
 // The Linux module declares `init(compactRepresentable:accessControl:authenticationContext:)` in `Security` (which sits
 // above its CryptoKit); the calls below with Apple's defaults compile against both.
 
 /// Pins of CryptoKit's SecureEnclave (compiled, not run).
 enum SecureEnclavePins {
     static func secureEnclave() {
-        pinSendable(SecureEnclave.self)
         let _: Bool = SecureEnclave.isAvailable
-        pinSendable(SecureEnclave.P256.self)
-        pinSendable(SecureEnclave.P256.Signing.self)
-        pinSendable(SecureEnclave.P256.KeyAgreement.self)
 
-        pinSendable(SecureEnclave.P256.Signing.PrivateKey.self)
         let _: (Data, LAContext?) throws -> SecureEnclave.P256.Signing.PrivateKey =
             SecureEnclave.P256.Signing.PrivateKey.init(dataRepresentation:authenticationContext:)
         let _: (Bool, SecAccessControl, LAContext?) throws -> SecureEnclave.P256.Signing.PrivateKey =
@@ -31,7 +27,6 @@ enum SecureEnclavePins {
         let _: (SecureEnclave.P256.Signing.PrivateKey) -> (SHA256.Digest) throws -> P256.Signing.ECDSASignature =
             SecureEnclave.P256.Signing.PrivateKey.signature(for:)
 
-        pinSendable(SecureEnclave.P256.KeyAgreement.PrivateKey.self)
         let _: (Data, LAContext?) throws -> SecureEnclave.P256.KeyAgreement.PrivateKey =
             SecureEnclave.P256.KeyAgreement.PrivateKey.init(dataRepresentation:authenticationContext:)
         let _: (Bool, SecAccessControl, LAContext?) throws -> SecureEnclave.P256.KeyAgreement.PrivateKey =

@@ -2,15 +2,16 @@ import Foundation
 import Security
 import XCTest
 
-/// P-256 keys the way CryptoKit-less tutorials use SecKey.
+/// P-256 keys the way CryptoKit-less tutorials use SecKey. (Secure Enclave keys, `kSecAttrTokenIDSecureEnclave`, are made
+/// in a TPM: Tests/SecureEnclaveTests/Security, on swtpm.)
 final class SecKeyTests: XCTestCase {
     override func setUpWithError() throws {
         TestEnvironment.useMemoryKeychain()
         try TestEnvironment.useSimulator()
     }
 
-    func makeKey(permanent: Bool = false, tag: String = "com.example.key", secureEnclave: Bool = false) throws -> SecKey {
-        var attributes: [String: Any] = [
+    func makeKey(permanent: Bool = false, tag: String = "com.example.key") throws -> SecKey {
+        let attributes: [String: Any] = [
             kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom,
             kSecAttrKeySizeInBits as String: 256,
             kSecPrivateKeyAttrs as String: [
@@ -18,7 +19,6 @@ final class SecKeyTests: XCTestCase {
                 kSecAttrApplicationTag as String: tag.data(using: .utf8)!,
             ],
         ]
-        if secureEnclave { attributes[kSecAttrTokenID as String] = kSecAttrTokenIDSecureEnclave }
         var error: Unmanaged<CFError>?
         guard let key = SecKeyCreateRandomKey(attributes as CFDictionary, &error) else {
             throw error!.takeRetainedValue() as Error
@@ -89,22 +89,6 @@ final class SecKeyTests: XCTestCase {
         XCTAssertNotNil(signature)
     }
 
-    func testSecureEnclaveKeyIsNotExportable() throws {
-        let key = try makeKey(permanent: true, tag: "com.example.se", secureEnclave: true)
-        var error: Unmanaged<CFError>?
-        XCTAssertNil(SecKeyCopyExternalRepresentation(key, &error))
-        XCTAssertNotNil(error)
-        XCTAssertNotNil(SecKeyCopyExternalRepresentation(SecKeyCopyPublicKey(key)!, nil))
-        let query: [String: Any] = [
-            kSecClass as String: kSecClassKey,
-            kSecAttrApplicationTag as String: "com.example.se".data(using: .utf8)!,
-            kSecReturnRef as String: true,
-        ]
-        var item: CFTypeRef?
-        XCTAssertEqual(SecItemCopyMatching(query as CFDictionary, &item), errSecSuccess)
-        XCTAssertNil(SecKeyCopyExternalRepresentation(item as! SecKey, nil))
-    }
-
     func testAddKeyWithValueRef() throws {
         let key = try makeKey()
         let add: [String: Any] = [
@@ -122,40 +106,5 @@ final class SecKeyTests: XCTestCase {
         var item: CFTypeRef?
         XCTAssertEqual(SecItemCopyMatching(query as CFDictionary, &item), errSecSuccess)
         XCTAssertEqual(item as? SecKey, key)
-    }
-
-    func testSecureEnclaveTutorialWithAccessControl() throws {
-        let tag = "com.example.se.biometric".data(using: .utf8)!
-        let access = SecAccessControlCreateWithFlags(kCFAllocatorDefault, kSecAttrAccessibleWhenUnlockedThisDeviceOnly,
-                                                     [.privateKeyUsage, .biometryAny], nil)!
-        let attributes: NSDictionary = [
-            kSecAttrKeyType: kSecAttrKeyTypeECSECPrimeRandom,
-            kSecAttrKeySizeInBits: 256,
-            kSecAttrTokenID: kSecAttrTokenIDSecureEnclave,
-            kSecPrivateKeyAttrs: [
-                kSecAttrIsPermanent: true,
-                kSecAttrApplicationTag: tag,
-                kSecAttrAccessControl: access,
-            ],
-        ]
-        var error: Unmanaged<CFError>?
-        guard let privateKey = SecKeyCreateRandomKey(attributes, &error) else {
-            return XCTFail("\(error!.takeRetainedValue() as Error)")
-        }
-        let query: [String: Any] = [
-            kSecClass as String: kSecClassKey,
-            kSecAttrApplicationTag as String: tag,
-            kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom,
-            kSecReturnRef as String: true,
-            kSecUseOperationPrompt as String: "Sign in",
-        ]
-        var item: CFTypeRef?
-        XCTAssertEqual(SecItemCopyMatching(query as CFDictionary, &item), errSecSuccess)
-        let key = item as! SecKey
-        XCTAssertEqual(key, privateKey)
-        let message = Data("challenge".utf8)
-        let signature = SecKeyCreateSignature(key, .ecdsaSignatureMessageX962SHA256, message as CFData, &error)!
-        XCTAssertTrue(SecKeyVerifySignature(SecKeyCopyPublicKey(key)!, .ecdsaSignatureMessageX962SHA256,
-                                            message as CFData, signature, &error))
     }
 }

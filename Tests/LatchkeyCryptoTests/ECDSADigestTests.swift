@@ -54,15 +54,15 @@ import Testing
         let signature = try key.signature(for: digest)
         #expect(key.publicKey.isValidSignature(signature, for: message))
         #expect(key.publicKey.isValidSignature(signature, for: digest))
-        #expect(throws: CryptoKitError.incorrectParameterSize) { try key.signature(for: SHA256.hash(data: message)) }
+        expectCryptoKitError(.incorrectParameterSize) { try key.signature(for: SHA256.hash(data: message)) }
         #expect(!key.publicKey.isValidSignature(signature, for: SHA512.hash(data: message)))
     }
 
     @Test func digestsOfTheWrongSizeAreRefused() throws {
         let key = P256.Signing.PrivateKey()
         let signature = try key.signature(for: SHA256.hash(data: message))
-        #expect(throws: CryptoKitError.incorrectParameterSize) { try key.signature(for: SHA384.hash(data: message)) }
-        #expect(throws: CryptoKitError.incorrectParameterSize) { try key.signature(for: Insecure.SHA1.hash(data: message)) }
+        expectCryptoKitError(.incorrectParameterSize) { try key.signature(for: SHA384.hash(data: message)) }
+        expectCryptoKitError(.incorrectParameterSize) { try key.signature(for: Insecure.SHA1.hash(data: message)) }
         #expect(!key.publicKey.isValidSignature(signature, for: SHA384.hash(data: message)))
         #expect(!key.publicKey.isValidSignature(signature, for: SHA512.hash(data: message)))
     }

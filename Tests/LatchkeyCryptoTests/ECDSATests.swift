@@ -42,7 +42,7 @@ import Testing
         let signature = try key.signature(for: message)
         let fromDER = try P256.Signing.ECDSASignature(derRepresentation: signature.derRepresentation)
         let fromRaw = try P256.Signing.ECDSASignature(rawRepresentation: signature.rawRepresentation)
-        #expect(fromDER == signature && fromRaw == signature)
+        #expect(sameEncoding(fromDER, signature) && sameEncoding(fromRaw, signature))
         #expect(fromRaw.derRepresentation == signature.derRepresentation)
         #expect(key.publicKey.isValidSignature(fromDER, for: message))
     }
@@ -51,7 +51,7 @@ import Testing
         for length in [0, 63, 65, 96, 128] {
             #expect(throws: (any Error).self) { try P256.Signing.ECDSASignature(rawRepresentation: Data(count: length)) }
         }
-        #expect(throws: CryptoKitError.incorrectParameterSize) { try P384.Signing.ECDSASignature(rawRepresentation: Data(count: 64)) }
+        expectCryptoKitError(.incorrectParameterSize) { try P384.Signing.ECDSASignature(rawRepresentation: Data(count: 64)) }
     }
 
     @Test func garbageAndNonCanonicalDERIsRejected() throws {
@@ -94,6 +94,7 @@ import Testing
         #expect(!String(reflecting: key).contains(scalarHex))
     }
 
+    #if !LATCHKEY_APPLE_FRAMEWORKS  // one key shared by tasks (Apple's keys are Sendable from the iOS 18.4 SDK on)
     @Test func sharedAcrossTasks() async throws {
         let key = P256.Signing.PrivateKey()
         let message = self.message
@@ -108,4 +109,5 @@ import Testing
         }
         #expect(results.count == 8 && results.allSatisfy { $0 })
     }
+    #endif
 }

@@ -44,9 +44,20 @@ import Testing
     @Test func fastPathTakesOnlySimpleShapes() {
         #expect(FlatJSONObject(Data(Self.documents[0].utf8))?.members.count == 10)
         #expect(FlatJSONObject(Data(#"{"iss":"caf\u00e9"}"#.utf8)) == nil)
-        #expect(FlatJSONObject(Data(#"{"a":1,"a":2}"#.utf8)) == nil) // duplicates: JSONDecoder decides
+        #expect(FlatJSONObject(Data(#"{"a":1,"a":2}"#.utf8)) == nil) // duplicates: the decoder path, which refuses them
         #expect(FlatJSONObject(Data(#"{"x":1.5}"#.utf8))?.members.first?.value == .number(1.5))
         #expect(FlatJSONObject(Data(#"{"x":01}"#.utf8)) == nil)
+    }
+
+    /// A repeated member name is refused (RFC 7515 §4 and RFC 7519 §4: reject it or keep the last; Foundation's decoder
+    /// would keep the first), at any depth and however the name is spelled.
+    @Test func repeatedMemberNamesAreRefused() {
+        for text in [#"{"iss":"a","iss":"b"}"#, #"{"iss":"a","\u0069ss":"b"}"#, #"{"exp":1,"x":{"k":1,"k":2}}"#] {
+            #expect(throws: CryptoError.self, "\(text)") { try JWTClaims(json: Data(text.utf8)) }
+        }
+        #expect(throws: CryptoError.self) { try JWSHeader(json: Data(#"{"alg":"ES256","alg":"HS256"}"#.utf8)) }
+        #expect(throws: CryptoError.self) { try JWSHeader(json: Data(#"{"alg":"ES256","kid":"a","kid":"b"}"#.utf8)) }
+        #expect(throws: Never.self) { try JWSHeader(json: Data(#"{"alg":"ES256","kid":"a"}"#.utf8)) }
     }
 
     @Test func registeredClaimsBySubscript() throws {

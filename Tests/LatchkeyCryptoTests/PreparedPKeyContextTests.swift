@@ -64,7 +64,7 @@ import Testing
             seen.insert(ours.rawRepresentation)
             #expect(Self.rawVerify(spki: key.publicKey.derRepresentation, der: ours.derRepresentation, message: message,
                                    md: "SHA2-256"))
-            #expect(try P256.Signing.ECDSASignature(derRepresentation: ours.derRepresentation) == ours)
+            #expect(try sameEncoding(P256.Signing.ECDSASignature(derRepresentation: ours.derRepresentation), ours))
             // OpenSSL's one-shot sign → our reused verify context, then a wrong one, then the right one again.
             let theirs = try P256.Signing.ECDSASignature(derRepresentation: Self.rawSign(pkcs8: pkcs8, message: message,
                                                                                           md: "SHA2-256"))

@@ -71,6 +71,8 @@ struct OpenAPITests {
             let declared = Set((operation.node["parameters"]?.items ?? []).map(document.resolve)
                 .filter { $0["in"]?.text == "path" }.compactMap { $0["name"]?.text })
             #expect(declared == operation.pathParameterNames, "\(name): path parameters \(declared)")
+            // A parameter can be sent undecodable (`%FF`): 400 is documented where the path has one.
+            if !declared.isEmpty { #expect(operation.statuses.contains(400), "\(name): 400 for an undecodable path") }
             // Every error answer has the shared Error body; 401 of a Bearer operation says WWW-Authenticate; 429 and
             // 503 say Retry-After.
             for (status, response) in operation.node["responses"]?.entries ?? [] {
@@ -196,6 +198,15 @@ struct OpenAPITests {
                 operation, body: body, contentType: body == nil ? nil : operation.testContentType ?? "application/json"))
             #expect(operation.statuses.contains(answer.status),
                     "\(name) answered \(answer.status), documented \(operation.statuses.sorted())")
+            if !operation.pathParameterNames.isEmpty {
+                var undecodable = operation
+                undecodable.path = operation.path.split(separator: "/", omittingEmptySubsequences: false).map { part in
+                    part.hasPrefix("{") && part.hasSuffix("}") ? "%FF" : String(part)
+                }.joined(separator: "/")
+                let refused = try await rawRequest(port: server.port, Self.request(
+                    undecodable, body: body, contentType: body == nil ? nil : operation.testContentType ?? "application/json"))
+                #expect(refused.status == 400 && operation.statuses.contains(400), "\(name) with %FF: \(refused.status)")
+            }
             guard operation.takesBody else { continue }
             for mediaType in operation.requestMediaTypes {
                 let sample = mediaType == "application/json" ? "{}" : "a=b"

@@ -18,10 +18,11 @@ from dataclasses import dataclass, field
 
 from swiftsource import Token, matching_close, split_arguments
 
-PLATFORMS = ("macos", "ios", "tvos", "watchos", "visionos")
+PLATFORMS = ("macos", "ios", "maccatalyst", "tvos", "watchos", "visionos")
 PLATFORM_NAMES = {"macOS": "macos", "OSX": "macos", "iOS": "ios", "tvOS": "tvos", "watchOS": "watchos",
-                  "visionOS": "visionos", "xrOS": "visionos"}
-DISPLAY = {"macos": "macOS", "ios": "iOS", "tvos": "tvOS", "watchos": "watchOS", "visionos": "visionOS"}
+                  "visionOS": "visionos", "xrOS": "visionos", "macCatalyst": "maccatalyst"}
+DISPLAY = {"macos": "macOS", "ios": "iOS", "maccatalyst": "Mac Catalyst", "tvos": "tvOS", "watchos": "watchOS",
+           "visionos": "visionOS"}
 
 MODIFIERS = {"public", "open", "internal", "private", "fileprivate", "package", "static", "final", "mutating",
              "nonmutating", "override", "required", "convenience", "dynamic", "lazy", "weak", "unowned",
@@ -32,6 +33,9 @@ TYPE_KEYWORDS = TYPE_KINDS | {"extension"}
 DECL_KEYWORDS = TYPE_KEYWORDS | {"func", "init", "deinit", "subscript", "var", "let", "case", "typealias",
                                  "associatedtype", "macro", "operator", "precedencegroup", "import"}
 ACCESS = {"public", "open", "internal", "private", "fileprivate", "package"}
+# Module names an interface qualifies extended types with (`extension CryptoKit.P256.Signing`).
+MODULE_PREFIXES = {"Swift", "Foundation", "CryptoKit", "Security", "LocalAuthentication", "AuthenticationServices",
+                   "CommonCrypto", "DeviceCheck", "_Concurrency"}
 
 
 def parse_version(text: str) -> tuple[int, int, int]:
@@ -42,28 +46,33 @@ def parse_version(text: str) -> tuple[int, int, int]:
 
 @dataclass
 class Availability:
-    """Introduced versions per Apple platform (missing: no requirement) and platforms it is unavailable on."""
+    """Introduced versions per Apple platform (missing: no requirement), platforms it is unavailable on, and
+    deprecation versions per platform."""
     introduced: dict[str, tuple] = field(default_factory=dict)
     unavailable: set[str] = field(default_factory=set)
     everywhere_unavailable: bool = False
+    deprecated: dict[str, tuple] = field(default_factory=dict)
 
     def merged(self, inner: "Availability | None") -> "Availability":
         """This (an enclosing scope's) availability narrowed by an inner declaration's or guard's."""
         if inner is None:
             return self
         out = Availability(dict(self.introduced), set(self.unavailable) | inner.unavailable,
-                           self.everywhere_unavailable or inner.everywhere_unavailable)
+                           self.everywhere_unavailable or inner.everywhere_unavailable,
+                           {**self.deprecated, **inner.deprecated})
         for p, v in inner.introduced.items():
             if p not in out.introduced or v > out.introduced[p]:
                 out.introduced[p] = v
         return out
 
     def to_json(self):
-        return [{p: list(v) for p, v in self.introduced.items()}, sorted(self.unavailable), self.everywhere_unavailable]
+        return [{p: list(v) for p, v in self.introduced.items()}, sorted(self.unavailable), self.everywhere_unavailable,
+                {p: list(v) for p, v in self.deprecated.items()}]
 
     @staticmethod
     def from_json(j):
-        return Availability({p: tuple(v) for p, v in j[0].items()}, set(j[1]), j[2])
+        return Availability({p: tuple(v) for p, v in j[0].items()}, set(j[1]), j[2],
+                            {p: tuple(v) for p, v in (j[3] if len(j) > 3 else {}).items()})
 
 
 def _vision_from_ios(v: tuple) -> tuple:
@@ -98,6 +107,11 @@ def parse_available(args: str) -> Availability | None:
             m = re.match(r"introduced\s*:\s*([\d.]+)", r)
             if m and platform:
                 a.introduced[platform] = parse_version(m.group(1))
+            m = re.match(r"deprecated\s*:\s*([\d.]+)", r)
+            if m and platform:
+                a.deprecated[platform] = parse_version(m.group(1))
+            elif r == "deprecated" and platform:
+                a.deprecated[platform] = (0, 0, 0)
     else:
         for item in items:
             m = re.match(r"(\w+)\s+([\d.]+)$", item)
@@ -107,7 +121,7 @@ def parse_available(args: str) -> Availability | None:
         a.introduced["visionos"] = _vision_from_ios(a.introduced["ios"])
     if "ios" in a.unavailable:
         a.unavailable.add("visionos")
-    if not a.introduced and not a.unavailable and not a.everywhere_unavailable:
+    if not a.introduced and not a.unavailable and not a.everywhere_unavailable and not a.deprecated:
         return None
     return a
 
@@ -131,6 +145,11 @@ class Decl:
     line: int
     is_static: bool = False
     context_kind: str = ""  # struct, class, enum, protocol, actor, extension, ""
+    path: str = ""          # the enclosing types' dotted names ("P256.Signing"); "" at file level
+    attributes: tuple = ()  # the declaration's attribute names without arguments ("@MainActor", "@preconcurrency")
+    inherits: tuple = ()    # a type's or extension's inheritance clause, each as written ("Sendable", "Swift.Sendable")
+    modifiers: tuple = ()   # "nonisolated", "static", ...
+    framework: bool = False  # declared by a module with an Apple framework's name (check-availability)
 
     @property
     def labels(self) -> tuple | None:
@@ -145,12 +164,20 @@ class Decl:
     def to_json(self):
         return [self.kind, self.name, self.context,
                 None if self.params is None else [[p.label, p.has_default, p.variadic] for p in self.params],
-                self.availability.to_json(), self.access, self.spi, self.line, self.is_static, self.context_kind]
+                self.availability.to_json(), self.access, self.spi, self.line, self.is_static, self.context_kind,
+                self.path, list(self.attributes), list(self.inherits), list(self.modifiers)]
 
     @staticmethod
     def from_json(j):
         return Decl(j[0], j[1], j[2], None if j[3] is None else [Param(*p) for p in j[3]],
-                    Availability.from_json(j[4]), j[5], j[6], j[7], j[8], j[9])
+                    Availability.from_json(j[4]), j[5], j[6], j[7], j[8], j[9],
+                    j[10] if len(j) > 10 else "", tuple(j[11]) if len(j) > 11 else (),
+                    tuple(j[12]) if len(j) > 12 else (), tuple(j[13]) if len(j) > 13 else ())
+
+    @property
+    def qualified(self) -> str:
+        """"P256.Signing.PrivateKey.init", "kSecClass", "LAContext.evaluatePolicy"."""
+        return f"{self.path}.{self.name}" if self.path else self.name
 
 
 def parameters(tokens: list[Token], open_paren: int, subscript: bool = False) -> tuple[list[Param], int]:
@@ -194,30 +221,57 @@ def _skip_generic(tokens, i):
     return i
 
 
-def declarations(tokens: list[Token]) -> list[Decl]:
-    """Declarations at file level and in type/extension bodies (see the module's docstring)."""
+def _inheritance(tokens, j, end) -> tuple:
+    """The inheritance clause after a type's or extension's name (`: A, @unchecked B` up to `where` or `{`)."""
+    if j >= end or tokens[j].text != ":":
+        return ()
+    items, current, depth = [], [], 0
+    for k in range(j + 1, end):
+        x = tokens[k]
+        if x.text in ("<", "(", "["):
+            depth += 1
+        elif x.text in (">", ")", "]"):
+            depth -= 1
+        if depth == 0 and (x.text == "where" or x.text == "{"):
+            break
+        if depth == 0 and x.text == ",":
+            items.append("".join(current))
+            current = []
+            continue
+        current.append(x.text if not current or x.text in (".", "<", ">") or current[-1] in (".", "<", "@unchecked")
+                       and current[-1] != "@unchecked" else " " + x.text)
+    if current:
+        items.append("".join(current))
+    return tuple(i.strip() for i in items if i.strip())
+
+
+def declarations(tokens: list[Token], extensions: bool = False) -> list[Decl]:
+    """Declarations at file level and in type/extension bodies (see the module's docstring); with `extensions`, each
+    extension too (kind "extension", its extended type's whole dotted name, its inheritance clause)."""
     out: list[Decl] = []
     n = len(tokens)
-    # Stack of type/extension bodies: (close index, kind, context name, context kind, availability, access).
-    stack: list[tuple[int, str, str, str, Availability, str]] = []
+    # Stack of type/extension bodies: (close index, kind, context name, context kind, availability, access, path).
+    stack: list[tuple[int, str, str, str, Availability, str, str]] = []
     top_availability = Availability()
     pending: Availability | None = None
     spi = False
     access = ""
     is_static = False
+    attrs: list[str] = []
+    mods: list[str] = []
     i = 0
     while i < n:
         while stack and i > stack[-1][0]:
             stack.pop()
         t = tokens[i]
-        scope = stack[-1] if stack else (n, "type", "", "", top_availability, "")
+        scope = stack[-1] if stack else (n, "type", "", "", top_availability, "", "")
         if t.kind == "directive":
             i += 1
             continue
         if t.kind == "punct":
             if t.text == "{":   # a body (or closure) not opened by a declaration header: skipped
                 i = matching_close(tokens, i) + 1
-                pending, spi, access, is_static = None, False, "", False
+                pending, spi, access, is_static, attrs, mods = None, False, "", False, [], []
                 continue
             i += 1
             continue
@@ -226,6 +280,7 @@ def declarations(tokens: list[Token]) -> list[Decl]:
             continue
         word = t.text
         if word.startswith("@"):
+            attrs.append(word)
             j = i + 1
             if j < n and tokens[j].text == "(" and not tokens[j].space_before:
                 close = matching_close(tokens, j)
@@ -242,6 +297,7 @@ def declarations(tokens: list[Token]) -> list[Decl]:
                 i += 1
             continue
         if word in MODIFIERS and i + 1 < n and tokens[i + 1].kind == "ident":
+            mods.append(word)
             if word in ACCESS:
                 access = word
             if word == "static" or (word == "class" and tokens[i + 1].text in DECL_KEYWORDS):
@@ -269,25 +325,39 @@ def declarations(tokens: list[Token]) -> list[Decl]:
                 else:
                     break
             name = name_tokens[-1] if name_tokens else "?"
+            after_name = _skip_generic(tokens, j + 1) if name_tokens else j
+            inherits = _inheritance(tokens, after_name, header_end)
             if word != "extension":
                 out.append(Decl(word, name, scope[2], None, availability, decl_access, spi, t.line,
-                                context_kind=scope[3]))
+                                context_kind=scope[3], path=scope[6], attributes=tuple(attrs), inherits=inherits,
+                                modifiers=tuple(mods)))
+                path = f"{scope[6]}.{name}" if scope[6] else name
+            else:
+                while len(name_tokens) > 1 and name_tokens[0] in MODULE_PREFIXES:
+                    name_tokens = name_tokens[1:]
+                path = ".".join(name_tokens)
+                if extensions:
+                    out.append(Decl("extension", path, scope[2], None, availability, access, spi, t.line,
+                                    context_kind=scope[3], path="", attributes=tuple(attrs), inherits=inherits,
+                                    modifiers=tuple(mods)))
             body = header_end if header_end < n and tokens[header_end].text == "{" else None
             if body is not None:
                 close = matching_close(tokens, body)
                 scope_access = access if word == "extension" else decl_access
-                stack.append((close, "type", name, word, availability, scope_access))
+                stack.append((close, "type", name, word, availability, scope_access, path))
                 i = body + 1
             else:
                 i = header_end
         else:
             if word not in ("import", "operator", "precedencegroup", "deinit"):
-                out.extend(_member(tokens, i, word, scope, availability, decl_access, spi, is_static, header_end))
+                for d in _member(tokens, i, word, scope, availability, decl_access, spi, is_static, header_end):
+                    d.path, d.attributes, d.modifiers = scope[6], tuple(attrs), tuple(mods)
+                    out.append(d)
             if header_end < n and tokens[header_end].text == "{":   # the body (or accessors): skipped
                 i = matching_close(tokens, header_end) + 1
             else:
                 i = max(header_end, i + 1)
-        pending, spi, access, is_static = None, False, "", False
+        pending, spi, access, is_static, attrs, mods = None, False, "", False, [], []
     return out
 
 

@@ -190,8 +190,9 @@ class _Lexer:
 
 # --- Compilation conditions ------------------------------------------------------------------------------
 
-OS_NAMES = {"macos": "macOS", "ios": "iOS", "tvos": "tvOS", "watchos": "watchOS", "visionos": "visionOS"}
-APPLE_PLATFORMS = tuple(OS_NAMES)
+OS_NAMES = {"macos": "macOS", "ios": "iOS", "tvos": "tvOS", "watchos": "watchOS", "visionos": "visionOS",
+            "maccatalyst": "iOS"}   # Mac Catalyst compiles `os(iOS)` code, with `targetEnvironment(macCatalyst)`
+APPLE_PLATFORMS = ("macos", "ios", "tvos", "watchos", "visionos")   # Mac Catalyst is checked where a check asks
 
 # canImport(...) on every Apple platform.
 APPLE_MODULES = {"Darwin", "ObjectiveC", "Foundation", "Dispatch", "Security", "LocalAuthentication", "CryptoKit",
@@ -201,7 +202,7 @@ APPLE_MODULES = {"Darwin", "ObjectiveC", "Foundation", "Dispatch", "Security", "
 NON_APPLE_MODULES = {"Glibc", "Musl", "Android", "Bionic", "WinSDK", "WASILibc", "FoundationNetworking",
                      "FoundationXML", "ucrt", "CRT"}
 # Per platform, where a module exists only on some Apple platforms.
-PLATFORM_MODULES = {"AppKit": {"macos"}, "UIKit": {"ios", "tvos", "visionos"}, "WatchKit": {"watchos"}}
+PLATFORM_MODULES = {"AppKit": {"macos"}, "UIKit": {"ios", "maccatalyst", "tvos", "visionos"}, "WatchKit": {"watchos"}}
 
 
 class Conditions:
@@ -284,7 +285,9 @@ class Conditions:
             return self.swift_version >= version if vm.group(1) == ">=" else self.swift_version < version
         if fn == "_runtime":
             return arg == "_ObjC"
-        return None  # arch, targetEnvironment, hasFeature, hasAttribute, _endian, _pointerBitWidth...
+        if fn == "targetEnvironment" and arg == "macCatalyst":
+            return self.platform == "maccatalyst"
+        return None  # arch, targetEnvironment(simulator), hasFeature, hasAttribute, _endian, _pointerBitWidth...
 
 
 def compiled_mask(tokens: list[Token], conditions: dict[str, Conditions]) -> list[frozenset]:

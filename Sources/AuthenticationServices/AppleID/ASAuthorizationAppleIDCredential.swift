@@ -3,6 +3,7 @@ import Foundation
 
 /// `ASAuthorizationAppleIDCredential`: the result of Sign in with Apple. Send `identityToken` (with the raw nonce)
 /// and `authorizationCode` to your server; `email` and `fullName` come only with an app's first authorization.
+@available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *)
 open class ASAuthorizationAppleIDCredential: NSObject, ASAuthorizationCredential {
     /// The stable user identifier (the identity token's `sub`) for this app's team.
     open var user: String { grant.user }

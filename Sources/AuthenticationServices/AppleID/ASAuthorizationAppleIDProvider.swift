@@ -5,6 +5,7 @@ import Foundation
 ///
 /// Linux backing: `LatchkeyAuthenticationServicesConfiguration.appleIDAuthority`, the stand-in for the device's Apple
 /// ID and appleid.apple.com (`LatchkeyLoopbackAppleIDAuthority` talks to `latchkey apple-stand-in`).
+@available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *)
 open class ASAuthorizationAppleIDProvider: NSObject, ASAuthorizationProvider {
     /// `ASAuthorizationAppleIDProvider.CredentialState`.
     public enum CredentialState: Int, Sendable, Hashable {

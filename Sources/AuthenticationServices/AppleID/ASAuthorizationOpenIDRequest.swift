@@ -2,6 +2,7 @@
 import Foundation
 
 /// `ASAuthorizationOpenIDRequest`: an OpenID Connect request (the base of `ASAuthorizationAppleIDRequest`).
+@available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *)
 open class ASAuthorizationOpenIDRequest: ASAuthorizationRequest {
     /// The contact information to ask for; only the first authorization of an app returns it.
     open var requestedScopes: [ASAuthorization.Scope]?

@@ -3,6 +3,7 @@ import Foundation
 
 /// `ASAuthorization`: a successful authorization, handed to
 /// `authorizationController(controller:didCompleteWithAuthorization:)`.
+@available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *)
 open class ASAuthorization: NSObject {
     /// The provider whose request succeeded.
     open var provider: any ASAuthorizationProvider { authorizationProvider }

@@ -9,7 +9,8 @@ import LatchkeySupport
 /// Linux: no sheet is shown. The first request that can be fulfilled is performed (an Apple ID request when an Apple
 /// ID authority is configured, a registration, an assertion for which a passkey exists), after the user is verified
 /// through `LAContext`; see `LatchkeyAuthenticationServicesConfiguration`.
-open class ASAuthorizationController: NSObject, @unchecked Sendable { // mutable state is in `links`; delegates run on the main actor
+@available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *)
+open class ASAuthorizationController: NSObject {
     /// The requests this controller performs.
     open var authorizationRequests: [ASAuthorizationRequest] { requests }
 
@@ -58,14 +59,19 @@ open class ASAuthorizationController: NSObject, @unchecked Sendable { // mutable
 
     /// Starts the passkey assertion requests as AutoFill suggestions of a username field: with a passkey for the
     /// relying party, as if the user picked it; without one, the flow waits until `cancel()`.
-    @available(iOS 16.0, *) @available(macOS, unavailable) @available(macCatalyst, unavailable)
-    @available(tvOS, unavailable) @available(watchOS, unavailable)
+    @available(iOS 16.0, *)
+    @available(macOS, unavailable)
+    @available(macCatalyst, unavailable)
+    @available(tvOS, unavailable)
+    @available(watchOS, unavailable)
     open func performAutoFillAssistedRequests() {
         start(.autoFill)
     }
 
     /// Ends a running flow; the delegate is told `ASAuthorizationError.canceled`.
-    @available(macOS 13.0, iOS 16.0, tvOS 18.0, *) @available(watchOS, unavailable)
+    @available(macOS 13.0, iOS 16.0, *)
+    @available(tvOS, unavailable)
+    @available(watchOS, unavailable)
     open func cancel() {
         links.withLock { $0.flow }?.cancel()
     }
@@ -76,12 +82,14 @@ open class ASAuthorizationController: NSObject, @unchecked Sendable { // mutable
             AuthorizationWork(request, webCredentials: webCredentials).map { (index: index, work: $0) }
         }
         let performer = AuthorizationPerformer(works: works)
+        // Not Sendable, as Apple's controller: the flow only carries it to the main actor, the one place it is used.
+        nonisolated(unsafe) let controller = self
         links.withLock { links in
             guard links.flow == nil else { return }
-            links.flow = Task { [self] in
-                await MainActor.run { _ = self.presentationContextProvider?.presentationAnchor(for: self) }
+            links.flow = Task {
+                await MainActor.run { _ = controller.presentationContextProvider?.presentationAnchor(for: controller) }
                 let outcome = await performer.perform(mode)
-                await MainActor.run { self.finish(outcome) }
+                await MainActor.run { controller.finish(outcome) }
             }
         }
     }
@@ -132,7 +140,9 @@ open class ASAuthorizationController: NSObject, @unchecked Sendable { // mutable
 
 extension ASAuthorizationController {
     /// `ASAuthorizationController.RequestOptions`.
-    @available(macOS 13.0, iOS 16.0, *) @available(tvOS, unavailable) @available(watchOS, unavailable)
+    @available(macOS 13.0, iOS 16.0, *)
+    @available(tvOS, unavailable)
+    @available(watchOS, unavailable)
     public struct RequestOptions: OptionSet, Sendable, Hashable {
         public let rawValue: UInt
         public init(rawValue: UInt) { self.rawValue = rawValue }

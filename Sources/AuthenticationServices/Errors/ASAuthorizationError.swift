@@ -3,11 +3,13 @@ import Foundation
 import LatchkeySupport
 
 /// `ASAuthorizationErrorDomain`: "com.apple.AuthenticationServices.AuthorizationError".
+@available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *)
 public let ASAuthorizationErrorDomain = "com.apple.AuthenticationServices.AuthorizationError"
 
 /// `ASAuthorizationError`, used as Apple's is: `catch let error as ASAuthorizationError`, `error.code == .canceled`,
 /// `case ASAuthorizationError.canceled:` over any `Error`, and as an `NSError` in `ASAuthorizationErrorDomain` with
 /// Apple's codes. The reason, when there is one, is the `NSLocalizedFailureReasonErrorKey` of `userInfo`.
+@available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *)
 public struct ASAuthorizationError: Error, Hashable, Sendable, CustomNSError, LocalizedError {
     /// `ASAuthorizationError.Code`, with Apple's raw values.
     public enum Code: Int, Sendable, Hashable {
@@ -16,16 +18,27 @@ public struct ASAuthorizationError: Error, Hashable, Sendable, CustomNSError, Lo
         case invalidResponse = 1002
         case notHandled = 1003
         case failed = 1004
+        @available(macOS 12.0, iOS 15.0, *)
+        @available(tvOS, unavailable)
+        @available(watchOS, unavailable)
         case notInteractive = 1005
-        @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+        @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
         case matchedExcludedCredential = 1006
-        @available(macOS 15.2, iOS 18.2, visionOS 2.2, *) @available(tvOS, unavailable) @available(watchOS, unavailable)
+        @available(macOS 15.2, iOS 18.2, *)
+        @available(tvOS, unavailable)
+        @available(watchOS, unavailable)
         case credentialImport = 1007
-        @available(macOS 15.2, iOS 18.2, visionOS 2.2, *) @available(tvOS, unavailable) @available(watchOS, unavailable)
+        @available(macOS 15.2, iOS 18.2, *)
+        @available(tvOS, unavailable)
+        @available(watchOS, unavailable)
         case credentialExport = 1008
-        @available(macOS 26.0, iOS 26.0, visionOS 26.0, *) @available(tvOS, unavailable) @available(watchOS, unavailable)
+        @available(macOS 26.0, iOS 26.0, *)
+        @available(tvOS, unavailable)
+        @available(watchOS, unavailable)
         case preferSignInWithApple = 1009
-        @available(macOS 26.0, iOS 26.0, visionOS 26.0, *) @available(tvOS, unavailable) @available(watchOS, unavailable)
+        @available(macOS 26.0, iOS 26.0, *)
+        @available(tvOS, unavailable)
+        @available(watchOS, unavailable)
         case deviceNotConfiguredForPasskeyCreation = 1010
     }
 
@@ -96,16 +109,27 @@ public struct ASAuthorizationError: Error, Hashable, Sendable, CustomNSError, Lo
     public static let invalidResponse = Code.invalidResponse
     public static let notHandled = Code.notHandled
     public static let failed = Code.failed
+    @available(macOS 12.0, iOS 15.0, *)
+    @available(tvOS, unavailable)
+    @available(watchOS, unavailable)
     public static let notInteractive = Code.notInteractive
-    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
     public static let matchedExcludedCredential = Code.matchedExcludedCredential
-    @available(macOS 15.2, iOS 18.2, visionOS 2.2, *) @available(tvOS, unavailable) @available(watchOS, unavailable)
+    @available(macOS 15.2, iOS 18.2, *)
+    @available(tvOS, unavailable)
+    @available(watchOS, unavailable)
     public static let credentialImport = Code.credentialImport
-    @available(macOS 15.2, iOS 18.2, visionOS 2.2, *) @available(tvOS, unavailable) @available(watchOS, unavailable)
+    @available(macOS 15.2, iOS 18.2, *)
+    @available(tvOS, unavailable)
+    @available(watchOS, unavailable)
     public static let credentialExport = Code.credentialExport
-    @available(macOS 26.0, iOS 26.0, visionOS 26.0, *) @available(tvOS, unavailable) @available(watchOS, unavailable)
+    @available(macOS 26.0, iOS 26.0, *)
+    @available(tvOS, unavailable)
+    @available(watchOS, unavailable)
     public static let preferSignInWithApple = Code.preferSignInWithApple
-    @available(macOS 26.0, iOS 26.0, visionOS 26.0, *) @available(tvOS, unavailable) @available(watchOS, unavailable)
+    @available(macOS 26.0, iOS 26.0, *)
+    @available(tvOS, unavailable)
+    @available(watchOS, unavailable)
     public static let deviceNotConfiguredForPasskeyCreation = Code.deviceNotConfiguredForPasskeyCreation
 }
 

@@ -207,11 +207,13 @@ struct AuthorizationPerformer: Sendable {
 
     static func evaluate(reason: String, registration: Bool) async throws(ASAuthorizationError) {
         let context = LatchkeyAuthenticationServicesConfiguration.makeUserVerificationContext()
+        // LAContext is not Sendable (as Apple's); the cancellation handler invalidates the Sendable context it wraps.
+        let backing = context.latchkeyAuthenticationContext
         do {
             _ = try await withTaskCancellationHandler {
                 try await context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: reason)
             } onCancel: {
-                context.invalidate()
+                backing.invalidate()
             }
         } catch {
             throw Self.mapping(error, registration: registration)

@@ -2,6 +2,8 @@
 import Foundation
 
 /// `ASAuthorizationPlatformPublicKeyCredentialAssertion`: a passkey's signature over a sign-in challenge.
+@available(macOS 12.0, iOS 15.0, tvOS 16.0, *)
+@available(watchOS, unavailable)
 open class ASAuthorizationPlatformPublicKeyCredentialAssertion: NSObject, ASAuthorizationPublicKeyCredentialAssertion {
     open var rawAuthenticatorData: Data! { authenticatorData }
     open var userID: Data! { userHandle }
@@ -9,7 +11,8 @@ open class ASAuthorizationPlatformPublicKeyCredentialAssertion: NSObject, ASAuth
     open var rawClientDataJSON: Data { clientDataJSON }
     open var credentialID: Data { id }
     /// `.platform`.
-    @available(macOS 13.5, iOS 16.6, *) @available(tvOS, unavailable) @available(watchOS, unavailable)
+    @available(macOS 13.5, iOS 16.6, *)
+    @available(tvOS, unavailable)
     open var attachment: ASAuthorizationPublicKeyCredentialAttachment { .platform }
 
     private let authenticatorData: Data

@@ -2,6 +2,8 @@
 import Foundation
 
 /// `ASAuthorizationPlatformPublicKeyCredentialAssertionRequest`: sign in with a passkey.
+@available(macOS 12.0, iOS 15.0, tvOS 16.0, *)
+@available(watchOS, unavailable)
 open class ASAuthorizationPlatformPublicKeyCredentialAssertionRequest: ASAuthorizationRequest,
                                                                       ASAuthorizationPublicKeyCredentialAssertionRequest {
     open var challenge: Data

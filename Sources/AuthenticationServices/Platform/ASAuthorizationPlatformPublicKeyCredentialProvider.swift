@@ -8,6 +8,8 @@ import Foundation
 /// the keychain is unlocked, never synced), the user verified through `LAContext` with
 /// `.deviceOwnerAuthentication`. The client data's origin is `https://<relying party id>`, as an app with an
 /// associated domain reports it.
+@available(macOS 12.0, iOS 15.0, tvOS 16.0, *)
+@available(watchOS, unavailable)
 open class ASAuthorizationPlatformPublicKeyCredentialProvider: NSObject, ASAuthorizationProvider {
     /// The relying party of every request this provider makes.
     open var relyingPartyIdentifier: String { rpID }

@@ -3,6 +3,8 @@ import Foundation
 
 /// `ASAuthorizationPublicKeyCredentialUserVerificationPreference`: whether the authenticator should verify the user
 /// (WebAuthn's `UserVerificationRequirement`).
+@available(macOS 12.0, iOS 15.0, tvOS 16.0, *)
+@available(watchOS, unavailable)
 public struct ASAuthorizationPublicKeyCredentialUserVerificationPreference: RawRepresentable, Hashable, Sendable {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
@@ -18,6 +20,9 @@ public struct ASAuthorizationPublicKeyCredentialUserVerificationPreference: RawR
 
 /// `ASAuthorizationPublicKeyCredentialAttestationKind`: the attestation a registration asks for (WebAuthn's
 /// `AttestationConveyancePreference`).
+@available(macOS 12.0, iOS 15.0, *)
+@available(tvOS, unavailable)
+@available(watchOS, unavailable)
 public struct ASAuthorizationPublicKeyCredentialAttestationKind: RawRepresentable, Hashable, Sendable {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
@@ -31,6 +36,9 @@ public struct ASAuthorizationPublicKeyCredentialAttestationKind: RawRepresentabl
 
 /// `ASAuthorizationPublicKeyCredentialResidentKeyPreference`: whether a security key should store the credential
 /// (WebAuthn's `ResidentKeyRequirement`).
+@available(macOS 12.0, iOS 15.0, *)
+@available(tvOS, unavailable)
+@available(watchOS, unavailable)
 public struct ASAuthorizationPublicKeyCredentialResidentKeyPreference: RawRepresentable, Hashable, Sendable {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
@@ -42,7 +50,6 @@ public struct ASAuthorizationPublicKeyCredentialResidentKeyPreference: RawRepres
 }
 
 /// `ASAuthorizationPublicKeyCredentialAttachment`: which kind of authenticator made a credential.
-@available(macOS 13.5, iOS 16.6, *) @available(tvOS, unavailable) @available(watchOS, unavailable)
 public enum ASAuthorizationPublicKeyCredentialAttachment: Int, Sendable, Hashable {
     /// Built into the device (a platform passkey).
     case platform = 0

@@ -2,6 +2,9 @@
 import Foundation
 
 /// `ASCOSEAlgorithmIdentifier`: a COSE algorithm number (IANA COSE Algorithms registry).
+@available(macOS 12.0, iOS 15.0, *)
+@available(tvOS, unavailable)
+@available(watchOS, unavailable)
 public struct ASCOSEAlgorithmIdentifier: RawRepresentable, Hashable, Sendable {
     public let rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
@@ -12,6 +15,9 @@ public struct ASCOSEAlgorithmIdentifier: RawRepresentable, Hashable, Sendable {
 }
 
 /// `ASAuthorizationPublicKeyCredentialParameters`: one algorithm a relying party accepts for a new credential.
+@available(macOS 12.0, iOS 15.0, *)
+@available(tvOS, unavailable)
+@available(watchOS, unavailable)
 open class ASAuthorizationPublicKeyCredentialParameters: NSObject {
     /// The algorithm.
     open var algorithm: ASCOSEAlgorithmIdentifier { parametersAlgorithm }

@@ -2,7 +2,9 @@
 import Foundation
 
 /// `ASAuthorizationSecurityKeyPublicKeyCredentialAssertion`: a security key's signature over a sign-in challenge.
-@available(tvOS, unavailable) @available(watchOS, unavailable) @available(visionOS, unavailable)
+@available(macOS 12.0, iOS 15.0, *)
+@available(tvOS, unavailable)
+@available(watchOS, unavailable)
 open class ASAuthorizationSecurityKeyPublicKeyCredentialAssertion: NSObject, ASAuthorizationPublicKeyCredentialAssertion {
     open var rawAuthenticatorData: Data! { authenticatorData }
     open var userID: Data! { userHandle }
@@ -10,6 +12,8 @@ open class ASAuthorizationSecurityKeyPublicKeyCredentialAssertion: NSObject, ASA
     open var rawClientDataJSON: Data { clientDataJSON }
     open var credentialID: Data { id }
     /// Whether the legacy FIDO U2F `appID` extension was used (never, here).
+    @available(macOS 14.5, iOS 17.5, *)
+    @available(visionOS, unavailable)
     open var appID: Bool { false }
 
     private let authenticatorData: Data

@@ -2,7 +2,9 @@
 import Foundation
 
 /// `ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor`: a security-key credential and how to reach it.
-@available(tvOS, unavailable) @available(watchOS, unavailable) @available(visionOS, unavailable)
+@available(macOS 12.0, iOS 15.0, *)
+@available(tvOS, unavailable)
+@available(watchOS, unavailable)
 open class ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor: NSObject, ASAuthorizationPublicKeyCredentialDescriptor {
     /// `ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor.Transport`: USB, NFC or Bluetooth.
     public struct Transport: RawRepresentable, Hashable, Sendable {

@@ -7,7 +7,9 @@ import Foundation
 /// Linux backing: the security key set in `LatchkeyAuthenticationServicesConfiguration.securityKey` (a software
 /// CTAP-style authenticator, like a browser's virtual authenticator). Without one, no key is attached: an assertion
 /// finds no credential and a registration fails.
-@available(tvOS, unavailable) @available(watchOS, unavailable) @available(visionOS, unavailable)
+@available(macOS 12.0, iOS 15.0, *)
+@available(tvOS, unavailable)
+@available(watchOS, unavailable)
 open class ASAuthorizationSecurityKeyPublicKeyCredentialProvider: NSObject, ASAuthorizationProvider {
     /// The relying party of every request this provider makes.
     open var relyingPartyIdentifier: String { rpID }

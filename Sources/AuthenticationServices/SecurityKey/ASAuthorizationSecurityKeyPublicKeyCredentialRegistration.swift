@@ -2,7 +2,9 @@
 import Foundation
 
 /// `ASAuthorizationSecurityKeyPublicKeyCredentialRegistration`: the credential a security key created.
-@available(tvOS, unavailable) @available(watchOS, unavailable) @available(visionOS, unavailable)
+@available(macOS 12.0, iOS 15.0, *)
+@available(tvOS, unavailable)
+@available(watchOS, unavailable)
 open class ASAuthorizationSecurityKeyPublicKeyCredentialRegistration: NSObject,
                                                                      ASAuthorizationPublicKeyCredentialRegistration {
     open var rawAttestationObject: Data? { attestationObject }

@@ -2,7 +2,9 @@
 import Foundation
 
 /// `ASAuthorizationSecurityKeyPublicKeyCredentialRegistrationRequest`: create a credential on a security key.
-@available(tvOS, unavailable) @available(watchOS, unavailable) @available(visionOS, unavailable)
+@available(macOS 12.0, iOS 15.0, *)
+@available(tvOS, unavailable)
+@available(watchOS, unavailable)
 open class ASAuthorizationSecurityKeyPublicKeyCredentialRegistrationRequest: ASAuthorizationRequest,
                                                                             ASAuthorizationPublicKeyCredentialRegistrationRequest {
     open var relyingPartyIdentifier: String { rpID }

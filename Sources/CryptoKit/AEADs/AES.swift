@@ -3,6 +3,7 @@ import LatchkeyOpenSSL
 import LatchkeySupport
 
 /// A container for Advanced Encryption Standard (AES) ciphers.
+@available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *)
 public enum AES: Sendable {}
 
 extension AES {

@@ -4,6 +4,7 @@ import LatchkeySupport
 
 /// An implementation of the ChaCha20-Poly1305 cipher (RFC 8439), by OpenSSL: a 256-bit key, a 12-byte nonce and a
 /// 16-byte tag.
+@available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *)
 public enum ChaChaPoly: Sendable {
     static let nonceByteCount = 12
     static let tagByteCount = 16

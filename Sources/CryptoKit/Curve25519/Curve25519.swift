@@ -3,6 +3,7 @@ import LatchkeyOpenSSL
 import LatchkeySupport
 
 /// An elliptic curve that enables X25519 key agreement and Ed25519 signatures, by OpenSSL.
+@available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *)
 public enum Curve25519: Sendable {
     /// A mechanism used to create or verify a cryptographic signature using Ed25519 (RFC 8032).
     public enum Signing: Sendable {

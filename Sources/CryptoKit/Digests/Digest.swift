@@ -8,6 +8,7 @@ import LatchkeySupport
 /// of `UInt8`, so `Data(digest)` copies them), and compare in constant time, with another digest or with any
 /// bytes. `description` prints the bytes in hexadecimal, as CryptoKit does (`SHA256 digest: ba7816bf…`): do not log
 /// a digest of a secret.
+@available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *)
 public protocol Digest: Hashable, Sendable, ContiguousBytes, CustomStringConvertible, Sequence where Element == UInt8 {
     /// The number of bytes in the digest.
     static var byteCount: Int { get }

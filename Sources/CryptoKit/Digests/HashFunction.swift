@@ -7,8 +7,10 @@ import LatchkeySupport
 /// The conformances are the ones CryptoKit ships — `SHA256`, `SHA384`, `SHA512`, `Insecure.SHA1`, `Insecure.MD5` —
 /// computed by OpenSSL. `HMAC`, `HKDF` and `SharedSecret`'s derivations accept those; a hash function of your own
 /// can hash, but cannot key them (they stop with a message naming it).
+@available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *)
 public protocol HashFunction: Sendable {
     /// The number of bytes that represents the hash function's internal state.
+    @available(iOS 13.2, tvOS 13.2, watchOS 6.1, *)
     static var blockByteCount: Int { get }
     /// The type of the digest returned by the hash function.
     associatedtype Digest: CryptoKit.Digest
@@ -29,9 +31,9 @@ extension HashFunction {
         return hasher.finalize()
     }
 
-    /// Computes a digest of the bytes in a buffer.
+    /// Computes a digest of the bytes in a buffer. Package API: Apple's CryptoKit has this member `@inlinable internal`.
     @inlinable
-    public static func hash(bufferPointer: UnsafeRawBufferPointer) -> Self.Digest {
+    package static func hash(bufferPointer: UnsafeRawBufferPointer) -> Self.Digest {
         var hasher = Self()
         hasher.update(bufferPointer: bufferPointer)
         return hasher.finalize()

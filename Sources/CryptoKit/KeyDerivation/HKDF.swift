@@ -3,6 +3,7 @@ import LatchkeyOpenSSL
 import LatchkeySupport
 
 /// A standards-based implementation of an HMAC-based Key Derivation Function (RFC 5869), by OpenSSL `EVP_KDF`.
+@available(macOS 11.0, iOS 14.0, tvOS 14.0, watchOS 7.0, *)
 public struct HKDF<H: HashFunction>: Sendable {
     /// Derives a symmetric encryption key from a main key or passcode using HKDF key derivation with information and
     /// salt you specify. An empty salt means hash-length zero bytes, as RFC 5869 §2.2 specifies.

@@ -4,6 +4,7 @@ import LatchkeySupport
 
 extension AES {
     /// An implementation of AES Key Wrapping in accordance with the IETF RFC 3394 specification, by OpenSSL.
+    @available(macOS 12.0, iOS 15.0, tvOS 15.0, watchOS 8.0, *)
     public enum KeyWrap: Sendable {
         /// Wraps a key using the AES wrap algorithm.
         public static func wrap(_ keyToWrap: SymmetricKey, using kek: SymmetricKey) throws -> Data {

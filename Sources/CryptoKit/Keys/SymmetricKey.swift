@@ -3,6 +3,7 @@ import LatchkeyOpenSSL
 import LatchkeySupport
 
 /// The sizes that a symmetric cryptographic key can take.
+@available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *)
 public struct SymmetricKeySize: Sendable {
     /// The number of bits in the key.
     public let bitCount: Int
@@ -22,7 +23,10 @@ public struct SymmetricKeySize: Sendable {
 }
 
 /// A symmetric cryptographic key: its bytes live in an allocation of their own, zeroed when the last copy of the
-/// key is released. `==` compares in constant time; `description` and `dump` show the size only.
+/// key is released. `==` compares in constant time. Printing it shows the size only: Apple's `SymmetricKey` declares no
+/// `description` or mirror, so neither does this one, and the default reflection reaches only its storage's redacted
+/// text (`SymmetricKey(secret: SecretBytes(32 bytes))`).
+@available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *)
 public struct SymmetricKey: ContiguousBytes, Sendable {
     /// The bytes (and the OpenSSL contexts keyed with them), shared by the copies of this key.
     package let secret: SecretBytes
@@ -54,16 +58,8 @@ extension SymmetricKey: Equatable {
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.secret.hasSameBytes(as: rhs.secret) }
 }
 
-extension SymmetricKey: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    /// "SymmetricKey(256 bits)": the size only, never the bytes.
-    public var description: String { "SymmetricKey(\(bitCount) bits)" }
-    /// Same as `description`.
-    public var debugDescription: String { description }
-    /// No children, so `dump` and debuggers show the size only.
-    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
-}
-
 /// A key agreement result from which you can derive a symmetric cryptographic key.
+@available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *)
 public struct SharedSecret: ContiguousBytes, Sendable {
     /// The secret bytes.
     package let secret: SecretBytes
@@ -119,6 +115,7 @@ extension SharedSecret: CustomStringConvertible {
 }
 
 /// A Diffie-Hellman key agreement key.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 public protocol DiffieHellmanKeyAgreement: Sendable {
     /// The public key share type.
     associatedtype PublicKey: Sendable

@@ -3,6 +3,7 @@ import LatchkeyOpenSSL
 import LatchkeySupport
 
 /// A type that represents a message authentication code.
+@available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *)
 public protocol MessageAuthenticationCode: Hashable, ContiguousBytes, Sendable, CustomStringConvertible, Sequence
     where Element == UInt8 {
     /// The number of bytes in the message authentication code.
@@ -38,6 +39,7 @@ extension MessageAuthenticationCode {
 }
 
 /// A hash-based message authentication code (the output of `HMAC`).
+@available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *)
 public struct HashedAuthenticationCode<H: HashFunction>: MessageAuthenticationCode, Sendable {
     let digest: H.Digest
 
@@ -66,6 +68,7 @@ public struct HashedAuthenticationCode<H: HashFunction>: MessageAuthenticationCo
 }
 
 /// A hash-based message authentication algorithm (RFC 2104), by OpenSSL `EVP_MAC`.
+@available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *)
 public struct HMAC<H: HashFunction>: @unchecked Sendable {
     // @unchecked Sendable: the OpenSSL state is changed only through `update`, which first makes it unique.
     public typealias Key = SymmetricKey

@@ -15,19 +15,30 @@ import LocalAuthentication
 /// (evaluating first when the context has not), unwraps the value and hands it to the TPM, which refuses the key
 /// without it. A `.biometryCurrentSet` secret changes with every enrolment change, so such a key's wrapping no longer
 /// opens: the key is dead, as on Apple platforms.
-struct SecureEnclaveKey: Sendable {
+///
+/// `Security`'s Secure Enclave `SecKey` is one of these too (of the kind that signs and agrees), so both frameworks
+/// share one gate and one TPM engine.
+package struct SecureEnclaveKey: Sendable {
     let blob: SecureEnclaveKeyBlob
-    let dataRepresentation: Data
-    let context: LAContext?
+    package let dataRepresentation: Data
+    /// `LAContext` is not Sendable (as Apple declares it): unchecked here as in Apple's Secure Enclave keys, which hold
+    /// theirs and are Sendable — the Linux one's state is its `Sendable` authentication context, and the reason the
+    /// app sets before using the key.
+    nonisolated(unsafe) package let context: LAContext?
     let tpm: TPMSelection
+    /// What a prompt for this key says (`kSecUseOperationPrompt`); nil: the context's `localizedReason`, else a default.
+    package var operationPrompt: String?
 
     /// x963 public key (04 ‖ x ‖ y).
-    var x963PublicKey: Data { blob.tpmKey.x963PublicKey }
+    package var x963PublicKey: Data { blob.tpmKey.x963PublicKey }
+
+    /// The access control the key was made with.
+    package var access: SecureEnclaveAccess { blob.access }
 
     private static let wrapInfo = Data("latchkey secure enclave authorization v1".utf8)
 
     /// A new key of `kind` in the TPM of the calling task, with `access`.
-    init(kind: TPMKeyKind, compactRepresentable: Bool, access: SecureEnclaveAccess, context: LAContext?) throws {
+    package init(kind: TPMKeyKind, compactRepresentable: Bool, access: SecureEnclaveAccess, context: LAContext?) throws {
         let tpm = LatchkeySecureEnclaveConfiguration.selection
         guard tpm.tcti != nil else { throw SecureEnclaveFailure.error(TPMError.unavailable(reason: tpm.description)) }
         var authValue = access.requiresAuthentication ? SodiumRandom.bytes(count: 32) : Data()
@@ -61,21 +72,24 @@ struct SecureEnclaveKey: Sendable {
         self.tpm = tpm
     }
 
-    /// A key from its `dataRepresentation`, checked to load in the TPM of the calling task.
-    init(kind: TPMKeyKind, dataRepresentation: Data, context: LAContext?) throws {
-        guard let blob = SecureEnclaveKeyBlob(decoding: dataRepresentation, kind: kind) else {
+    /// A key usable as `kind` from its `dataRepresentation`, in the TPM of the calling task: checked to load there
+    /// unless `checkingTPM` is false (a key read from the keychain, whose TPM answers at its first use).
+    package init(kind: TPMKeyKind, dataRepresentation: Data, context: LAContext?, checkingTPM: Bool = true) throws {
+        guard let blob = SecureEnclaveKeyBlob(decoding: dataRepresentation, usableAs: kind) else {
             throw CryptoKitError.underlyingCoreCryptoError(error: SecureEnclaveFailure.parameter)
         }
         let tpm = LatchkeySecureEnclaveConfiguration.selection
-        try SecureEnclaveFailure.tpm { () throws(TPMError) in try TPMEngine.checkLoads(blob.tpmKey, on: tpm) }
+        if checkingTPM {
+            try SecureEnclaveFailure.tpm { () throws(TPMError) in try TPMEngine.checkLoads(blob.tpmKey, on: tpm) }
+        }
         self.blob = blob
         self.dataRepresentation = Data(dataRepresentation)
         self.context = context
         self.tpm = tpm
     }
 
-    /// ECDSA (r ‖ s) of a SHA-256 digest, made by the TPM once the access control is satisfied.
-    func signature(digest: Data) throws -> Data {
+    /// ECDSA (r ‖ s) of a 32-byte digest, made by the TPM once the access control is satisfied.
+    package func signature(digest: Data) throws -> Data {
         var authValue = try authorization()
         defer { authValue.resetBytes(in: 0..<authValue.count) }
         return try SecureEnclaveFailure.tpm { () throws(TPMError) in
@@ -84,7 +98,7 @@ struct SecureEnclaveKey: Sendable {
     }
 
     /// The ECDH secret with `peer` (04 ‖ x ‖ y), computed by the TPM once the access control is satisfied.
-    func sharedSecret(peer: Data) throws -> SecretBytes {
+    package func sharedSecret(peer: Data) throws -> SecretBytes {
         var authValue = try authorization()
         defer { authValue.resetBytes(in: 0..<authValue.count) }
         var secret = try SecureEnclaveFailure.tpm { () throws(TPMError) in
@@ -107,7 +121,7 @@ struct SecureEnclaveKey: Sendable {
         }
         let context = (self.context ?? LAContext()).latchkeyAuthenticationContext
         if let value = try unwrapWithReleasedSecrets(context) { return value }
-        try Self.evaluate(access.requirement, context: context, reason: self.context?.localizedReason)
+        try Self.evaluate(access.requirement, context: context, reason: operationPrompt ?? self.context?.localizedReason)
         if let value = try unwrapWithReleasedSecrets(context) { return value }
         throw CryptoKitError.underlyingCoreCryptoError(error: SecureEnclaveFailure.authenticationFailed)
     }
@@ -178,5 +192,20 @@ struct SecureEnclaveKey: Sendable {
 
     private static func isCompactRepresentable(_ x963: Data) -> Bool {
         (try? P256.Signing.PublicKey(x963Representation: x963))?.compactRepresentation != nil
+    }
+}
+
+extension SecureEnclaveKey {
+    /// A new key that both signs and agrees, in the TPM of the calling task: what `Security` makes for
+    /// `SecKeyCreateRandomKey` with `kSecAttrTokenIDSecureEnclave` (Apple's Secure Enclave keys do both).
+    package init(signingAndKeyAgreement access: SecureEnclaveAccess, context: LAContext?) throws {
+        try self.init(kind: .signingAndKeyAgreement, compactRepresentable: false, access: access, context: context)
+    }
+
+    /// Such a key from its `dataRepresentation` (a keychain item's value), without asking the TPM: a blob another TPM
+    /// made fails at its first use.
+    package init(signingAndKeyAgreementBlob dataRepresentation: Data, context: LAContext?) throws {
+        try self.init(kind: .signingAndKeyAgreement, dataRepresentation: dataRepresentation, context: context,
+                      checkingTPM: false)
     }
 }

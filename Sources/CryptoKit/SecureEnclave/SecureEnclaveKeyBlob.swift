@@ -66,11 +66,14 @@ struct SecureEnclaveKeyBlob: Sendable {
         return out
     }
 
-    /// Parses a `dataRepresentation` of a key of `kind`; nil when the bytes are not one.
-    init?(decoding data: Data, kind: TPMKeyKind) {
+    /// Parses a `dataRepresentation` of a key usable as `wanted` — of that kind, or one that signs and agrees (what
+    /// `Security`'s Secure Enclave keys are: their blob opens as either CryptoKit key, as Apple's token object does);
+    /// nil when the bytes are not one.
+    init?(decoding data: Data, usableAs wanted: TPMKeyKind) {
         var reader = Reader(Data(data))
         guard reader.bytes(4).map(Array.init) == Self.magic, reader.byte() == Self.version,
-              reader.byte() == kind.rawValue,
+              let kind = reader.byte().flatMap(TPMKeyKind.init(rawValue:)),
+              kind == wanted || kind == .signingAndKeyAgreement,
               let accessibilityLength = reader.byte(), let accessibilityBytes = reader.bytes(Int(accessibilityLength)),
               let accessibility = String(bytes: accessibilityBytes, encoding: .utf8),
               let flags = reader.uint64(), let requires = reader.byte(), requires <= 1,

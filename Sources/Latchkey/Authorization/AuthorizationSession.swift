@@ -2,12 +2,17 @@
 import AuthenticationServices
 import Foundation
 
-/// One run of `ASAuthorizationController` as an async call: the session is the controller's delegate and presentation
-/// context on the main actor, turns the credential into the kit's Sendable terms there, and ends exactly once — with the
-/// credential, the delegate's error, or `.canceled` when the calling task is cancelled (`controller.cancel()`).
+/// One run of `ASAuthorizationController` as an async call: the session is the controller's delegate on the main actor,
+/// turns the credential into the kit's Sendable terms there, and ends exactly once — with the credential, the delegate's
+/// error, or `.canceled` when the calling task is cancelled (`controller.cancel()`).
+///
+/// Whether the delegate protocols are main-actor depends on the SDK: Apple's headers of the iOS 17.5 / 18.0 SDKs declare
+/// `ASAuthorizationControllerDelegate` and `…PresentationContextProviding` without `NS_SWIFT_UI_ACTOR`, later ones with
+/// it. Both compile: the delegate methods are `nonisolated` and enter the main actor, on which the controller calls
+/// them (documented, and required by the later headers); the presentation context is an object of its own, holding the
+/// anchor taken on the main actor when the flow starts.
 @MainActor
-final class AuthorizationSession: NSObject, ASAuthorizationControllerDelegate,
-                                  ASAuthorizationControllerPresentationContextProviding {
+final class AuthorizationSession: NSObject {
     /// How the requests are presented.
     enum Style: Sendable {
         /// The system's sheet; `preferImmediatelyAvailableCredentials` offers only this device's passkeys.
@@ -20,6 +25,7 @@ final class AuthorizationSession: NSObject, ASAuthorizationControllerDelegate,
 
     private let anchor: (@MainActor @Sendable () -> ASPresentationAnchor)?
     private var controller: ASAuthorizationController?
+    private var presentation: PresentationContext?
     private var continuation: CheckedContinuation<Outcome, Never>?
     private var canceled = false
 
@@ -48,7 +54,11 @@ final class AuthorizationSession: NSObject, ASAuthorizationControllerDelegate,
         guard !Task.isCancelled else { return finish(.failure(.canceled)) }
         let controller = ASAuthorizationController(authorizationRequests: requests)
         controller.delegate = self
-        if anchor != nil { controller.presentationContextProvider = self }
+        if let anchor {
+            let presentation = PresentationContext(anchor: anchor())
+            controller.presentationContextProvider = presentation
+            self.presentation = presentation  // the controller holds its provider weakly
+        }
         self.controller = controller
         switch style {
         case .modal(let preferImmediatelyAvailable):
@@ -69,22 +79,22 @@ final class AuthorizationSession: NSObject, ASAuthorizationControllerDelegate,
     private func cancel() {
         guard continuation != nil, !canceled else { return }
         canceled = true
-        if #available(tvOS 18.0, *) {
-            controller?.cancel()  // the delegate then hears ASAuthorizationError.canceled
-        } else {
-            finish(.failure(.canceled))
-        }
+        #if os(tvOS)
+        finish(.failure(.canceled))  // `cancel()` is unavailable on tvOS in the iOS 18.0 SDK's headers (tvOS 18 later)
+        #else
+        controller?.cancel()  // the delegate then hears ASAuthorizationError.canceled
+        #endif
     }
 
     private func finish(_ outcome: Outcome) {
         guard let continuation else { return }
         self.continuation = nil
         controller = nil
+        presentation = nil
         continuation.resume(returning: outcome)
     }
 
-    func authorizationController(controller: ASAuthorizationController,
-                                 didCompleteWithAuthorization authorization: ASAuthorization) {
+    private func complete(with authorization: ASAuthorization) {
         do {
             finish(.success(try AuthorizedCredential(authorization)))
         } catch {
@@ -92,12 +102,31 @@ final class AuthorizationSession: NSObject, ASAuthorizationControllerDelegate,
         }
     }
 
-    func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error) {
+    private func complete(with error: any Error) {
         finish(.failure(canceled ? .canceled : AuthorizationCeremonyError(error)))
     }
+}
 
-    func presentationAnchor(for controller: ASAuthorizationController) -> ASPresentationAnchor {
-        anchor?() ?? ASPresentationAnchor()
+extension AuthorizationSession: ASAuthorizationControllerDelegate {
+    nonisolated func authorizationController(controller: ASAuthorizationController,
+                                             didCompleteWithAuthorization authorization: ASAuthorization) {
+        MainActor.assumeIsolated { complete(with: authorization) }
     }
+
+    nonisolated func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error) {
+        MainActor.assumeIsolated { complete(with: error) }
+    }
+}
+
+/// The controller's presentation context: the anchor the caller's closure gave on the main actor when the flow started.
+/// Not isolated itself, so it conforms whether the SDK's protocol is main-actor or not (see `AuthorizationSession`).
+private final class PresentationContext: NSObject, ASAuthorizationControllerPresentationContextProviding {
+    private let anchor: ASPresentationAnchor
+
+    init(anchor: ASPresentationAnchor) {
+        self.anchor = anchor
+    }
+
+    func presentationAnchor(for controller: ASAuthorizationController) -> ASPresentationAnchor { anchor }
 }
 #endif

@@ -78,14 +78,18 @@ public struct PlatformPasskeyCeremony: PasskeyCeremony {
         -> [ASAuthorizationRequest] {
         let verification = ASAuthorizationPublicKeyCredentialUserVerificationPreference(
             rawValue: options.authenticatorSelection?.userVerification?.rawValue ?? "preferred")
+        #if !os(tvOS)  // attestation kinds and preferences are unavailable on tvOS
         let attestation = ASAuthorizationPublicKeyCredentialAttestationKind(rawValue: options.attestation?.rawValue ?? "none")
+        #endif
         let excluded = (options.excludeCredentials ?? []).map(\.id.data)
         let platform = ASAuthorizationPlatformPublicKeyCredentialProvider(relyingPartyIdentifier: rpID)
             .createCredentialRegistrationRequest(challenge: options.challenge.data, name: options.user.name,
                                                  userID: options.user.id.data)
         platform.displayName = options.user.displayName
         platform.userVerificationPreference = verification
+        #if !os(tvOS)
         platform.attestationPreference = attestation
+        #endif
         #if !os(tvOS) && !os(visionOS)
         if #available(iOS 17.4, macOS 13.5, *), !excluded.isEmpty {
             platform.excludedCredentials = excluded.map { ASAuthorizationPlatformPublicKeyCredentialDescriptor(credentialID: $0) }

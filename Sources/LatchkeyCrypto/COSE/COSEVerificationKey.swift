@@ -13,7 +13,7 @@ public struct COSEVerificationKey: Sendable {
     public let coseKey: COSEKey
     private let key: Storage
 
-    private enum Storage: Sendable {
+    fileprivate enum Storage {
         case p256(P256.Signing.PublicKey)
         case p384(P384.Signing.PublicKey)
         case ed25519(Curve25519.Signing.PublicKey)
@@ -75,3 +75,11 @@ public struct COSEVerificationKey: Sendable {
         }
     }
 }
+
+// Sendable: as JWSVerificationKey's (JWSKeys.swift) — CryptoKit's keys are Sendable in Apple's SDK only from
+// iOS 18.4 / macOS 15.4; the Linux build checks the conformance.
+#if LATCHKEY_APPLE_FRAMEWORKS
+extension COSEVerificationKey.Storage: @unchecked Sendable {}
+#else
+extension COSEVerificationKey.Storage: Sendable {}
+#endif

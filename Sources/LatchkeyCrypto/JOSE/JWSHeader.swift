@@ -43,6 +43,8 @@ public struct JWSHeader: Sendable, Hashable {
         if let fast = Parsed(flat: json) {
             parsed = fast
         } else {
+            // A repeated name is refused (RFC 7515 §4: reject, or keep the last; Foundation would keep the first).
+            guard JSONTextCheck.problem(in: json, maximumDepth: JSONTextCheck.joseDepth) == nil else { throw .malformedInput("JWS header") }
             do { parsed = try JSONDecoder().decode(Parsed.self, from: json) } catch { throw .malformedInput("JWS header") }
         }
         guard let name = parsed.alg else { throw .malformedInput("JWS header without alg") }

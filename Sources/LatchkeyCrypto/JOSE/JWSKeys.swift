@@ -1,7 +1,7 @@
 import Foundation
 
 /// A public key a JWS can be verified with. Two keys are equal when they are the same type and encoding.
-public enum JWSVerificationKey: Sendable, Hashable {
+public enum JWSVerificationKey: Hashable {
     case p256(P256.Signing.PublicKey)
     case p384(P384.Signing.PublicKey)
     case rsa(RSA.Signing.PublicKey)
@@ -65,7 +65,7 @@ public enum JWSVerificationKey: Sendable, Hashable {
 }
 
 /// A private key a JWS can be signed with.
-public enum JWSSigningKey: Sendable {
+public enum JWSSigningKey {
     case p256(P256.Signing.PrivateKey)
     case p384(P384.Signing.PrivateKey)
     case ed25519(Curve25519.Signing.PrivateKey)
@@ -103,3 +103,15 @@ public enum JWSSigningKey: Sendable {
         }
     }
 }
+
+// Sendable: CryptoKit's keys are Sendable in Apple's SDK only from iOS 18.4 / macOS 15.4 (Xcode 16.3); the oldest SDK
+// the package admits (Xcode 16.0) declares them without it. They are immutable values (the later SDKs added the
+// annotation, not a change), so with Apple's frameworks the conformance is unchecked; the Linux build, whose CryptoKit
+// declares the keys Sendable, checks it.
+#if LATCHKEY_APPLE_FRAMEWORKS
+extension JWSVerificationKey: @unchecked Sendable {}
+extension JWSSigningKey: @unchecked Sendable {}
+#else
+extension JWSVerificationKey: Sendable {}
+extension JWSSigningKey: Sendable {}
+#endif

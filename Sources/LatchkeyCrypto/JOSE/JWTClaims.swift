@@ -47,6 +47,8 @@ public struct JWTClaims: Codable, Sendable, Hashable {
             self = fast
             return
         }
+        // A repeated claim name is refused (RFC 7519 §4: reject, or keep the last; Foundation would keep the first).
+        guard JSONTextCheck.problem(in: json, maximumDepth: JSONTextCheck.joseDepth) == nil else { throw .malformedInput("JWT claims") }
         do { self = try JSONDecoder().decode(JWTClaims.self, from: json) } catch { throw .malformedInput("JWT claims") }
     }
 

@@ -5,12 +5,14 @@ import LatchkeyKeychainCore
 import LocalAuthentication
 import Security
 
+#if !os(tvOS)  // LAContext is unavailable on tvOS (LAContext.h: API_UNAVAILABLE(tvos))
 /// An authentication context backed by an `LAContext`, which Keychain Services takes as
 /// `kSecUseAuthenticationContext` (LatchkeyAuth's `AppleAuthenticationContext` conforms).
 public protocol LAContextBacked {
     /// The underlying LocalAuthentication context.
     var laContext: LAContext { get }
 }
+#endif
 
 #if !os(watchOS) && !os(tvOS)
 extension AppleAuthenticationContext: LAContextBacked {}
@@ -59,7 +61,7 @@ public struct AppleKeychainStore: ItemStore {
 
     /// Replaces the model's access control and context with the system's objects: a `SecAccessControl`, the
     /// evaluated context's `LAContext`, and — for a non-interactive query without one — a fresh `LAContext` with
-    /// `interactionNotAllowed`.
+    /// `interactionNotAllowed` (on tvOS, which has no `LAContext`, the context is left out).
     package func prepare(_ dictionary: [String: Any], interactive: Bool) throws(KeychainStoreError) -> [String: Any] {
         var d = dictionary
         d.removeValue(forKey: QueryKeys.useAuthenticationUI)
@@ -74,6 +76,10 @@ public struct AppleKeychainStore: ItemStore {
             d[QueryKeys.accessControl] = sac
             d.removeValue(forKey: QueryKeys.accessible)  // mutually exclusive with kSecAttrAccessControl
         }
+        #if os(tvOS)
+        // No LAContext on tvOS, and no prompt either: items with access control cannot be opened there.
+        d.removeValue(forKey: QueryKeys.useAuthenticationContext)
+        #else
         let context = d.removeValue(forKey: QueryKeys.useAuthenticationContext)
         if let backed = context as? any LAContextBacked {
             d[QueryKeys.useAuthenticationContext] = backed.laContext
@@ -82,6 +88,7 @@ public struct AppleKeychainStore: ItemStore {
             silent.interactionNotAllowed = true
             d[QueryKeys.useAuthenticationContext] = silent
         }
+        #endif
         return d
     }
 

@@ -47,6 +47,10 @@ public enum AttributeKey: String, Sendable, Hashable, CaseIterable, Codable, Com
     case publicKeyHash = "pkhh"
     /// `kSecAttrIsSensitive` (keys).
     case isSensitive = "sens"
+    /// `kSecAttrTokenID`: the token holding the item's secret (on Linux only `kSecAttrTokenIDSecureEnclave`, whose keys
+    /// the `Security` module makes in a TPM; its `SecItemAdd` refuses it in a dictionary). Last, so the other cases keep
+    /// their bits.
+    case tokenID = "tkid"
 
     public static func < (a: AttributeKey, b: AttributeKey) -> Bool { a.rawValue < b.rawValue }
 
@@ -61,7 +65,7 @@ public enum AttributeKey: String, Sendable, Hashable, CaseIterable, Codable, Com
     public func kind(for itemClass: ItemClass) -> AttributeValue.Kind {
         switch self {
         case .accessGroup, .label, .itemDescription, .comment, .account, .service, .securityDomain, .server,
-             .internetProtocol, .authenticationType, .path, .keyClass:
+             .internetProtocol, .authenticationType, .path, .keyClass, .tokenID:
             return .string
         case .generic, .applicationLabel, .applicationTag, .subject, .issuer, .serialNumber, .subjectKeyID, .publicKeyHash:
             return .data
@@ -96,7 +100,7 @@ public enum AttributeKey: String, Sendable, Hashable, CaseIterable, Codable, Com
         case .label, .itemDescription, .comment, .account, .service, .generic, .securityDomain, .server,
              .authenticationType, .path, .applicationTag:
             .blob
-        case .accessGroup:
+        case .accessGroup, .tokenID:
             .string
         case .applicationLabel, .subject, .issuer, .serialNumber, .subjectKeyID, .publicKeyHash:
             .data
@@ -175,7 +179,7 @@ public enum AttributeKey: String, Sendable, Hashable, CaseIterable, Codable, Com
         withUnsafeBytes(of: Int32(truncatingIfNeeded: i).littleEndian) { Data($0) }
     }
 
-    private static let common: Set<AttributeKey> = [.accessGroup, .label]
+    private static let common: Set<AttributeKey> = [.accessGroup, .label, .tokenID]
     private static let password: Set<AttributeKey> = [.account, .itemDescription, .comment, .creator, .type, .isInvisible, .isNegative]
     private static let keyAttributes: Set<AttributeKey> = [.keyClass, .applicationLabel, .applicationTag, .type, .creator,
         .keySizeInBits, .effectiveKeySize, .isPermanent, .isExtractable, .canEncrypt, .canDecrypt, .canDerive, .canSign,

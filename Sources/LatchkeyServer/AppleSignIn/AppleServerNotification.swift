@@ -67,7 +67,9 @@ public struct AppleNotificationVerifier: Sendable {
 
     /// Verifies the POSTed JSON body and returns the event; a redelivered `jti` is `.duplicateNotification`.
     public func verify(body: Data) async throws(AppleSignInError) -> AppleServerNotification {
-        guard body.count <= 32 * 1024, let envelope = try? JSONDecoder().decode(Body.self, from: body) else {
+        // A repeated member (or UTF-16 text) is refused, as for every JSON body (`JSONTextCheck`).
+        guard body.count <= 32 * 1024, JSONTextCheck.problem(in: body, maximumDepth: JSONTextCheck.joseDepth) == nil,
+              let envelope = try? JSONDecoder().decode(Body.self, from: body) else {
             throw .malformedToken
         }
         let jws: JWS
@@ -88,7 +90,9 @@ public struct AppleNotificationVerifier: Sendable {
             throw .malformedToken
         }
         // `events` is a JSON document inside a string.
-        guard let event = try? JSONDecoder().decode(Event.self, from: Data(eventsJSON.utf8)) else {
+        let eventsData = Data(eventsJSON.utf8)
+        guard JSONTextCheck.problem(in: eventsData, maximumDepth: JSONTextCheck.joseDepth) == nil,
+              let event = try? JSONDecoder().decode(Event.self, from: eventsData) else {
             throw .malformedEvent("events")
         }
         let typeName = event.type == "account-deleted" ? "account-delete" : event.type

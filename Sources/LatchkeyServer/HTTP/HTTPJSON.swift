@@ -1,5 +1,6 @@
 import Foundation
 import LatchkeyCrypto
+import LatchkeySupport
 
 /// The JSON encoder and decoder shared by every request (configured once; both are thread-safe).
 enum JSONCoding {
@@ -103,13 +104,19 @@ extension HTTPRequest {
 
     /// Decodes the JSON body; in a handler:
     /// `do throws(HTTPRequestError) { let body = try request.decodeJSON(Login.self) ... } catch { return error.response }`.
-    /// Wrong or missing `Content-Type` → `.unsupportedMediaType` (415);
-    /// empty, malformed or wrongly shaped JSON → `.malformedBody` (400). Never echoes body content.
+    /// Wrong or missing `Content-Type`, or a `charset` parameter other than `utf-8` → `.unsupportedMediaType` (415);
+    /// empty, malformed or wrongly shaped JSON, text that is not UTF-8 (a byte order mark, UTF-16, UTF-32), nesting
+    /// deeper than `maximumJSONDepth` or a member name given twice in one object (`JSONTextCheck`) →
+    /// `.malformedBody` (400). Never echoes body content.
     public func decodeJSON<T: Decodable>(_ type: T.Type) throws(HTTPRequestError) -> T {
-        guard mediaType == "application/json" else { throw .unsupportedMediaType(expected: "application/json") }
+        guard mediaType == "application/json", charsetIsUTF8 else { throw .unsupportedMediaType(expected: "application/json") }
         guard !body.isEmpty else { throw .malformedBody("The body is empty.") }
-        guard HTTPRequest.jsonDepth(of: body, isAtMost: HTTPRequest.maximumJSONDepth) else {
-            throw .malformedBody("The JSON nests deeper than \(HTTPRequest.maximumJSONDepth) levels.")
+        switch JSONTextCheck.problem(in: body, maximumDepth: HTTPRequest.maximumJSONDepth) {
+        case nil: break
+        case .notUTF8: throw .malformedBody("The JSON body is not UTF-8 (RFC 8259 §8.1).")
+        case .tooDeep(let limit): throw .malformedBody("The JSON nests deeper than \(limit) levels.")
+        case .duplicateMember:
+            throw .malformedBody("An object has the same member name twice.")
         }
         do {
             return try JSONCoding.decoder.decode(type, from: body)
@@ -152,24 +159,19 @@ extension HTTPRequest {
     /// levels); deeper bodies are refused before the decoder sees them, so its recursion stays bounded.
     public static let maximumJSONDepth = 64
 
-    /// True when `body` nests `[`/`{` at most `limit` deep (brackets inside strings do not count). One pass, no recursion.
-    static func jsonDepth(of body: Data, isAtMost limit: Int) -> Bool {
-        var depth = 0
-        var inString = false
-        var escaped = false
-        for byte in body {
-            if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
-                continue
+    /// Whether the `Content-Type` has no `charset` parameter or says `utf-8` (any case, quoted or not): JSON is
+    /// UTF-8 (RFC 8259 §8.1), and a body declared as something else is a representation the server does not take.
+    var charsetIsUTF8: Bool {
+        guard let value = header("content-type"), value.utf8.contains(UInt8(ascii: ";")) else { return true }
+        for parameter in value.utf8.split(separator: UInt8(ascii: ";")).dropFirst() {
+            let text = Substring(parameter)
+            let equals = text.utf8.firstIndex(of: UInt8(ascii: "=")) ?? text.utf8.endIndex
+            guard asciiLowercased(trimmingOptionalWhitespace(text[..<equals])) == "charset" else { continue }
+            var charset = equals < text.utf8.endIndex ? trimmingOptionalWhitespace(text[text.utf8.index(after: equals)...]) : ""
+            if charset.utf8.count >= 2, charset.utf8.first == UInt8(ascii: "\""), charset.utf8.last == UInt8(ascii: "\"") {
+                charset = String(charset.dropFirst().dropLast())
             }
-            switch byte {
-            case UInt8(ascii: "\""): inString = true
-            case UInt8(ascii: "["), UInt8(ascii: "{"):
-                depth += 1
-                if depth > limit { return false }
-            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
-            default: break
-            }
+            if asciiLowercased(charset) != "utf-8" { return false }
         }
         return true
     }

@@ -131,7 +131,8 @@ public struct Router: Sendable {
     /// answers it 400 before it gets here).
     public func resolve(_ request: HTTPRequest) -> Resolution {
         guard let parts = PercentEncoding.pathSegments(request.path) else { return .immediate(Router.notFound) }
-        let method = request.method.uppercased()
+        // Method names are case-sensitive (RFC 9110 §9.1): `get` is not `GET` (the server refuses it with 501 first).
+        let method = request.method
         var allowed: [String] = []
         var fallback: (Entry, [String: String])?
         for entry in entries {

@@ -171,6 +171,9 @@ public final class HTTPServer: Sendable {
     /// Requests received and not yet completed.
     public var inFlightRequests: Int { core.inFlight.withLock { $0 } }
 
+    /// TCP connections handed to libmicrohttpd and not yet closed by it (the fuzz target waits for 0 between inputs).
+    package var openConnections: Int { core.connections.withLock { $0.open + $0.handedOver } }
+
     /// Whether the server is accepting connections.
     public var isRunning: Bool {
         state.withLock { if case .running = $0 { return true } else { return false } }

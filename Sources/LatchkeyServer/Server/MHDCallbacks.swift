@@ -13,7 +13,7 @@ import Glibc
 let mhdTargetReceived: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?)
     -> UnsafeMutableRawPointer? = { _, uri, connection in
     guard let connection else { return nil }
-    let context = RequestContext(connection: connection, path: uri.map(RequestContext.path(ofTarget:)) ?? "/")
+    let context = RequestContext(connection: connection, target: uri, path: "/")
     return Unmanaged.passRetained(context).toOpaque()
 }
 
@@ -27,11 +27,12 @@ let mhdAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method
         context = Unmanaged<RequestContext>.fromOpaque(raw).takeUnretainedValue()
     } else {
         // No target callback ran (it always does): the decoded URL is the best there is.
-        context = RequestContext(connection: connection, path: url.map(RequestContext.path(ofTarget:)) ?? "/")
+        let path = url.map { RequestContext.path(ofTarget: UnsafeRawBufferPointer(start: $0, count: strlen($0))) } ?? "/"
+        context = RequestContext(connection: connection, target: nil, path: path)
         slot.pointee = Unmanaged.passRetained(context).toOpaque()
     }
     if !context.begun {
-        core.begin(context, method: method.map { String(cString: $0) } ?? "", version: version.map { String(cString: $0) } ?? "")
+        core.begin(context, method: method, version: version)
         if let early = context.earlyResponse { return core.queue(early, for: context) }
         return .YES
     }
@@ -77,6 +78,7 @@ let mhdCollectValue: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, valu
     let name = UnsafeRawBufferPointer(start: key, count: keySize)
     let text = value.map { UnsafeRawBufferPointer(start: $0, count: valueSize) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
     if name.contains(0) || text.contains(0) { collector.containsNUL = true }
+    collector.layout?.follow(name: key, nameCount: keySize, value: value, valueCount: valueSize)
     collector.add(String(decoding: name, as: UTF8.self), String(decoding: text, as: UTF8.self))
     return .YES
 }

@@ -26,6 +26,9 @@ final class RequestContext: @unchecked Sendable {
     var begun = false
     /// The request target was not UTF-8 (answered 400).
     let targetIsUTF8: Bool
+    /// Where the request target was in libmicrohttpd's buffer and its length as a C string (`RequestHeadLayout`);
+    /// start 0 when the target callback did not run.
+    let target: (start: UInt, length: Int)
     var earlyResponse: HTTPResponse?
     var received = 0
     var tooLarge = false
@@ -34,17 +37,25 @@ final class RequestContext: @unchecked Sendable {
     var closesConnection = false
     let outcome = Locked<Outcome>(.inline)
 
-    /// The state of a request whose target's path (as sent, without the query) is `path`; nil when it is not UTF-8.
-    init(connection: OpaquePointer, path: String?) {
+    /// The state of a request whose target (as sent, before libmicrohttpd decodes it) is `target`, or whose
+    /// path is `path` when no target is known.
+    init(connection: OpaquePointer, target: UnsafePointer<CChar>?, path: String? = nil) {
         self.connection = connection
         self.started = DispatchTime.now().uptimeNanoseconds
+        var path = path
+        if let target {
+            let length = strlen(target)
+            self.target = (UInt(bitPattern: target), length)
+            path = RequestContext.path(ofTarget: UnsafeRawBufferPointer(start: target, count: length))
+        } else {
+            self.target = (0, 0)
+        }
         targetIsUTF8 = path != nil
         request = HTTPRequest(method: "", path: path ?? "/")
     }
 
     /// The path of a request target (everything before `?`, percent-encoding kept); nil when it is not UTF-8.
-    static func path(ofTarget target: UnsafePointer<CChar>) -> String? {
-        let bytes = UnsafeRawBufferPointer(start: target, count: strlen(target))
+    static func path(ofTarget bytes: UnsafeRawBufferPointer) -> String? {
         let end = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.endIndex
         return String(validating: bytes[..<end], as: UTF8.self)
     }
@@ -105,6 +116,8 @@ final class RequestContext: @unchecked Sendable {
 /// Collects request headers and query arguments from libmicrohttpd's iterator.
 final class ValueCollector {
     var values: [String: String] = [:]
+    /// The head's layout, followed header by header (headers only).
+    var layout: RequestHeadLayout?
     var contentLengths: [String] = []
     var hasTransferEncoding = false
     /// A name or value held a NUL byte. Values are read with the lengths libmicrohttpd reports: a query value's

@@ -45,12 +45,19 @@ final class ServerCore: @unchecked Sendable {
 
     // MARK: the request's life
 
-    /// First call: reads headers and query, checks the framing, the target and the declared size.
-    func begin(_ context: RequestContext, method: String, version: String) {
+    /// First call: reads headers and query, checks the framing, the request line, the head's layout and the
+    /// declared size.
+    func begin(_ context: RequestContext, method methodPointer: UnsafePointer<CChar>?, version versionPointer: UnsafePointer<CChar>?) {
         inFlight.withLock { $0 += 1 }
         context.begun = true
         let connection = context.connection
+        let method = methodPointer.map { String(cString: $0) } ?? ""
+        let version = versionPointer.map { String(cString: $0) } ?? ""
         let headers = ValueCollector(lowercaseKeys: true)
+        if let methodPointer, let versionPointer {
+            headers.layout = RequestHeadLayout(method: methodPointer, target: context.target, version: versionPointer,
+                                               headerSize: latchkey_connection_header_size(connection))
+        }
         let query = ValueCollector(lowercaseKeys: false)
         withExtendedLifetime(headers) {
             _ = MHD_get_connection_values_n(connection, .HEADER_KIND, mhdCollectValue,
@@ -110,11 +117,21 @@ final class ServerCore: @unchecked Sendable {
         return nil
     }
 
-    /// 400 for a request target that is not UTF-8 or whose path is not valid percent-encoding of UTF-8 without NUL,
-    /// for a NUL byte in a header or a (decoded) query parameter, and for an HTTP/1.1 request without `Host`
-    /// (RFC 9112 §3.2); 501 for a transfer coding other than plain `chunked` (RFC 9112 §6.1: the body could not be read).
+    /// 400 for a NUL byte anywhere in the head or a folded header line (`RequestHeadLayout`), for a request target
+    /// that is not UTF-8 or whose path is not valid percent-encoding of UTF-8 without NUL, for a NUL byte in a
+    /// (decoded) query parameter, and for an HTTP/1.1 request without `Host` (RFC 9112 §3.2); 501 for a method the
+    /// server does not recognize (`HTTPMethod`: names are case-sensitive) and for a transfer coding other than plain
+    /// `chunked` (RFC 9112 §6.1: the body could not be read).
     func requestLineProblem(target context: RequestContext, version: String, headers: ValueCollector,
                             query: ValueCollector) -> HTTPResponse? {
+        if let layout = headers.layout, !layout.endsWhereExpected {
+            return .error(status: 400, code: "invalid_request",
+                          description: "The request head contains a NUL byte or a folded header line.")
+        }
+        guard HTTPMethod.isRecognized(context.request.method) else {
+            return .error(status: 501, code: "invalid_request",
+                          description: "The method is not supported (method names are case-sensitive).")
+        }
         guard context.targetIsUTF8 else {
             return .error(status: 400, code: "invalid_request", description: "The request target is not UTF-8.")
         }
@@ -219,6 +236,19 @@ final class ServerCore: @unchecked Sendable {
             response.headers.append((name: "Connection", value: "close"))
         }
         let count = response.body.count
+        let result = ServerCore.queue(response, on: context.connection)
+        if let accessLog {
+            let elapsed = (DispatchTime.now().uptimeNanoseconds &- context.started) / 1000
+            accessLog.write(AccessLogEntry(time: Date(), method: context.request.method, path: context.request.path,
+                                           status: response.status, bytes: count, durationMicroseconds: elapsed,
+                                           remoteAddress: context.request.remoteAddress))
+        }
+        return result
+    }
+
+    /// Hands `response` as it is to libmicrohttpd for `connection`.
+    static func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+        let count = response.body.count
         let mhdResponse: OpaquePointer? = response.body.withUnsafeBytes { bytes in
             MHD_create_response_from_buffer(count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
         }
@@ -226,14 +256,8 @@ final class ServerCore: @unchecked Sendable {
         for (name, value) in response.headers where ServerCore.mayPass(name, value) {
             _ = MHD_add_response_header(mhdResponse, name, value)
         }
-        let result = MHD_queue_response(context.connection, UInt32(response.status), mhdResponse)
+        let result = MicroHTTPD.queueResponse(connection, UInt32(response.status), mhdResponse)
         MHD_destroy_response(mhdResponse)
-        if let accessLog {
-            let elapsed = (DispatchTime.now().uptimeNanoseconds &- context.started) / 1000
-            accessLog.write(AccessLogEntry(time: Date(), method: context.request.method, path: context.request.path,
-                                           status: response.status, bytes: count, durationMicroseconds: elapsed,
-                                           remoteAddress: context.request.remoteAddress))
-        }
         return result
     }
 

@@ -22,6 +22,24 @@ package enum PortableSocket {
         #endif
     }
 
+    /// Sends all of `bytes` (again after a partial write or an interrupted call); stops at the first error, or when a
+    /// non-blocking socket's buffer is full. Returns how many bytes went out.
+    @discardableResult
+    package static func sendAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = send(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if sent > 0 {
+                offset += sent
+            } else if sent < 0, errno == EINTR {
+                continue
+            } else {
+                break
+            }
+        }
+        return offset
+    }
+
     /// `send(2)` without SIGPIPE (on Darwin, after `suppressSIGPIPE(on:)`): the bytes sent, or -1 with `errno`.
     package static func send(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
         #if canImport(Glibc)

@@ -38,7 +38,7 @@ package enum TPMEngine {
             var sensitive = TPM2B_SENSITIVE_CREATE()
             defer { TPMBytes.wipe(&sensitive) }
             sensitive.sensitive.userAuth.size = TPMBytes.store(authValue, into: &sensitive.sensitive.userAuth.buffer) ?? 0
-            var template = latchkey_tpm_p256_template(kind.isKeyAgreement)
+            var template = latchkey_tpm_p256_template(kind.template)
             var outside = TPM2B_DATA()
             var pcrs = TPML_PCR_SELECTION()
             var outPrivate: UnsafeMutablePointer<TPM2B_PRIVATE>?
@@ -66,7 +66,7 @@ package enum TPMEngine {
 
     /// The ECDSA signature (r ‖ s, 64 bytes) of a SHA-256 `digest` with `key`, authorized by `authValue`.
     package static func sign(digest: Data, with key: TPMKeyBlob, authValue: Data, on selection: TPMSelection) throws(TPMError) -> Data {
-        guard key.kind == .signing else { throw .invalidParameter("a key-agreement key cannot sign") }
+        guard key.kind.signs else { throw .invalidParameter("a key-agreement key cannot sign") }
         guard digest.count == 32 else { throw .invalidParameter("a SHA-256 digest is 32 bytes, not \(digest.count)") }
         return try run(selection) { connection throws(TPMError) in
             let (handle, _) = try load(key, connection)
@@ -99,7 +99,7 @@ package enum TPMEngine {
     /// The ECDH shared secret (the x-coordinate, 32 bytes) of `key` and the peer's uncompressed point `peer`
     /// (04 ‖ x ‖ y), authorized by `authValue`. The TPM checks that the point is on the curve.
     package static func sharedSecret(peer: Data, with key: TPMKeyBlob, authValue: Data, on selection: TPMSelection) throws(TPMError) -> Data {
-        guard key.kind == .keyAgreement else { throw .invalidParameter("a signing key cannot agree on a secret") }
+        guard key.kind.agrees else { throw .invalidParameter("a signing key cannot agree on a secret") }
         guard peer.count == 65, peer.first == 0x04 else { throw .invalidParameter("a P-256 point is 65 bytes, 04 ‖ x ‖ y") }
         return try run(selection) { connection throws(TPMError) in
             let (handle, primary) = try load(key, connection)

@@ -18,7 +18,7 @@ package struct TPMKeyBlob: Sendable, Hashable {
     /// Checks that `publicArea` is a P-256 key of `kind` with the engine's attributes, and that `privateArea` is a
     /// well-formed `TPM2B_PRIVATE`. Nothing is sent to a TPM.
     package init(kind: TPMKeyKind, publicArea: Data, privateArea: Data) throws(TPMError) {
-        guard var pub = Self.unmarshalPublic(publicArea), latchkey_tpm_is_p256_key(&pub, kind.isKeyAgreement) == 1,
+        guard var pub = Self.unmarshalPublic(publicArea), latchkey_tpm_is_p256_key(&pub, kind.template) == 1,
               Self.unmarshalPrivate(privateArea) != nil else {
             throw .malformedKey
         }

@@ -98,8 +98,12 @@ extension CredentialResponseJSON {
         }
     }
 
-    /// `JSONDecoder`'s value, or its failure as a `WebAuthnError`.
+    /// `JSONDecoder`'s value, or its failure as a `WebAuthnError` (also for a member given twice, UTF-16 or deep
+    /// nesting: `JSONTextCheck`).
     static func decoded(_ json: Data) throws(WebAuthnError) -> Self {
+        if let problem = JSONTextCheck.problem(in: json, maximumDepth: JSONTextCheck.joseDepth) {
+            throw .malformedResponse(problem.summary)
+        }
         do {
             return try JSONDecoder().decode(Self.self, from: json)
         } catch let error as WebAuthnError {

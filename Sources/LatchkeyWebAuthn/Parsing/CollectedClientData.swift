@@ -27,8 +27,12 @@ public struct CollectedClientData: Sendable, Hashable, Decodable {
         return try? CollectedClientData(fast: object)
     }
 
-    /// `JSONDecoder`'s value, or `malformedClientData`.
+    /// `JSONDecoder`'s value, or `malformedClientData` (also for a member given twice, UTF-16 or deep nesting:
+    /// `JSONTextCheck`; the fast path leaves a repeated member to this one).
     static func decoded(_ json: Data) throws(WebAuthnError) -> CollectedClientData {
+        if let problem = JSONTextCheck.problem(in: json, maximumDepth: JSONTextCheck.joseDepth) {
+            throw .malformedClientData(problem.summary)
+        }
         do {
             return try JSONDecoder().decode(CollectedClientData.self, from: json)
         } catch {

@@ -9,7 +9,9 @@ import LatchkeyAuthLinux
 /// `NSErrorPointer` (Foundation on Linux has none): `var error: NSError?; ctx.canEvaluatePolicy(p, error: &error)`.
 public typealias NSErrorPointer = UnsafeMutablePointer<NSError?>?
 
-open class LAContext: NSObject, @unchecked Sendable { // the wrapped context is Sendable; the rest is plain settings
+@available(macOS 10.10, iOS 8.0, watchOS 3.0, *)
+@available(tvOS, unavailable)
+open class LAContext: NSObject {
     /// The Latchkey context this object wraps.
     public let latchkeyAuthenticationContext: any AuthenticationContext
 
@@ -26,33 +28,45 @@ open class LAContext: NSObject, @unchecked Sendable { // the wrapped context is 
     }
 
     /// The sensor kind of the backend.
+    @available(macOS 10.13.2, iOS 11.0, watchOS 11.0, *)
     open var biometryType: LABiometryType { LABiometryType(latchkeyAuthenticationContext.biometryType) }
 
     /// Changes whenever biometric enrolment changes (nil without enrolled biometry).
+    @available(macOS, introduced: 10.11, deprecated: 15.0)
+    @available(iOS, introduced: 9.0, deprecated: 18.0)
+    @available(watchOS, unavailable)
     open var evaluatedPolicyDomainState: Data? { latchkeyAuthenticationContext.domainState }
 
     /// The reason shown when the keychain prompts with this context.
+    @available(macOS 10.13, iOS 11.0, *)
+    @available(watchOS, unavailable)
     open var localizedReason: String = ""
 
     /// Fallback button title; "" hides it.
+    @available(watchOS, unavailable)
     open var localizedFallbackTitle: String? {
         get { latchkeyAuthenticationContext.localizedFallbackTitle }
         set { latchkeyAuthenticationContext.localizedFallbackTitle = newValue }
     }
 
     /// Cancel button title.
+    @available(macOS 10.12, iOS 10.0, *)
+    @available(watchOS, unavailable)
     open var localizedCancelTitle: String? {
         get { latchkeyAuthenticationContext.localizedCancelTitle }
         set { latchkeyAuthenticationContext.localizedCancelTitle = newValue }
     }
 
     /// A device unlock this recent (seconds, at most 300) counts as an evaluation.
+    @available(macOS 10.12, iOS 9.0, *)
+    @available(watchOS, unavailable)
     open var touchIDAuthenticationAllowableReuseDuration: TimeInterval {
         get { latchkeyAuthenticationContext.reuseDuration }
         set { latchkeyAuthenticationContext.reuseDuration = min(max(newValue, 0), LATouchIDAuthenticationMaximumAllowableReuseDuration) }
     }
 
     /// When true, evaluations that would prompt fail with `LAError.notInteractive`.
+    @available(macOS 10.13, iOS 11.0, watchOS 4.0, *)
     open var interactionNotAllowed: Bool {
         get { latchkeyAuthenticationContext.interactionNotAllowed }
         set { latchkeyAuthenticationContext.interactionNotAllowed = newValue }
@@ -102,6 +116,7 @@ open class LAContext: NSObject, @unchecked Sendable { // the wrapped context is 
     }
 
     /// Ends the context: running and later evaluations fail with `LAError.invalidContext`; set credentials are dropped.
+    @available(macOS 10.11, iOS 9.0, *)
     open func invalidate() {
         latchkeyAuthenticationContext.invalidate()
     }
@@ -110,12 +125,14 @@ open class LAContext: NSObject, @unchecked Sendable { // the wrapped context is 
     /// `.applicationPassword` credential is the password `.applicationPassword` keychain items are sealed under
     /// (their key is derived from it with Argon2id): keychain calls with this context
     /// (`kSecUseAuthenticationContext`) use it instead of asking. Kept in memory that is zeroed when released.
+    @available(macOS 10.11, iOS 9.0, *)
     @discardableResult
     open func setCredential(_ credential: Data?, type: LACredentialType) -> Bool {
         latchkeyAuthenticationContext.setCredential(credential.map { Passcode(bytes: $0) }, type: type.latchkeyType)
     }
 
     /// Whether a credential of `type` was set on this context (or the application password entered at its prompt).
+    @available(macOS 10.11, iOS 9.0, *)
     open func isCredentialSet(_ type: LACredentialType) -> Bool {
         latchkeyAuthenticationContext.isCredentialSet(type.latchkeyType)
     }

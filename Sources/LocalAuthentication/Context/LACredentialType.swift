@@ -3,10 +3,13 @@ import Foundation
 import LatchkeyAuthCore
 
 /// `LACredentialType`: the kind of credential an app hands to a context with `setCredential(_:type:)`.
+@available(macOS 10.11, iOS 9.0, watchOS 3.0, *)
+@available(tvOS, unavailable)
 public enum LACredentialType: Int, Sendable {
     /// An application-provided password (`kLACredentialTypeApplicationPassword`, 0).
     case applicationPassword = 0
     /// A smart-card PIN (`kLACredentialSmartCardPIN`, -3).
+    @available(macOS 10.15.4, iOS 13.4, watchOS 6.2, *)
     case smartCardPIN = -3
 
     /// The Latchkey credential type (same raw values).

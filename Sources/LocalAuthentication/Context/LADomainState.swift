@@ -4,10 +4,14 @@ import LatchkeyAuthCore
 
 /// `LADomainState` (iOS 18, macOS 15): the state of the authentication domains a context can evaluate. Linux has the
 /// biometry domain of the configured backend; no companion devices. Not `Sendable`, as Apple's (LADomainState.h).
+@available(macOS 15.0, iOS 18.0, *)
+@available(tvOS, unavailable)
+@available(watchOS, unavailable)
 open class LADomainState: NSObject {
     /// The biometry domain.
     public let biometry: LADomainStateBiometry
     /// The companion domain (always empty on Linux).
+    @available(visionOS, unavailable)
     public let companion: LADomainStateCompanion
 
     init(context: any AuthenticationContext) {
@@ -21,6 +25,9 @@ open class LADomainState: NSObject {
 }
 
 /// `LADomainStateBiometry`: the enrolled biometry and a hash that changes whenever enrolment does.
+@available(macOS 15.0, iOS 18.0, *)
+@available(tvOS, unavailable)
+@available(watchOS, unavailable)
 open class LADomainStateBiometry: NSObject {
     /// The kind of sensor.
     public let biometryType: LABiometryType
@@ -35,6 +42,10 @@ open class LADomainStateBiometry: NSObject {
 }
 
 /// `LADomainStateCompanion`: paired companion devices (none on Linux).
+@available(macOS 15.0, iOS 18.0, *)
+@available(tvOS, unavailable)
+@available(watchOS, unavailable)
+@available(visionOS, unavailable)
 open class LADomainStateCompanion: NSObject {
     /// Nil: no companion devices.
     open var stateHash: Data? { nil }
@@ -42,6 +53,8 @@ open class LADomainStateCompanion: NSObject {
 
 extension LAContext {
     /// The state of the authentication domains (the iOS 18 replacement of `evaluatedPolicyDomainState`).
+    @available(macOS 15.0, iOS 18.0, *)
+    @available(watchOS, unavailable)
     public var domainState: LADomainState { LADomainState(context: latchkeyAuthenticationContext) }
 }
 #endif

@@ -8,8 +8,17 @@ import LocalAuthentication
 
 /// `LAAccessControlOperation`, with Apple's raw values. (Apple declares it in LocalAuthentication; here it lives
 /// in `Security` because it goes with `SecAccessControl`, so code using it imports both, as it must anyway.)
+@available(macOS 10.11, iOS 9.0, watchOS 3.0, *)
+@available(tvOS, unavailable)
 public enum LAAccessControlOperation: Int, Sendable {
-    case createItem = 0, useItem = 1, createKey = 2, useKeySign = 3, useKeyDecrypt = 4, useKeyKeyExchange = 5
+    case createItem = 0
+    case useItem = 1
+    case createKey = 2
+    case useKeySign = 3
+    @available(macOS 10.12, iOS 10.0, *)
+    case useKeyDecrypt = 4
+    @available(macOS 10.12, iOS 10.0, *)
+    case useKeyKeyExchange = 5
 }
 
 extension LAContext {
@@ -18,6 +27,8 @@ extension LAContext {
     /// `.and` of biometry and the passcode asks for both) and asking for the application password when the control
     /// has `.applicationPassword` and none was set — so a following keychain call with this context opens the item
     /// without prompting. `reply` runs on another thread.
+    @available(macOS 10.11, iOS 9.0, watchOS 3.0, *)
+    @available(tvOS, unavailable)
     public func evaluateAccessControl(_ accessControl: SecAccessControl, operation: LAAccessControlOperation,
                                       localizedReason: String, reply: @escaping (Bool, (any Error)?) -> Void) {
         let box = ReplyBox(reply)
@@ -34,6 +45,8 @@ extension LAContext {
     }
 
     /// The async form of `evaluateAccessControl(_:operation:localizedReason:reply:)`.
+    @available(macOS 10.11, iOS 9.0, watchOS 3.0, *)
+    @available(tvOS, unavailable)
     public func evaluateAccessControl(_ accessControl: SecAccessControl, operation: LAAccessControlOperation,
                                       localizedReason: String) async throws -> Bool {
         do throws(AuthenticationError) {

@@ -35,14 +35,19 @@ private func CFNumberIsBoolean(_ n: NSNumber) -> Bool {
 }
 
 /// `SecKeyGetTypeID`.
+@available(macOS 10.3, *)
 public func SecKeyGetTypeID() -> CFTypeID { TypeIDs.key }
 /// `SecAccessControlGetTypeID`.
+@available(macOS 10.10, iOS 8.0, *)
 public func SecAccessControlGetTypeID() -> CFTypeID { TypeIDs.accessControl }
 /// `SecCertificateGetTypeID`.
+@available(macOS 10.3, *)
 public func SecCertificateGetTypeID() -> CFTypeID { TypeIDs.certificate }
 /// `SecTrustGetTypeID`.
+@available(macOS 10.3, *)
 public func SecTrustGetTypeID() -> CFTypeID { TypeIDs.trust }
 /// `SecPolicyGetTypeID`.
+@available(macOS 10.3, *)
 public func SecPolicyGetTypeID() -> CFTypeID { TypeIDs.policy }
 /// `CFDataGetTypeID`.
 public func CFDataGetTypeID() -> CFTypeID { TypeIDs.data }
@@ -59,5 +64,6 @@ public func CFBooleanGetTypeID() -> CFTypeID { TypeIDs.boolean }
 /// `CFDateGetTypeID`.
 public func CFDateGetTypeID() -> CFTypeID { TypeIDs.date }
 /// `CFErrorGetTypeID`.
+@available(macOS 10.5, *)
 public func CFErrorGetTypeID() -> CFTypeID { TypeIDs.error }
 #endif

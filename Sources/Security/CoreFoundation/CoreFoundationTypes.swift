@@ -39,14 +39,15 @@ public typealias CFErrorDomain = CFString
 public typealias OSStatus = Int32
 
 /// `CFAllocator`: accepted and ignored (memory is managed by Swift).
-public final class CFAllocator: Sendable {
+public final class CFAllocator {
     init() {}
 }
 
-/// `kCFAllocatorDefault` (implicitly unwrapped, as on Apple platforms).
-public let kCFAllocatorDefault: CFAllocator! = CFAllocator()
-/// `kCFAllocatorSystemDefault` (implicitly unwrapped, as on Apple platforms).
-public let kCFAllocatorSystemDefault: CFAllocator! = kCFAllocatorDefault
+/// `kCFAllocatorDefault` (implicitly unwrapped, as on Apple platforms). nonisolated(unsafe): the allocator holds no
+/// state; `CFAllocator` is not Sendable only because Apple's is not.
+nonisolated(unsafe) public let kCFAllocatorDefault: CFAllocator! = CFAllocator()
+/// `kCFAllocatorSystemDefault` (implicitly unwrapped, as on Apple platforms), as `kCFAllocatorDefault`.
+nonisolated(unsafe) public let kCFAllocatorSystemDefault: CFAllocator! = kCFAllocatorDefault
 
 /// `kCFBooleanTrue` (implicitly unwrapped, as on Apple platforms, so `kCFBooleanTrue!` compiles).
 public let kCFBooleanTrue: CFBoolean! = NSNumber(value: true)
@@ -59,6 +60,7 @@ public let kCFBooleanFalse: CFBoolean! = NSNumber(value: false)
 nonisolated(unsafe) public let kCFBundleIdentifierKey: CFString! = "CFBundleIdentifier" as NSString
 
 /// `CFErrorCopyDescription`: the error's localized description.
+@available(macOS 10.5, *)
 @discardableResult
 public func CFErrorCopyDescription(_ err: CFError!) -> CFString! {
     guard let err else { return nil }
@@ -66,12 +68,14 @@ public func CFErrorCopyDescription(_ err: CFError!) -> CFString! {
 }
 
 /// `CFErrorGetCode`.
+@available(macOS 10.5, *)
 @discardableResult
 public func CFErrorGetCode(_ err: CFError!) -> CFIndex {
     err?.code ?? 0
 }
 
 /// `CFErrorGetDomain`.
+@available(macOS 10.5, *)
 @discardableResult
 public func CFErrorGetDomain(_ err: CFError!) -> CFErrorDomain! {
     guard let err else { return nil }
@@ -79,6 +83,7 @@ public func CFErrorGetDomain(_ err: CFError!) -> CFErrorDomain! {
 }
 
 /// `CFErrorCopyUserInfo`: the error's user-info dictionary (empty, never nil, for a non-nil error).
+@available(macOS 10.5, *)
 @discardableResult
 public func CFErrorCopyUserInfo(_ err: CFError!) -> CFDictionary! {
     guard let err else { return nil }
@@ -86,6 +91,7 @@ public func CFErrorCopyUserInfo(_ err: CFError!) -> CFDictionary! {
 }
 
 /// `CFErrorCopyFailureReason`: `NSLocalizedFailureReasonErrorKey` of the error, if any.
+@available(macOS 10.5, *)
 @discardableResult
 public func CFErrorCopyFailureReason(_ err: CFError!) -> CFString! {
     guard let reason = err?.localizedFailureReason else { return nil }
@@ -93,6 +99,7 @@ public func CFErrorCopyFailureReason(_ err: CFError!) -> CFString! {
 }
 
 /// `CFErrorCopyRecoverySuggestion`: `NSLocalizedRecoverySuggestionErrorKey` of the error, if any.
+@available(macOS 10.5, *)
 @discardableResult
 public func CFErrorCopyRecoverySuggestion(_ err: CFError!) -> CFString! {
     guard let suggestion = err?.localizedRecoverySuggestion else { return nil }

@@ -8,10 +8,12 @@ import LatchkeyKeychainLinux
 // bridges the result back; errors become their `OSStatus`.
 
 /// `SecItemAdd`: adds an item; `result` (when given and a return key is set) receives the new item.
+@available(macOS 10.6, *)
 @discardableResult
 public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
     SecurityBridge.status { () throws(KeychainStoreError) in
-        let request = try QueryDictionary.addRequest(try SecurityBridge.swiftDictionary(attributes, forAdd: true))
+        let dictionary = try SecurityBridge.swiftDictionary(attributes, forAdd: true)
+        let request = try QueryDictionary.addRequest(dictionary)
         let store = LatchkeySecurityConfiguration.store
         // An item with a constraint is sealed to its domains' keys, which a context hands out without asking
         // (Apple adds such items without a prompt): without one in the query, a new context of the configured backend.
@@ -30,18 +32,21 @@ public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointe
         let kinds = [request.resultQuery.returnData, request.resultQuery.returnAttributes,
                      request.resultQuery.returnReference, request.resultQuery.returnPersistentReference]
         guard kinds.contains(true) else { result.pointee = nil; return }
-        let found = try store.copyMatching(request.resultQuery)
-        result.pointee = SecurityBridge.object(QueryDictionary.result(found, for: request.resultQuery))
+        let found = SecureEnclaveToken.restoringAccessControl(try store.copyMatching(request.resultQuery))
+        result.pointee = SecurityBridge.object(QueryDictionary.result(found, for: request.resultQuery),
+                                               use: SecKeyBridge.KeyUse(query: dictionary))
     }
 }
 
 /// `SecItemCopyMatching`: finds items; `result` receives data, attributes, references or an array of them.
+@available(macOS 10.6, *)
 @discardableResult
 public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
     result?.pointee = nil
     if let status = SecItemPersistentReference.resolve(query, { SecItemCopyMatching($0, result) }) { return status }
     return SecurityBridge.status { () throws(KeychainStoreError) in
-        var q = try QueryDictionary.query(try SecurityBridge.swiftDictionary(query, forAdd: false), for: .search)
+        let dictionary = try SecurityBridge.swiftDictionary(query, forAdd: false)
+        var q = try QueryDictionary.query(dictionary, for: .search)
         let store = LatchkeySecurityConfiguration.store
         let found: [QueryResult]
         do throws(KeychainStoreError) {
@@ -53,16 +58,19 @@ public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePo
                 try await store.authenticatedCopyMatching(prompted)
             }
         }
-        result?.pointee = SecurityBridge.object(QueryDictionary.result(found, for: q))
+        result?.pointee = SecurityBridge.object(QueryDictionary.result(SecureEnclaveToken.restoringAccessControl(found), for: q),
+                                                use: SecKeyBridge.KeyUse(query: dictionary))
     }
 }
 
 /// `SecItemUpdate`: changes every item matching `query` to have `attributesToUpdate`.
+@available(macOS 10.6, *)
 @discardableResult
 public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDictionary) -> OSStatus {
     if let status = SecItemPersistentReference.resolve(query, { SecItemUpdate($0, attributesToUpdate) }) { return status }
     return SecurityBridge.status { () throws(KeychainStoreError) in
         let q = try QueryDictionary.query(try SecurityBridge.swiftDictionary(query, forAdd: false), for: .update)
+        // `forAdd`: a `kSecValueRef` changes the value, and a token cannot be set.
         let changes = try QueryDictionary.changes(try SecurityBridge.swiftDictionary(attributesToUpdate, forAdd: true),
                                                   for: q.itemClass)
         let store = LatchkeySecurityConfiguration.store
@@ -80,6 +88,7 @@ public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDiction
 }
 
 /// `SecItemDelete`: deletes every item matching `query`.
+@available(macOS 10.6, *)
 @discardableResult
 public func SecItemDelete(_ query: CFDictionary) -> OSStatus {
     if let status = SecItemPersistentReference.resolve(query, { SecItemDelete($0) }) { return status }

@@ -1,18 +1,22 @@
 #if os(Linux)
+import CryptoKit
 import Foundation
 import LatchkeyKeychainCore
 import LatchkeyKeychainLinux
 import LatchkeyOpenSSL
 import LatchkeySupport
+import LocalAuthentication
 
 /// `SecKey`: an elliptic-curve key (P-256, P-384, P-521) or an RSA key (2048–8192 bits from
 /// `SecKeyCreateRandomKey`; any size from `SecKeyCreateWithData` or a certificate), private or public, over
-/// OpenSSL. A key made with `kSecAttrTokenIDSecureEnclave` is non-exportable: it lives in the vault (when
-/// permanent) and `SecKeyCopyExternalRepresentation` refuses it — it is *not* held by hardware.
-public final class SecKey: Hashable, @unchecked Sendable { // immutable
+/// OpenSSL — or a P-256 private key made with `kSecAttrTokenIDSecureEnclave`, which lives in a TPM 2.0 and is used
+/// there (`SecureEnclaveToken`): the process holds only the TPM's blob of it.
+public final class SecKey: Hashable {
     enum Material {
         case ec(ECCurve, EVPKey, isPrivate: Bool)
         case rsa(RSAKey, isPrivate: Bool)
+        /// A Secure Enclave private key (P-256, in the TPM), with the LocalAuthentication context its uses evaluate.
+        case secureEnclave(SecureEnclaveKey)
     }
 
     let material: Material
@@ -26,13 +30,21 @@ public final class SecKey: Hashable, @unchecked Sendable { // immutable
         switch material {
         case let .ec(curve, key, _): publicBytes = try curve.x963(of: key)
         case let .rsa(key, _): publicBytes = try DERKeys.rsaPKCS1(of: key.publicOnly().key)
+        case let .secureEnclave(key): publicBytes = key.x963PublicKey
         }
     }
 
     var isPrivate: Bool {
         switch material {
         case let .ec(_, _, isPrivate), let .rsa(_, isPrivate): isPrivate
+        case .secureEnclave: true
         }
+    }
+
+    /// The Secure Enclave key, when this is one.
+    var secureEnclaveKey: SecureEnclaveKey? {
+        if case let .secureEnclave(key) = material { return key }
+        return nil
     }
 
     var isRSA: Bool {
@@ -45,6 +57,7 @@ public final class SecKey: Hashable, @unchecked Sendable { // immutable
         switch material {
         case let .ec(curve, _, _): curve == .p521 ? 521 : curve.size * 8
         case let .rsa(key, _): key.bits
+        case .secureEnclave: 256
         }
     }
 
@@ -56,6 +69,10 @@ public final class SecKey: Hashable, @unchecked Sendable { // immutable
             return try? SecKey(.ec(curve, DERKeys.publicOnly(key), isPrivate: false), exportable: true)
         case let .rsa(key, _):
             return try? SecKey(.rsa(key.publicOnly(), isPrivate: false), exportable: true)
+        case .secureEnclave:
+            return (try? ECCurve.p256.publicKey(x963: publicBytes)).flatMap {
+                try? SecKey(.ec(.p256, $0, isPrivate: false), exportable: true)
+            }
         }
     }
 
@@ -68,16 +85,22 @@ public final class SecKey: Hashable, @unchecked Sendable { // immutable
             return (try? curve.scalar(of: key)).map { publicBytes + $0 }
         case let .rsa(key, isPrivate):
             return isPrivate ? try? DERKeys.rsaPrivatePKCS1(of: key.key) : publicBytes
+        case .secureEnclave:
+            return nil
         }
     }
 
-    /// The item value stored for this key in the keychain (the external representation).
-    var storedValue: Data { externalRepresentation ?? Data() }
+    /// The item value stored for this key in the keychain: the external representation, or a Secure Enclave key's
+    /// TPM blob (Apple's keychain likewise keeps the Secure Enclave's wrapping of the key).
+    var storedValue: Data { secureEnclaveKey?.dataRepresentation ?? externalRepresentation ?? Data() }
 
-    /// The attributes Apple gives a key item (class, type, size, exportability).
+    /// The attributes Apple gives a key item (class, type, size, exportability; a Secure Enclave key's token, label
+    /// and access control, `SecureEnclaveToken.itemAttributes`).
     var itemAttributes: [String: Any] {
-        [QueryKeys.itemClass: "keys", "kcls": isPrivate ? "1" : "0", "type": isRSA ? "42" : "73", "bsiz": bits,
-         "esiz": bits, "extr": exportable]
+        var attributes: [String: Any] = [QueryKeys.itemClass: "keys", "kcls": isPrivate ? "1" : "0",
+                                         "type": isRSA ? "42" : "73", "bsiz": bits, "esiz": bits, "extr": exportable]
+        if let key = secureEnclaveKey { attributes.merge(SecureEnclaveToken.itemAttributes(of: key)) { _, token in token } }
+        return attributes
     }
 
     /// The EC curve of a key of `bits` bits.
@@ -128,8 +151,14 @@ public final class SecKey: Hashable, @unchecked Sendable { // immutable
         return nil
     }
 
-    /// The key a keychain item holds.
-    convenience init?(storedItem item: Item) {
+    /// The key a keychain item holds; a Secure Enclave key uses `context` and says `operationPrompt` when it asks.
+    convenience init?(storedItem item: Item, context: LAContext? = nil, operationPrompt: String? = nil) {
+        if SecureEnclaveToken.holds(item.attributes) {
+            guard var key = try? SecureEnclaveKey(signingAndKeyAgreementBlob: item.value, context: context) else { return nil }
+            key.operationPrompt = operationPrompt
+            try? self.init(.secureEnclave(key), exportable: false)
+            return
+        }
         let isPrivate = item.attributes.keyClass == "1"
         let exportable = item.attributes.values[.isExtractable].map {
             AttributeKey.isExtractable.comparable($0, for: item.attributes.itemClass) != .int(0)
@@ -150,7 +179,12 @@ public final class SecKey: Hashable, @unchecked Sendable { // immutable
 }
 
 /// `SecKeyOperationType`, with Apple's raw values (SecKey.h).
+@available(macOS 10.12, iOS 10.0, tvOS 10.0, watchOS 3.0, *)
 public enum SecKeyOperationType: Int, Sendable {
-    case sign = 0, verify = 1, encrypt = 2, decrypt = 3, keyExchange = 4
+    case sign = 0
+    case verify = 1
+    case encrypt = 2
+    case decrypt = 3
+    case keyExchange = 4
 }
 #endif

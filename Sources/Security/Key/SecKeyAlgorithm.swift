@@ -5,6 +5,7 @@ import LatchkeyOpenSSL
 /// `SecKeyAlgorithm`, with Apple's raw strings (Security's SecKey.m). What each one does on Linux is
 /// `SecKeyAlgorithm.operation`; SHA-224, MD5 and the ECIES and cofactor algorithms are named but not implemented
 /// (`SecKeyIsAlgorithmSupported` answers false, the operations fail with errSecUnimplemented).
+@available(macOS 10.12, iOS 10.0, tvOS 10.0, watchOS 3.0, *)
 public struct SecKeyAlgorithm: RawRepresentable, Hashable, Sendable {
     private let name: String
     /// The algorithm's Core Foundation string.
@@ -24,16 +25,30 @@ public struct SecKeyAlgorithm: RawRepresentable, Hashable, Sendable {
     public static let rsaSignatureMessagePKCS1v15SHA256 = SecKeyAlgorithm("algid:sign:RSA:message-PKCS1v15:SHA256")
     public static let rsaSignatureMessagePKCS1v15SHA384 = SecKeyAlgorithm("algid:sign:RSA:message-PKCS1v15:SHA384")
     public static let rsaSignatureMessagePKCS1v15SHA512 = SecKeyAlgorithm("algid:sign:RSA:message-PKCS1v15:SHA512")
+    @available(macOS 10.13, iOS 11.0, tvOS 11.0, watchOS 4.0, *)
     public static let rsaSignatureDigestPSSSHA1 = SecKeyAlgorithm("algid:sign:RSA:digest-PSS:SHA1:SHA1:20")
+    @available(macOS 10.13, iOS 11.0, tvOS 11.0, watchOS 4.0, *)
     public static let rsaSignatureDigestPSSSHA224 = SecKeyAlgorithm("algid:sign:RSA:digest-PSS:SHA224:SHA224:24")
+    @available(macOS 10.13, iOS 11.0, tvOS 11.0, watchOS 4.0, *)
     public static let rsaSignatureDigestPSSSHA256 = SecKeyAlgorithm("algid:sign:RSA:digest-PSS:SHA256:SHA256:32")
+    @available(macOS 10.13, iOS 11.0, tvOS 11.0, watchOS 4.0, *)
     public static let rsaSignatureDigestPSSSHA384 = SecKeyAlgorithm("algid:sign:RSA:digest-PSS:SHA384:SHA384:48")
+    @available(macOS 10.13, iOS 11.0, tvOS 11.0, watchOS 4.0, *)
     public static let rsaSignatureDigestPSSSHA512 = SecKeyAlgorithm("algid:sign:RSA:digest-PSS:SHA512:SHA512:64")
+    @available(macOS 10.13, iOS 11.0, tvOS 11.0, watchOS 4.0, *)
     public static let rsaSignatureMessagePSSSHA1 = SecKeyAlgorithm("algid:sign:RSA:message-PSS:SHA1:SHA1:20")
+    @available(macOS 10.13, iOS 11.0, tvOS 11.0, watchOS 4.0, *)
     public static let rsaSignatureMessagePSSSHA224 = SecKeyAlgorithm("algid:sign:RSA:message-PSS:SHA224:SHA224:24")
+    @available(macOS 10.13, iOS 11.0, tvOS 11.0, watchOS 4.0, *)
     public static let rsaSignatureMessagePSSSHA256 = SecKeyAlgorithm("algid:sign:RSA:message-PSS:SHA256:SHA256:32")
+    @available(macOS 10.13, iOS 11.0, tvOS 11.0, watchOS 4.0, *)
     public static let rsaSignatureMessagePSSSHA384 = SecKeyAlgorithm("algid:sign:RSA:message-PSS:SHA384:SHA384:48")
+    @available(macOS 10.13, iOS 11.0, tvOS 11.0, watchOS 4.0, *)
     public static let rsaSignatureMessagePSSSHA512 = SecKeyAlgorithm("algid:sign:RSA:message-PSS:SHA512:SHA512:64")
+    @available(macOS, introduced: 10.12, deprecated: 14.0)
+    @available(iOS, introduced: 10.0, deprecated: 17.0)
+    @available(tvOS, introduced: 10.0, deprecated: 17.0)
+    @available(watchOS, introduced: 3.0, deprecated: 10.0)
     public static let ecdsaSignatureRFC4754 = SecKeyAlgorithm("algid:sign:ECDSA:RFC4754")
     public static let ecdsaSignatureDigestX962 = SecKeyAlgorithm("algid:sign:ECDSA:digest-X962")
     public static let ecdsaSignatureDigestX962SHA1 = SecKeyAlgorithm("algid:sign:ECDSA:digest-X962:SHA1")
@@ -57,8 +72,10 @@ public struct SecKeyAlgorithm: RawRepresentable, Hashable, Sendable {
         SecKeyAlgorithm("algid:encrypt:ECIES:ECDH:KDFX963:SHA256:AESGCM")
     public static let eciesEncryptionCofactorX963SHA256AESGCM =
         SecKeyAlgorithm("algid:encrypt:ECIES:ECDHC:KDFX963:SHA256:AESGCM")
+    @available(macOS 10.13, iOS 11.0, tvOS 11.0, watchOS 4.0, *)
     public static let eciesEncryptionStandardVariableIVX963SHA256AESGCM =
         SecKeyAlgorithm("algid:encrypt:ECIES:ECDH:KDFX963:SHA256:AESGCM-KDFIV")
+    @available(macOS 10.13, iOS 11.0, tvOS 11.0, watchOS 4.0, *)
     public static let eciesEncryptionCofactorVariableIVX963SHA256AESGCM =
         SecKeyAlgorithm("algid:encrypt:ECIES:ECDHC:KDFX963:SHA256:AESGCM-KDFIV")
     public static let ecdhKeyExchangeStandard = SecKeyAlgorithm("algid:keyexchange:ECDH")
@@ -118,6 +135,7 @@ enum SecKeyAlgorithmOperation {
 /// strings (Security's SecKeyAdaptors.m). Apple's Swift spells the C constants (a CF_STRING_ENUM in SecKey.h)
 /// `SecKeyKeyExchangeParameter.requestedSize` and `.sharedInfo`:
 /// `[SecKeyKeyExchangeParameter.requestedSize.rawValue as String: 32] as CFDictionary`.
+@available(macOS 10.12, iOS 10.0, tvOS 10.0, watchOS 3.0, *)
 public struct SecKeyKeyExchangeParameter: RawRepresentable, Hashable, Sendable {
     private let name: String
     /// The parameter's Core Foundation string.
@@ -131,7 +149,9 @@ public struct SecKeyKeyExchangeParameter: RawRepresentable, Hashable, Sendable {
 }
 
 /// `kSecKeyKeyExchangeParameterRequestedSize`, as C code spells it (Linux only: see `SecKeyKeyExchangeParameter`).
+@available(macOS 10.12, iOS 10.0, tvOS 10.0, watchOS 3.0, *)
 nonisolated(unsafe) public let kSecKeyKeyExchangeParameterRequestedSize: CFString = "requestedSize" as NSString
 /// `kSecKeyKeyExchangeParameterSharedInfo`, as C code spells it (Linux only: see `SecKeyKeyExchangeParameter`).
+@available(macOS 10.12, iOS 10.0, tvOS 10.0, watchOS 3.0, *)
 nonisolated(unsafe) public let kSecKeyKeyExchangeParameterSharedInfo: CFString = "sharedInfo" as NSString
 #endif

@@ -13,6 +13,7 @@ private func fail(_ status: OSStatus, _ error: UnsafeMutablePointer<Unmanaged<CF
 }
 
 /// `SecKeyCreateEncryptedData`: RSA encryption with a public (or private) RSA key.
+@available(macOS 10.12, iOS 10.0, tvOS 10.0, watchOS 3.0, *)
 public func SecKeyCreateEncryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ plaintext: CFData,
                                       _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
     guard case let .rsaEncryption(padding)? = algorithm.operation else { return fail(errSecUnimplemented, error) }
@@ -24,6 +25,7 @@ public func SecKeyCreateEncryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorith
 }
 
 /// `SecKeyCreateDecryptedData`: RSA decryption with a private RSA key; a wrong key or padding → errSecDecode.
+@available(macOS 10.12, iOS 10.0, tvOS 10.0, watchOS 3.0, *)
 public func SecKeyCreateDecryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ ciphertext: CFData,
                                       _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
     guard case let .rsaEncryption(padding)? = algorithm.operation else { return fail(errSecUnimplemented, error) }
@@ -36,18 +38,35 @@ public func SecKeyCreateDecryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorith
 
 /// `SecKeyCopyKeyExchangeResult`: ECDH of an EC private key with a public key on the same curve — the raw shared
 /// secret (`.ecdhKeyExchangeStandard`), or `SecKeyKeyExchangeParameter.requestedSize` bytes derived from it with
-/// the ANSI X9.63 KDF and `SecKeyKeyExchangeParameter.sharedInfo` (`.ecdhKeyExchangeStandardX963SHA256`, ...).
+/// the ANSI X9.63 KDF and `SecKeyKeyExchangeParameter.sharedInfo` (`.ecdhKeyExchangeStandardX963SHA256`, ...). A Secure
+/// Enclave key computes the secret in the TPM, after the evaluation its access control asks for.
+@available(macOS 10.12, iOS 10.0, tvOS 10.0, watchOS 3.0, *)
 public func SecKeyCopyKeyExchangeResult(_ privateKey: SecKey, _ algorithm: SecKeyAlgorithm, _ publicKey: SecKey,
                                         _ parameters: CFDictionary,
                                         _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
     guard case let .ecdh(kdf)? = algorithm.operation else { return fail(errSecUnimplemented, error) }
-    guard case let .ec(curve, mine, true) = privateKey.material, case let .ec(peerCurve, peer, _) = publicKey.material,
-          curve == peerCurve, let secret = try? curve.sharedSecret(mine, peer: peer) else { return fail(errSecParam, error) }
-    guard let kdf else { return NSData(data: Data(secret.bytes)) }
     let p: NSDictionary = parameters
     let size = (p[kSecKeyKeyExchangeParameterRequestedSize] as? NSNumber)?.intValue
         ?? (p[kSecKeyKeyExchangeParameterRequestedSize] as? Int)
-    guard let size, size > 0 else { return fail(errSecParam, error) }
+    if kdf != nil, (size ?? 0) <= 0 { return fail(errSecParam, error) }
+    let secret: SecretBytes
+    switch (privateKey.material, publicKey.material) {
+    case let (.ec(curve, mine, true), .ec(peerCurve, peer, _)):
+        guard curve == peerCurve, let computed = try? curve.sharedSecret(mine, peer: peer) else { return fail(errSecParam, error) }
+        secret = computed
+    case (.secureEnclave(let key), _):
+        // The peer's point (a P-256 key, public or private; the TPM checks it is on the curve).
+        guard !publicKey.isRSA, publicKey.bits == 256 else { return fail(errSecParam, error) }
+        do throws(SecKeyFailure) {
+            secret = try SecureEnclaveToken.use(key) { try $0.sharedSecret(peer: publicKey.publicBytes) }
+        } catch let failure {
+            failure.report(error)
+            return nil
+        }
+    default:
+        return fail(errSecParam, error)
+    }
+    guard let kdf, let size else { return NSData(data: Data(secret.bytes)) }
     let info = (p[kSecKeyKeyExchangeParameterSharedInfo] as? Data) ?? (p[kSecKeyKeyExchangeParameterSharedInfo] as? NSData).map { Data($0) }
         ?? Data()
     let derived = info.withUnsafeBytes { shared in

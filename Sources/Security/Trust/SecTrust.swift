@@ -6,8 +6,9 @@ import LatchkeySupport
 
 /// `SecTrust`: certificates to evaluate, policies, anchors and a date, with the last evaluation's result.
 /// Changing any input discards the result; the next query evaluates again. Safe to share between threads.
-public final class SecTrust: Hashable, Sendable {
-    struct State: Sendable {
+public final class SecTrust: Hashable {
+    // @unchecked Sendable: certificates and policies are immutable objects, not Sendable only because Apple's are not.
+    struct State: @unchecked Sendable {
         var certificates: [SecCertificate]
         var policies: [SecPolicy]
         var anchors: [SecCertificate] = []
@@ -17,7 +18,7 @@ public final class SecTrust: Hashable, Sendable {
     }
 
     /// One evaluation: the chain (leaf first) and the failure, if any.
-    struct Evaluated: Sendable {
+    struct Evaluated: @unchecked Sendable {  // as State: immutable certificates
         let chain: [SecCertificate]
         let error: TrustEvaluationError?
     }
@@ -62,8 +63,25 @@ public final class SecTrust: Hashable, Sendable {
 
 /// `SecTrustResultType`, with Apple's raw values.
 public enum SecTrustResultType: UInt32, Sendable {
-    case invalid = 0, proceed = 1, confirm = 2, deny = 3, unspecified = 4
-    case recoverableTrustFailure = 5, fatalTrustFailure = 6, otherError = 7
+    @available(macOS 10.3, *)
+    case invalid = 0
+    @available(macOS 10.3, *)
+    case proceed = 1
+    @available(macOS, introduced: 10.3, deprecated: 10.9)
+    @available(iOS, deprecated: 7.0)
+    @available(tvOS, deprecated: 7.0)
+    @available(watchOS, deprecated: 2.0)
+    case confirm = 2
+    @available(macOS 10.3, *)
+    case deny = 3
+    @available(macOS 10.3, *)
+    case unspecified = 4
+    @available(macOS 10.3, *)
+    case recoverableTrustFailure = 5
+    @available(macOS 10.3, *)
+    case fatalTrustFailure = 6
+    @available(macOS 10.3, *)
+    case otherError = 7
 }
 
 /// `SecTrustWithErrorCallback`: the result handler of `SecTrustEvaluateAsyncWithError` (not `@Sendable`, as Apple's).

@@ -3,12 +3,19 @@ import LatchkeyCrypto
 import LatchkeyServer
 import LatchkeyWebAuthn
 
-/// The HTTP request path behind libmicrohttpd: the input is a raw HTTP/1.1 request, split the way
-/// libmicrohttpd hands it over (method, unescaped path, query arguments, headers, body), routed by a `Router`
-/// with the server's route table, and decoded the way the routes decode bodies (`decodeJSON` into the body
-/// types, `decodeForm`, the passkey responses' clientDataJSON / attestation object / authenticator data).
-/// Properties: every answer is 2xx/400/404/405/415 with a JSON error body for errors, 405 names `Allow`,
-/// and a form that decodes re-encodes to the same parameters.
+/// The HTTP request path, twice: the input is raw bytes of one or more HTTP/1.1 requests.
+///
+/// 1. Through the real server (`HTTPServerHarness`): libmicrohttpd frames the bytes (request line, headers,
+///    Content-Length and chunked bodies, pipelining), the server's edge checks them, and the route table below
+///    answers. Properties: the bytes that come back are well-formed answers and nothing else (`HTTPAnswerStream`:
+///    one header block per answer, bodies of their declared length); each is 200/400/404/405/413/414/415/431/501/505
+///    (or 100 Continue); every error carries the JSON `Error` body as `application/json` (libmicrohttpd's own
+///    answers included), 405 names `Allow`, every answer has `X-Content-Type-Options`.
+/// 2. In process, faster: the request split the way libmicrohttpd hands it over (method, unescaped path, query
+///    arguments, headers, body), routed by a `Router` with the same table, and decoded the way the routes decode
+///    bodies (`decodeJSON` into the body types, `decodeForm`, the passkey responses' clientDataJSON / attestation
+///    object / authenticator data). Properties: every answer is 2xx/400/404/405/415 with a JSON error body for
+///    errors, 405 names `Allow`, and a form that decodes re-encodes to the same parameters.
 enum HTTPFuzzing {
     /// `PasswordCredentials` of AuthRoutes (internal there): the same members and keys.
     struct PasswordCredentials: Decodable {
@@ -86,6 +93,47 @@ enum HTTPFuzzing {
     }
 
     static func run(_ data: Data) throws(FuzzPropertyViolation) {
+        try runThroughServer(data)
+        try runInProcess(data)
+    }
+
+    /// The statuses the real server may answer a fuzzed request with.
+    static let serverStatuses: Set<Int> = [100, 200, 400, 404, 405, 413, 414, 415, 431, 501, 505]
+
+    static func runThroughServer(_ data: Data) throws(FuzzPropertyViolation) {
+        guard let server = HTTPServerHarness.server else { return }
+        let received = HTTPServerHarness.exchange(data, port: server.port)
+        HTTPServerHarness.waitUntilIdle(server)
+        guard let received else { return }
+        let stream = try HTTPAnswerStream(received, headAnswers: headRequests(in: data))
+        for (number, answer) in stream.answers.enumerated() where answer.status >= 200 {
+            let name = "answer \(number + 1) (\(answer.status))"
+            try require(serverStatuses.contains(answer.status), .http, "unexpected status in \(name)")
+            try require(answer.headers["x-content-type-options"] == "nosniff", .http, "\(name) without X-Content-Type-Options")
+            if answer.status >= 400 {
+                try require(answer.headers["content-type"] == "application/json", .http, "\(name) is not application/json")
+                if !answer.bodyless {
+                    let body = try? JSONDecoder().decode(HTTPErrorBody.self, from: answer.body)
+                    try require(body != nil, .http, "\(name) without the JSON Error body")
+                }
+            }
+            if answer.status == 405 { try require(answer.headers["allow"] != nil, .http, "\(name): 405 without Allow") }
+        }
+    }
+
+    /// How many times `HEAD` occurs in `data`: at most that many answers are HEAD answers, without a body.
+    static func headRequests(in data: Data) -> Int {
+        let bytes = [UInt8](data)
+        let head: [UInt8] = Array("HEAD".utf8)
+        guard bytes.count >= head.count else { return 0 }
+        var count = 0
+        for start in 0...(bytes.count - head.count) where bytes[start] == head[0] && Array(bytes[start..<start + head.count]) == head {
+            count += 1
+        }
+        return count
+    }
+
+    static func runInProcess(_ data: Data) throws(FuzzPropertyViolation) {
         guard let request = parse(data) else { return }
         let response: HTTPResponse
         switch router.resolve(request) {

@@ -2,8 +2,10 @@ import AuthenticationServices
 import Foundation
 
 // Client code as Apple's passkey sample ("Shiny", Supporting passkeys) and the Sign in with Apple tutorials write it:
-// a delegate-style account manager that imports only Foundation and AuthenticationServices. It compiles unchanged
-// against Apple's SDK; here it runs on the Linux module against a real `latchkey serve`.
+// a delegate-style account manager that imports only Foundation and AuthenticationServices. Its delegate methods are
+// `nonisolated` and enter the main actor, as Swift 6 needs with the iOS 18.0 SDK (whose delegate protocols are not
+// main-actor; later SDKs' are, and this compiles with both). Here it runs on the Linux module against a real
+// `latchkey serve`.
 
 /// What the account manager reports, as the sample's notifications do.
 enum AccountEvent: Sendable {
@@ -68,52 +70,58 @@ final class AccountManager: NSObject, ASAuthorizationControllerPresentationConte
         authorizationController.performRequests()
     }
 
-    func authorizationController(controller: ASAuthorizationController,
-                                 didCompleteWithAuthorization authorization: ASAuthorization) {
-        switch authorization.credential {
-        case let credentialRegistration as ASAuthorizationPlatformPublicKeyCredentialRegistration:
-            // After the server verifies the registration and creates the user account, sign in the user.
-            guard let attestationObject = credentialRegistration.rawAttestationObject else {
-                onEvent?(.failed(code: ASAuthorizationError.Code.invalidResponse.rawValue))
-                return
+    nonisolated func authorizationController(controller: ASAuthorizationController,
+                                             didCompleteWithAuthorization authorization: ASAuthorization) {
+        MainActor.assumeIsolated {
+            switch authorization.credential {
+            case let credentialRegistration as ASAuthorizationPlatformPublicKeyCredentialRegistration:
+                // After the server verifies the registration and creates the user account, sign in the user.
+                guard let attestationObject = credentialRegistration.rawAttestationObject else {
+                    onEvent?(.failed(code: ASAuthorizationError.Code.invalidResponse.rawValue))
+                    return
+                }
+                onEvent?(.registered(credentialID: credentialRegistration.credentialID,
+                                     clientDataJSON: credentialRegistration.rawClientDataJSON,
+                                     attestationObject: attestationObject))
+            case let credentialAssertion as ASAuthorizationPlatformPublicKeyCredentialAssertion:
+                // After the server verifies the assertion, sign in the user.
+                onEvent?(.signedIn(credentialID: credentialAssertion.credentialID,
+                                   clientDataJSON: credentialAssertion.rawClientDataJSON,
+                                   authenticatorData: credentialAssertion.rawAuthenticatorData,
+                                   signature: credentialAssertion.signature, userID: credentialAssertion.userID))
+            case let appleIDCredential as ASAuthorizationAppleIDCredential:
+                guard let appleIDToken = appleIDCredential.identityToken,
+                      let idTokenString = String(data: appleIDToken, encoding: .utf8) else {
+                    onEvent?(.failed(code: ASAuthorizationError.Code.invalidResponse.rawValue))
+                    return
+                }
+                let code = appleIDCredential.authorizationCode.flatMap { String(data: $0, encoding: .utf8) }
+                onEvent?(.signedInWithApple(user: appleIDCredential.user, identityToken: idTokenString, authorizationCode: code,
+                                            email: appleIDCredential.email, givenName: appleIDCredential.fullName?.givenName))
+            default:
+                onEvent?(.failed(code: ASAuthorizationError.Code.unknown.rawValue))
             }
-            onEvent?(.registered(credentialID: credentialRegistration.credentialID,
-                                 clientDataJSON: credentialRegistration.rawClientDataJSON,
-                                 attestationObject: attestationObject))
-        case let credentialAssertion as ASAuthorizationPlatformPublicKeyCredentialAssertion:
-            // After the server verifies the assertion, sign in the user.
-            onEvent?(.signedIn(credentialID: credentialAssertion.credentialID,
-                               clientDataJSON: credentialAssertion.rawClientDataJSON,
-                               authenticatorData: credentialAssertion.rawAuthenticatorData,
-                               signature: credentialAssertion.signature, userID: credentialAssertion.userID))
-        case let appleIDCredential as ASAuthorizationAppleIDCredential:
-            guard let appleIDToken = appleIDCredential.identityToken,
-                  let idTokenString = String(data: appleIDToken, encoding: .utf8) else {
-                onEvent?(.failed(code: ASAuthorizationError.Code.invalidResponse.rawValue))
-                return
-            }
-            let code = appleIDCredential.authorizationCode.flatMap { String(data: $0, encoding: .utf8) }
-            onEvent?(.signedInWithApple(user: appleIDCredential.user, identityToken: idTokenString, authorizationCode: code,
-                                        email: appleIDCredential.email, givenName: appleIDCredential.fullName?.givenName))
-        default:
-            onEvent?(.failed(code: ASAuthorizationError.Code.unknown.rawValue))
         }
     }
 
-    func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error) {
-        guard let authorizationError = error as? ASAuthorizationError else {
-            onEvent?(.failed(code: (error as NSError).code))
-            return
-        }
-        if authorizationError.code == .canceled {
-            // Either the system doesn't find any credentials and the request ends silently, or the user cancels.
-            onEvent?(.canceled)
-        } else {
-            onEvent?(.failed(code: authorizationError.code.rawValue))
+    nonisolated func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error) {
+        MainActor.assumeIsolated {
+            guard let authorizationError = error as? ASAuthorizationError else {
+                onEvent?(.failed(code: (error as NSError).code))
+                return
+            }
+            if authorizationError.code == .canceled {
+                // Either the system doesn't find any credentials and the request ends silently, or the user cancels.
+                onEvent?(.canceled)
+            } else {
+                onEvent?(.failed(code: authorizationError.code.rawValue))
+            }
         }
     }
 
-    func presentationAnchor(for controller: ASAuthorizationController) -> ASPresentationAnchor {
-        authenticationAnchor ?? ASPresentationAnchor()
+    nonisolated func presentationAnchor(for controller: ASAuthorizationController) -> ASPresentationAnchor {
+        MainActor.assumeIsolated {
+            authenticationAnchor ?? ASPresentationAnchor()
+        }
     }
 }

@@ -31,26 +31,30 @@ final class AsyncAuthorization: NSObject, ASAuthorizationControllerDelegate {
         }
     }
 
-    func authorizationController(controller: ASAuthorizationController,
-                                 didCompleteWithAuthorization authorization: ASAuthorization) {
-        // Platform passkeys and security keys alike.
-        if let registration = authorization.credential as? any ASAuthorizationPublicKeyCredentialRegistration {
-            continuation?.resume(returning: PasskeyCredential(credentialID: registration.credentialID,
-                                                              clientDataJSON: registration.rawClientDataJSON,
-                                                              attestationObject: registration.rawAttestationObject))
-        } else if let assertion = authorization.credential as? any ASAuthorizationPublicKeyCredentialAssertion {
-            continuation?.resume(returning: PasskeyCredential(credentialID: assertion.credentialID,
-                                                              clientDataJSON: assertion.rawClientDataJSON,
-                                                              authenticatorData: assertion.rawAuthenticatorData,
-                                                              signature: assertion.signature, userID: assertion.userID))
-        } else {
-            continuation?.resume(throwing: ASAuthorizationError(.invalidResponse))
+    nonisolated func authorizationController(controller: ASAuthorizationController,
+                                             didCompleteWithAuthorization authorization: ASAuthorization) {
+        MainActor.assumeIsolated {
+            // Platform passkeys and security keys alike.
+            if let registration = authorization.credential as? any ASAuthorizationPublicKeyCredentialRegistration {
+                continuation?.resume(returning: PasskeyCredential(credentialID: registration.credentialID,
+                                                                  clientDataJSON: registration.rawClientDataJSON,
+                                                                  attestationObject: registration.rawAttestationObject))
+            } else if let assertion = authorization.credential as? any ASAuthorizationPublicKeyCredentialAssertion {
+                continuation?.resume(returning: PasskeyCredential(credentialID: assertion.credentialID,
+                                                                  clientDataJSON: assertion.rawClientDataJSON,
+                                                                  authenticatorData: assertion.rawAuthenticatorData,
+                                                                  signature: assertion.signature, userID: assertion.userID))
+            } else {
+                continuation?.resume(throwing: ASAuthorizationError(.invalidResponse))
+            }
+            continuation = nil
         }
-        continuation = nil
     }
 
-    func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error) {
-        continuation?.resume(throwing: error)
-        continuation = nil
+    nonisolated func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error) {
+        MainActor.assumeIsolated {
+            continuation?.resume(throwing: error)
+            continuation = nil
+        }
     }
 }

@@ -6,7 +6,8 @@ import Foundation
 // and a delegate that reads an `ASAuthorizationAppleIDCredential` or an `ASPasswordCredential`. The ASAuthorization
 // lines are the sample's; what the sample does with the result on screen (a result view, an alert) is reported through
 // `onEvent` instead. Foundation and AuthenticationServices only: it compiles unchanged against Apple's SDK and, here,
-// runs on the Linux module.
+// runs on the Linux module. Its delegate methods are `nonisolated` and enter the main actor, as Swift 6 needs with the
+// iOS 18.0 SDK (whose delegate protocols are not main-actor; later SDKs' are, and this compiles with both).
 
 /// What the login controller hands on, as the sample's screens would show it.
 enum ExistingAccountEvent: Sendable {
@@ -36,7 +37,12 @@ final class LoginController: NSObject, ASAuthorizationControllerDelegate, ASAuth
         authorizationController.performRequests()
     }
 
-    func authorizationController(controller: ASAuthorizationController, didCompleteWithAuthorization authorization: ASAuthorization) {
+    nonisolated func authorizationController(controller: ASAuthorizationController,
+                                             didCompleteWithAuthorization authorization: ASAuthorization) {
+        MainActor.assumeIsolated { didComplete(with: authorization) }
+    }
+
+    private func didComplete(with authorization: ASAuthorization) {
         switch authorization.credential {
         case let appleIDCredential as ASAuthorizationAppleIDCredential:
             // Create an account in your system.
@@ -60,13 +66,16 @@ final class LoginController: NSObject, ASAuthorizationControllerDelegate, ASAuth
         }
     }
 
-    func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error) {
+    nonisolated func authorizationController(controller: ASAuthorizationController,
+                                             didCompleteWithError error: any Error) {
         // Handle error.
         let code = (error as NSError).code
-        onEvent?(code == ASAuthorizationError.Code.canceled.rawValue ? .canceled : .failed(code: code))
+        MainActor.assumeIsolated {
+            onEvent?(code == ASAuthorizationError.Code.canceled.rawValue ? .canceled : .failed(code: code))
+        }
     }
 
-    func presentationAnchor(for controller: ASAuthorizationController) -> ASPresentationAnchor {
-        window ?? ASPresentationAnchor()
+    nonisolated func presentationAnchor(for controller: ASAuthorizationController) -> ASPresentationAnchor {
+        MainActor.assumeIsolated { window ?? ASPresentationAnchor() }
     }
 }

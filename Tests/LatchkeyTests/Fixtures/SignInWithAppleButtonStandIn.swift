@@ -25,16 +25,20 @@ final class SignInWithAppleButtonStandIn: NSObject, ASAuthorizationControllerDel
         return result ?? .failure(ASAuthorizationError(.unknown))
     }
 
-    func authorizationController(controller: ASAuthorizationController,
-                                 didCompleteWithAuthorization authorization: ASAuthorization) {
-        result = .success(authorization)
-        finished?.resume()
-        finished = nil
+    nonisolated func authorizationController(controller: ASAuthorizationController,
+                                             didCompleteWithAuthorization authorization: ASAuthorization) {
+        MainActor.assumeIsolated {
+            result = .success(authorization)
+            finished?.resume()
+            finished = nil
+        }
     }
 
-    func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error) {
-        result = .failure(error)
-        finished?.resume()
-        finished = nil
+    nonisolated func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error) {
+        MainActor.assumeIsolated {
+            result = .failure(error)
+            finished?.resume()
+            finished = nil
+        }
     }
 }

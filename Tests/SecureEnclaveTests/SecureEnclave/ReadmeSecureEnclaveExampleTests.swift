@@ -36,6 +36,41 @@ import Testing
         }
     }
 
+    /// The README's `Security` example (`SecKeyCreateRandomKey` with `kSecAttrTokenIDSecureEnclave`), as written.
+    @Test func securityExample() async throws {
+        let tag = Data("com.example.notes.signing".utf8), request = Data("POST /v1/transfer".utf8)
+        let outcome: (Bool, Bool)? = try await KeychainOnTPM.run { _ in
+            var checked = false
+            func example() throws -> Bool? {
+                let access = SecAccessControlCreateWithFlags(kCFAllocatorDefault, kSecAttrAccessibleWhenUnlockedThisDeviceOnly,
+                                                             .privateKeyUsage, nil)!
+                let attributes: NSDictionary = [
+                    kSecAttrKeyType: kSecAttrKeyTypeEC,
+                    kSecAttrKeySizeInBits: 256,
+                    kSecAttrTokenID: kSecAttrTokenIDSecureEnclave,
+                    kSecPrivateKeyAttrs: [kSecAttrIsPermanent: true, kSecAttrApplicationTag: tag, kSecAttrAccessControl: access],
+                ]
+                var error: Unmanaged<CFError>?
+                guard SecKeyCreateRandomKey(attributes, &error) != nil else { throw error!.takeRetainedValue() as any Error }
+
+                // Later, in another process too (same TPM, same keychain):
+                let query: [String: Any] = [kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: tag,
+                                            kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecReturnRef as String: true]
+                var item: CFTypeRef?
+                guard SecItemCopyMatching(query as CFDictionary, &item) == errSecSuccess else { return nil }
+                let key = item as! SecKey
+                let signature = SecKeyCreateSignature(key, .ecdsaSignatureMessageX962SHA256, request as CFData, &error)! as Data
+                let valid = SecKeyVerifySignature(SecKeyCopyPublicKey(key)!, .ecdsaSignatureMessageX962SHA256, request as CFData,
+                                                  signature as CFData, &error)
+                checked = true
+                return valid
+            }
+            return (try example() ?? false, checked)
+        }
+        guard let (valid, checked) = outcome else { return }
+        #expect(checked && valid)
+    }
+
     @Test func appAttestExample() async throws {
         guard let tpm = try SoftwareTPM.start() else { return }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-readme-\(UUID().uuidString)")

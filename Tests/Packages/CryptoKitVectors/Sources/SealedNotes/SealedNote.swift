@@ -39,8 +39,9 @@ public enum SealedNoteError: Error, Equatable {
     case tampered
 }
 
-/// A notebook: one master key shared by its readers; every note is signed by its author.
-public struct Notebook: Sendable {
+/// A notebook: one master key shared by its readers; every note is signed by its author. Not `Sendable`: CryptoKit's
+/// `SymmetricKey` is Sendable only from the iOS 18.4 SDK on, and this package builds with Xcode 16.0's.
+public struct Notebook {
     private let masterKey: SymmetricKey
 
     /// A notebook over `masterKey` (256 bits recommended).

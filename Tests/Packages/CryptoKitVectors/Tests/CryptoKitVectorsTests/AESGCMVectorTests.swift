@@ -102,28 +102,28 @@ struct AESGCMVectorTests {
         // Any change is an authentication failure, and no plaintext comes out.
         var badTag = tag
         badTag[badTag.startIndex] ^= 0x01
-        #expect(throws: CryptoKitError.authenticationFailure) {
+        expectCryptoKitError(.authenticationFailure) {
             try AES.GCM.open(AES.GCM.SealedBox(nonce: nonce, ciphertext: ciphertext, tag: badTag), using: key,
                              authenticating: aad)
         }
-        #expect(throws: CryptoKitError.authenticationFailure) {
+        expectCryptoKitError(.authenticationFailure) {
             try AES.GCM.open(box, using: key, authenticating: aad + Data([0x00]))
         }
         if !ciphertext.isEmpty {
             var badCiphertext = ciphertext
             badCiphertext[badCiphertext.index(before: badCiphertext.endIndex)] ^= 0x80
-            #expect(throws: CryptoKitError.authenticationFailure) {
+            expectCryptoKitError(.authenticationFailure) {
                 try AES.GCM.open(AES.GCM.SealedBox(nonce: nonce, ciphertext: badCiphertext, tag: tag), using: key,
                                  authenticating: aad)
             }
         }
         var badNonce = Data(hex: v.iv)
         badNonce[badNonce.startIndex] ^= 0x01
-        #expect(throws: CryptoKitError.authenticationFailure) {
+        expectCryptoKitError(.authenticationFailure) {
             try AES.GCM.open(AES.GCM.SealedBox(nonce: AES.GCM.Nonce(data: badNonce), ciphertext: ciphertext, tag: tag),
                              using: key, authenticating: aad)
         }
-        #expect(throws: CryptoKitError.authenticationFailure) {
+        expectCryptoKitError(.authenticationFailure) {
             try AES.GCM.open(box, using: SymmetricKey(size: SymmetricKeySize(bitCount: key.bitCount)),
                              authenticating: aad)
         }
@@ -131,8 +131,8 @@ struct AESGCMVectorTests {
 
     @Test("Test case 5's 64-bit IV is refused")
     func shortIV() {
-        #expect(throws: CryptoKitError.incorrectParameterSize) { try AES.GCM.Nonce(data: Data(hex: "cafebabefacedbad")) }
-        #expect(throws: CryptoKitError.incorrectParameterSize) { try AES.GCM.Nonce(data: Data()) }
+        expectCryptoKitError(.incorrectParameterSize) { try AES.GCM.Nonce(data: Data(hex: "cafebabefacedbad")) }
+        expectCryptoKitError(.incorrectParameterSize) { try AES.GCM.Nonce(data: Data()) }
     }
 
     @Test("Random nonces and keys round-trip; combined layout is nonce, ciphertext, tag")

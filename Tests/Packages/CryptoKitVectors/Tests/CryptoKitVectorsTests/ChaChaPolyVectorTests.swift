@@ -30,14 +30,14 @@ struct ChaChaPolyVectorTests {
 
         var badTag = tag
         badTag[badTag.startIndex + 15] ^= 0x01
-        #expect(throws: CryptoKitError.authenticationFailure) {
+        expectCryptoKitError(.authenticationFailure) {
             try ChaChaPoly.open(ChaChaPoly.SealedBox(nonce: nonce, ciphertext: ciphertext, tag: badTag), using: key,
                                 authenticating: aad)
         }
-        #expect(throws: CryptoKitError.authenticationFailure) { try ChaChaPoly.open(sealed, using: key) }
+        expectCryptoKitError(.authenticationFailure) { try ChaChaPoly.open(sealed, using: key) }
         var badCiphertext = ciphertext
         badCiphertext[badCiphertext.startIndex] ^= 0x01
-        #expect(throws: CryptoKitError.authenticationFailure) {
+        expectCryptoKitError(.authenticationFailure) {
             try ChaChaPoly.open(ChaChaPoly.SealedBox(nonce: nonce, ciphertext: badCiphertext, tag: tag), using: key,
                                 authenticating: aad)
         }

@@ -99,12 +99,12 @@ struct Curve25519VectorTests {
         #expect(try Curve25519.KeyAgreement.PrivateKey(rawRepresentation: agreement.rawRepresentation).publicKey
             .rawRepresentation == agreement.publicKey.rawRepresentation)
         for size in [0, 31, 33, 64] {
-            #expect(throws: CryptoKitError.incorrectKeySize) { try Curve25519.Signing.PrivateKey(rawRepresentation: Data(count: size)) }
-            #expect(throws: CryptoKitError.incorrectKeySize) { try Curve25519.Signing.PublicKey(rawRepresentation: Data(count: size)) }
-            #expect(throws: CryptoKitError.incorrectKeySize) {
+            expectCryptoKitError(.incorrectKeySize) { try Curve25519.Signing.PrivateKey(rawRepresentation: Data(count: size)) }
+            expectCryptoKitError(.incorrectKeySize) { try Curve25519.Signing.PublicKey(rawRepresentation: Data(count: size)) }
+            expectCryptoKitError(.incorrectKeySize) {
                 try Curve25519.KeyAgreement.PrivateKey(rawRepresentation: Data(count: size))
             }
-            #expect(throws: CryptoKitError.incorrectKeySize) {
+            expectCryptoKitError(.incorrectKeySize) {
                 try Curve25519.KeyAgreement.PublicKey(rawRepresentation: Data(count: size))
             }
         }

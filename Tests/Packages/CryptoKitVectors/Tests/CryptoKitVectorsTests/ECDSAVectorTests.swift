@@ -71,13 +71,13 @@ struct ECDSAVectorTests {
 
     @Test("Raw signatures of the wrong size are refused")
     func rawSizes() {
-        #expect(throws: CryptoKitError.incorrectParameterSize) {
+        expectCryptoKitError(.incorrectParameterSize) {
             try P256.Signing.ECDSASignature(rawRepresentation: Data("hello".utf8))
         }
-        #expect(throws: CryptoKitError.incorrectParameterSize) {
+        expectCryptoKitError(.incorrectParameterSize) {
             try P384.Signing.ECDSASignature(rawRepresentation: Data(count: 64))
         }
-        #expect(throws: CryptoKitError.incorrectParameterSize) {
+        expectCryptoKitError(.incorrectParameterSize) {
             try P521.Signing.ECDSASignature(rawRepresentation: Data(count: 131))
         }
     }

@@ -10,43 +10,43 @@ struct ErrorCaseTests {
     @Test("AES-GCM: key sizes, nonces, truncated and tampered boxes")
     func aesGCM() throws {
         for bits in [0, 8, 64, 120, 136, 304, 512] {
-            #expect(throws: CryptoKitError.incorrectKeySize) {
+            expectCryptoKitError(.incorrectKeySize) {
                 try AES.GCM.seal(Data("x".utf8), using: SymmetricKey(data: Data(count: bits / 8)))
             }
         }
         for size in [0, 1, 11] {
-            #expect(throws: CryptoKitError.incorrectParameterSize) { try AES.GCM.Nonce(data: Data(count: size)) }
+            expectCryptoKitError(.incorrectParameterSize) { try AES.GCM.Nonce(data: Data(count: size)) }
         }
-        #expect(throws: CryptoKitError.incorrectParameterSize) { try AES.GCM.SealedBox(combined: Data(count: 27)) }
-        #expect(throws: CryptoKitError.incorrectParameterSize) {
+        expectCryptoKitError(.incorrectParameterSize) { try AES.GCM.SealedBox(combined: Data(count: 27)) }
+        expectCryptoKitError(.incorrectParameterSize) {
             try AES.GCM.SealedBox(nonce: AES.GCM.Nonce(), ciphertext: Data(count: 4), tag: Data(count: 15))
         }
-        #expect(throws: CryptoKitError.incorrectParameterSize) {
+        expectCryptoKitError(.incorrectParameterSize) {
             try AES.GCM.SealedBox(nonce: AES.GCM.Nonce(), ciphertext: Data(count: 4), tag: Data(count: 17))
         }
         // The smallest box (no ciphertext) is well formed, and fails authentication under a random key.
         let empty = try AES.GCM.SealedBox(combined: Data(count: 28))
         #expect(empty.ciphertext.isEmpty)
-        #expect(throws: CryptoKitError.authenticationFailure) { try AES.GCM.open(empty, using: SymmetricKey(size: .bits128)) }
+        expectCryptoKitError(.authenticationFailure) { try AES.GCM.open(empty, using: SymmetricKey(size: .bits128)) }
 
         let key = SymmetricKey(size: .bits256)
         let combined = try #require(try AES.GCM.seal(Data("attack at dawn".utf8), using: key, authenticating: Data("hdr".utf8))
             .combined)
         // Truncating the box moves the tag: authentication fails.
-        #expect(throws: CryptoKitError.authenticationFailure) {
+        expectCryptoKitError(.authenticationFailure) {
             try AES.GCM.open(AES.GCM.SealedBox(combined: combined.dropLast()), using: key, authenticating: Data("hdr".utf8))
         }
         for index in combined.indices {
             var tampered = combined
             tampered[index] ^= 0x04
-            #expect(throws: CryptoKitError.authenticationFailure) {
+            expectCryptoKitError(.authenticationFailure) {
                 try AES.GCM.open(AES.GCM.SealedBox(combined: tampered), using: key, authenticating: Data("hdr".utf8))
             }
         }
-        #expect(throws: CryptoKitError.authenticationFailure) {
+        expectCryptoKitError(.authenticationFailure) {
             try AES.GCM.open(AES.GCM.SealedBox(combined: combined), using: key, authenticating: Data("HDR".utf8))
         }
-        #expect(throws: CryptoKitError.authenticationFailure) {
+        expectCryptoKitError(.authenticationFailure) {
             try AES.GCM.open(AES.GCM.SealedBox(combined: combined), using: key)
         }
     }
@@ -54,31 +54,31 @@ struct ErrorCaseTests {
     @Test("ChaChaPoly: key sizes, nonces, truncated and tampered boxes")
     func chaChaPoly() throws {
         for bytes in [0, 16, 24, 31, 33] {
-            #expect(throws: CryptoKitError.incorrectKeySize) {
+            expectCryptoKitError(.incorrectKeySize) {
                 try ChaChaPoly.seal(Data("x".utf8), using: SymmetricKey(data: Data(count: bytes)))
             }
         }
         for size in [0, 8, 11, 13, 24] {
-            #expect(throws: CryptoKitError.incorrectParameterSize) { try ChaChaPoly.Nonce(data: Data(count: size)) }
+            expectCryptoKitError(.incorrectParameterSize) { try ChaChaPoly.Nonce(data: Data(count: size)) }
         }
-        #expect(throws: CryptoKitError.incorrectParameterSize) { try ChaChaPoly.SealedBox(combined: Data(count: 27)) }
-        #expect(throws: CryptoKitError.incorrectParameterSize) {
+        expectCryptoKitError(.incorrectParameterSize) { try ChaChaPoly.SealedBox(combined: Data(count: 27)) }
+        expectCryptoKitError(.incorrectParameterSize) {
             try ChaChaPoly.SealedBox(nonce: ChaChaPoly.Nonce(), ciphertext: Data(), tag: Data(count: 12))
         }
         let key = SymmetricKey(size: .bits256)
         let sealed = try ChaChaPoly.seal(Data("attack at dawn".utf8), using: key, authenticating: Data("hdr".utf8))
-        #expect(throws: CryptoKitError.authenticationFailure) {
+        expectCryptoKitError(.authenticationFailure) {
             try ChaChaPoly.open(ChaChaPoly.SealedBox(combined: sealed.combined.dropLast()), using: key,
                                 authenticating: Data("hdr".utf8))
         }
         for index in sealed.combined.indices {
             var tampered = sealed.combined
             tampered[index] ^= 0x40
-            #expect(throws: CryptoKitError.authenticationFailure) {
+            expectCryptoKitError(.authenticationFailure) {
                 try ChaChaPoly.open(ChaChaPoly.SealedBox(combined: tampered), using: key, authenticating: Data("hdr".utf8))
             }
         }
-        #expect(throws: CryptoKitError.authenticationFailure) {
+        expectCryptoKitError(.authenticationFailure) {
             try ChaChaPoly.open(sealed, using: SymmetricKey(size: .bits256), authenticating: Data("hdr".utf8))
         }
     }
@@ -86,27 +86,27 @@ struct ErrorCaseTests {
     @Test("NIST public keys: wrong sizes, wrong prefixes, points off the curve")
     func publicKeys() throws {
         let good = KnownNISTKey.p256.x963Public
-        #expect(throws: CryptoKitError.incorrectParameterSize) { try P256.Signing.PublicKey(x963Representation: good.dropLast()) }
-        #expect(throws: CryptoKitError.incorrectParameterSize) { try P256.Signing.PublicKey(x963Representation: good + Data([0])) }
-        #expect(throws: CryptoKitError.incorrectParameterSize) { try P256.Signing.PublicKey(rawRepresentation: good) }
-        #expect(throws: CryptoKitError.incorrectParameterSize) {
+        expectCryptoKitError(.incorrectParameterSize) { try P256.Signing.PublicKey(x963Representation: good.dropLast()) }
+        expectCryptoKitError(.incorrectParameterSize) { try P256.Signing.PublicKey(x963Representation: good + Data([0])) }
+        expectCryptoKitError(.incorrectParameterSize) { try P256.Signing.PublicKey(rawRepresentation: good) }
+        expectCryptoKitError(.incorrectParameterSize) {
             try P256.KeyAgreement.PublicKey(compressedRepresentation: good)
         }
-        #expect(throws: CryptoKitError.incorrectParameterSize) {
+        expectCryptoKitError(.incorrectParameterSize) {
             try P384.KeyAgreement.PublicKey(compressedRepresentation: KnownNISTKey.p384.x963Public)
         }
-        #expect(throws: CryptoKitError.incorrectParameterSize) {
+        expectCryptoKitError(.incorrectParameterSize) {
             try P521.KeyAgreement.PublicKey(compressedRepresentation: KnownNISTKey.p521.x963Public)
         }
-        #expect(throws: CryptoKitError.incorrectParameterSize) {
+        expectCryptoKitError(.incorrectParameterSize) {
             try P256.Signing.PublicKey(compactRepresentation: Data(count: 33))
         }
         var wrongPrefix = good
         wrongPrefix[0] = 0x05
-        #expect(throws: CryptoKitError.incorrectKeySize) { try P256.Signing.PublicKey(x963Representation: wrongPrefix) }
+        expectCryptoKitError(.incorrectKeySize) { try P256.Signing.PublicKey(x963Representation: wrongPrefix) }
         var wrongCompressedPrefix = KnownNISTKey.p256.compressedPublic
         wrongCompressedPrefix[0] = 0x04
-        #expect(throws: CryptoKitError.incorrectKeySize) {
+        expectCryptoKitError(.incorrectKeySize) {
             try P256.Signing.PublicKey(compressedRepresentation: wrongCompressedPrefix)
         }
 
@@ -131,17 +131,17 @@ struct ErrorCaseTests {
     @Test("NIST private keys: wrong sizes, scalars out of range, mismatched x9.63")
     func privateKeys() throws {
         let known = KnownNISTKey.p256
-        #expect(throws: CryptoKitError.incorrectParameterSize) { try P256.Signing.PrivateKey(rawRepresentation: Data(count: 31)) }
-        #expect(throws: CryptoKitError.incorrectParameterSize) { try P256.Signing.PrivateKey(rawRepresentation: Data(count: 33)) }
-        #expect(throws: CryptoKitError.incorrectParameterSize) {
+        expectCryptoKitError(.incorrectParameterSize) { try P256.Signing.PrivateKey(rawRepresentation: Data(count: 31)) }
+        expectCryptoKitError(.incorrectParameterSize) { try P256.Signing.PrivateKey(rawRepresentation: Data(count: 33)) }
+        expectCryptoKitError(.incorrectParameterSize) {
             try P384.KeyAgreement.PrivateKey(rawRepresentation: Data(hex: known.d))
         }
-        #expect(throws: CryptoKitError.incorrectParameterSize) {
+        expectCryptoKitError(.incorrectParameterSize) {
             try P256.Signing.PrivateKey(x963Representation: known.x963Public + Data(hex: known.d).dropLast())
         }
         var wrongPrefix = known.x963Public + Data(hex: known.d)
         wrongPrefix[0] = 0x02
-        #expect(throws: CryptoKitError.incorrectKeySize) { try P256.Signing.PrivateKey(x963Representation: wrongPrefix) }
+        expectCryptoKitError(.incorrectKeySize) { try P256.Signing.PrivateKey(x963Representation: wrongPrefix) }
         // Scalars 0 and n (the group order) are not private keys.
         let n = Data(hex: "ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551")
         #expect(throws: (any Error).self) { try P256.Signing.PrivateKey(rawRepresentation: Data(count: 32)) }
@@ -155,9 +155,9 @@ struct ErrorCaseTests {
     func asn1() throws {
         let p256 = KnownNISTKey.p256, p384 = KnownNISTKey.p384
         // A public key of another curve: CryptoKit reports the size of its point.
-        #expect(throws: CryptoKitError.incorrectParameterSize) { try P384.Signing.PublicKey(pemRepresentation: p256.spkiPEM) }
-        #expect(throws: CryptoKitError.incorrectParameterSize) { try P521.KeyAgreement.PublicKey(pemRepresentation: p256.spkiPEM) }
-        #expect(throws: CryptoKitError.incorrectParameterSize) {
+        expectCryptoKitError(.incorrectParameterSize) { try P384.Signing.PublicKey(pemRepresentation: p256.spkiPEM) }
+        expectCryptoKitError(.incorrectParameterSize) { try P521.KeyAgreement.PublicKey(pemRepresentation: p256.spkiPEM) }
+        expectCryptoKitError(.incorrectParameterSize) {
             try P256.Signing.PublicKey(derRepresentation: der(ofPEM: p384.spkiPEM))
         }
         #expect(throws: (any Error).self) { try P384.Signing.PrivateKey(pemRepresentation: p256.pkcs8PEM) }
