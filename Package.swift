@@ -138,11 +138,13 @@ var targets: [Target] = [
             path: "Examples/SecureNotes.swiftpm/SecureNotesCore", swiftSettings: client),
 
     .testTarget(name: "LatchkeyCryptoTests",
-                dependencies: ["LatchkeyCrypto"] + backend(linux: ["LatchkeyOpenSSL", "COpenSSL"], apple: []),
+                dependencies: ["LatchkeyCrypto", "LatchkeyTestSupport"] + backend(linux: ["LatchkeyOpenSSL", "COpenSSL"], apple: []),
                 resources: [.copy("Vectors")], swiftSettings: client),
     .testTarget(name: "LatchkeyWebAuthnTests", dependencies: ["LatchkeyWebAuthn"], swiftSettings: client),
+    // What the test targets share: blocking test work off the cooperative pool (`onThread`, `.offCooperativePool`).
+    .target(name: "LatchkeyTestSupport", dependencies: ["LatchkeySupport"], path: "Tests/TestSupport", swiftSettings: strict),
     .testTarget(name: "LatchkeyTests",
-                dependencies: ["Latchkey", "SecureNotesExampleCore"]
+                dependencies: ["Latchkey", "SecureNotesExampleCore", "LatchkeyTestSupport"]
                     + backend(linux: ["AuthenticationServices", "Security", "LocalAuthentication"],
                               apple: ["Security", "LocalAuthentication", "AuthenticationServices"]),
                 swiftSettings: client),
@@ -218,7 +220,8 @@ if !appleFrameworksMode {
                           dependencies: ["Latchkey", "LatchkeyServer", "COpenSSL", "CSodium", "CSQLite", "CMicroHTTPD"]
                               + linuxOnly("LatchkeyTPM"),
                           swiftSettings: strict),
-        .testTarget(name: "LatchkeyServerTests", dependencies: ["LatchkeyServer", "Latchkey", "LatchkeyFuzzTargets"],
+        .testTarget(name: "LatchkeyServerTests",
+                    dependencies: ["LatchkeyServer", "Latchkey", "LatchkeyFuzzTargets", "LatchkeyTestSupport"],
                     swiftSettings: strict),
         // Fuzzing (issue 14): the fuzz entries are a plain library, so the regression replay in LatchkeyServerTests
         // runs them in `make test`; the libFuzzer driver exists only when LATCHKEY_FUZZ=1 (scripts/fuzz.sh).
@@ -229,11 +232,12 @@ if !appleFrameworksMode {
     if linuxHost {
         // Tests of the Linux backends and facades (these targets exist only in a Linux host's manifest).
         targets += [
-            .testTarget(name: "LatchkeyAuthTests", dependencies: ["LatchkeyAuth", "LatchkeyAuthCore", "LatchkeyAuthLinux"],
+            .testTarget(name: "LatchkeyAuthTests",
+                        dependencies: ["LatchkeyAuth", "LatchkeyAuthCore", "LatchkeyAuthLinux", "LatchkeyTestSupport"],
                         swiftSettings: strict),
             .testTarget(name: "LatchkeyKeychainTests",
                         dependencies: ["LatchkeyKeychain", "LatchkeyKeychainCore", "LatchkeyAuth", "LatchkeyKeychainLinux",
-                                       "LatchkeyOpenSSL"],
+                                       "LatchkeyOpenSSL", "LatchkeyTestSupport"],
                         swiftSettings: strict),
             .testTarget(name: "CompatibilityTests",
                         dependencies: ["Security", "LocalAuthentication", "LatchkeyKeychain", "LatchkeyAuth"]),
@@ -242,12 +246,12 @@ if !appleFrameworksMode {
             .testTarget(name: "SecureEnclaveTests",
                         dependencies: ["CryptoKit", "Security", "LocalAuthentication", "DeviceCheck", "LatchkeyAuthCore",
                                        "LatchkeyCrypto", "LatchkeySupport", "LatchkeyTPM", "Latchkey", "LatchkeyKeychain",
-                                       "LatchkeyWebAuthn"],
+                                       "LatchkeyWebAuthn", "LatchkeyTestSupport"],
                         swiftSettings: strict),
             // The Keychain Services conformance table (docs/conformance/*.tsv, read by path) run against every Linux store.
             .testTarget(name: "KeychainConformanceTests",
                         dependencies: ["Security", "LocalAuthentication", "LatchkeyKeychainCore", "LatchkeyKeychainLinux",
-                                       "LatchkeyAuthCore", "LatchkeySupport"],
+                                       "LatchkeyAuthCore", "LatchkeySupport", "LatchkeyTestSupport"],
                         swiftSettings: strict),
             // Power cuts (issue 35): an SQLite VFS in C that keeps what a cut would and the harness that cuts every store's
             // operations and checks what survived (`make powercut`; a short run in `make test`). Test support: no product

@@ -43,3 +43,10 @@ latchkey_accept4(int fd, struct sockaddr *address, socklen_t *length, int flags)
     return accept4(fd, address, length, flags);
 }
 #endif
+
+/* MHD_set_connection_option is C-variadic too: the connection's inactivity timeout in seconds (0: none). Setting a
+   value after 0 restarts the timer. */
+static inline void
+latchkey_connection_set_timeout(struct MHD_Connection *connection, unsigned int seconds) {
+    (void) MHD_set_connection_option(connection, MHD_CONNECTION_OPTION_TIMEOUT, seconds);
+}

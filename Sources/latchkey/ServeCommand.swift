@@ -9,7 +9,7 @@ enum ServeCommand {
         usage: latchkey serve [--host 127.0.0.1] [--port 8080] [--database sqlite:PATH|postgres://...]
                               [--threads 4] [--access-log] [--issuer URL] [--print-routes]
                               [--db-pool 8] [--db-timeout-ms 5000] [--refresh-grace SECONDS] [--key-reload SECONDS]
-                              [--trusted-proxy ADDRESS]... [--step-up-max-age SECONDS]
+                              [--trusted-proxy ADDRESS]... [--step-up-max-age SECONDS] [--clock-offset-file FILE]
                               [--rp-id localhost] [--rp-name NAME] [--origin URL]... [--user-verification required|preferred]
                               [--attestation none|indirect|direct|enterprise] [--attestation-roots DIR] [--allow-rs1]
                               [--metadata BLOB.jwt --metadata-root ROOT.pem|.der [--metadata-stale warn|refuse]]
@@ -29,6 +29,9 @@ enum ServeCommand {
         whose X-Forwarded-For gives the client address used for throttling, the session list and the access log.
         --step-up-max-age (default 300) is how recent a sign-in must be for DELETE /v1/me, a password change without
         the current password and adding a sign-in method; older tokens get 401 insufficient_user_authentication.
+        --clock-offset-file is for tests only: the server's clock runs ahead by the whole seconds FILE holds (read
+        again whenever it changes; missing means 0), so a test moves time forward (e.g. past the step-up max age)
+        instead of sleeping. Never give it to a server people use.
         Passkeys: --rp-id is the WebAuthn relying party ID; --origin (repeatable) the accepted origins, by default
         http://localhost:PORT and http://127.0.0.1:PORT (the terminal client) when the RP ID is localhost.
         --attestation is the attestation the options ask for (default none). --attestation-roots DIR holds the
@@ -89,6 +92,8 @@ enum ServeCommand {
         var refreshGraceSeconds: Int64 = 0
         var keyReloadSeconds: Int64 = 30
         var stepUpMaxAge: Int64 = 300
+        /// Testing only: the file whose seconds the server's clock runs ahead by (`OffsetFileClock`).
+        var clockOffsetFile: String?
         var appleRevocationRetrySeconds: Int64 = 60
         var trustedProxies: Set<String> = []
         var metadataFile: String?
@@ -156,6 +161,9 @@ enum ServeCommand {
                     return .failure("--step-up-max-age needs a number of seconds 1...86400")
                 }
                 options.stepUpMaxAge = seconds
+            case "--clock-offset-file":
+                guard let path = value(), !path.isEmpty else { return .failure("--clock-offset-file needs a file") }
+                options.clockOffsetFile = path
             case "--apple-revocation-retry":
                 guard let text = value(), let seconds = Int64(text), (1...3600).contains(seconds) else {
                     return .failure("--apple-revocation-retry needs a number of seconds 1...3600")
@@ -302,7 +310,8 @@ enum ServeCommand {
         var configuration = AuthConfiguration(issuer: options.issuer ?? baseURL, refreshGraceSeconds: options.refreshGraceSeconds)
         configuration.signingKeyReloadInterval = options.keyReloadSeconds
         configuration.stepUpMaxAge = options.stepUpMaxAge
-        return try AuthService(database: database, configuration: configuration)
+        let clock: any ServerClock = options.clockOffsetFile.map { OffsetFileClock(path: $0) } ?? SystemClock()
+        return try AuthService(database: database, configuration: configuration, clock: clock)
     }
 
     /// The relying party of the passkey endpoints (origins default to the bound port on localhost), with the
@@ -410,6 +419,9 @@ enum ServeCommand {
         // The libraries' warnings (a configuration that is valid but probably not meant) reach the operator.
         if ProcessInfo.processInfo.environment["LATCHKEY_LOG"] == nil {
             LatchkeyLog.setHandler(LatchkeyLog.standardErrorHandler(environment: ["LATCHKEY_LOG": "warning"]))
+        }
+        if let path = options.clockOffsetFile {
+            FileHandle.standardError.write(Data("latchkey serve: warning: testing only: the clock runs ahead by the seconds in \(path)\n".utf8))
         }
         var configuration = HTTPServerConfiguration(host: options.host, port: options.port, threads: options.threads,
                                                     accessLog: options.accessLog ? .standardError : nil)

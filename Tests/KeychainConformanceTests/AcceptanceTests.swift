@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import LatchkeyAuthCore
 import LatchkeyKeychainCore
 import LatchkeyKeychainLinux

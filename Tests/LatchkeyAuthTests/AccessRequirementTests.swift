@@ -1,10 +1,11 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 @testable import LatchkeyAuthCore
 
 /// `evaluate(_: AccessRequirement, reason:)`: the prompts follow what an access control needs, as Apple's
 /// `evaluateAccessControl` does.
-@Suite struct AccessRequirementTests {
+@Suite(.offCooperativePool) struct AccessRequirementTests {
     @Test func aPasscodeOnlyRequirementNeverScansBiometry() async throws {
         let fixture = try SimulatorFixture()
         defer { fixture.cleanUp() }

@@ -1,10 +1,11 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 @testable import LatchkeyAuth
 @testable import LatchkeyAuthCore
 @testable import LatchkeyAuthLinux
 
-@Suite("canEvaluate: Apple's pre-flight reasons")
+@Suite("canEvaluate: Apple's pre-flight reasons", .offCooperativePool)
 struct CanEvaluateTests {
     @Test func enrolledDeviceCanEvaluateBothPolicies() throws {
         let fixture = try SimulatorFixture()

@@ -1,10 +1,11 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 @testable import LatchkeyAuth
 @testable import LatchkeyAuthCore
 @testable import LatchkeyAuthLinux
 
-@Suite("Error texts")
+@Suite("Error texts", .offCooperativePool)
 struct ErrorTextTests {
     @Test func everyErrorHasEnglishAndKoreanText() {
         for error in AuthenticationError.allCases {

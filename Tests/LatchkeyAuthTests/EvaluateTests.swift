@@ -1,10 +1,11 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 @testable import LatchkeyAuth
 @testable import LatchkeyAuthCore
 @testable import LatchkeyAuthLinux
 
-@Suite("evaluate: every outcome maps to LAError's code")
+@Suite("evaluate: every outcome maps to LAError's code", .offCooperativePool)
 struct EvaluateTests {
     @Test(arguments: [
         (BiometricScanOutcome.match, AuthenticationError?.none),

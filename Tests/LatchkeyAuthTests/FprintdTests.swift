@@ -1,5 +1,6 @@
 #if os(Linux)
 import Foundation
+import LatchkeyTestSupport
 import Glibc
 import LatchkeySupport
 import Testing
@@ -226,7 +227,7 @@ final class FprintdHarness: @unchecked Sendable {
 }
 
 @Suite("Fingerprint through fprintd's virtual device and pam_fprintd", .serialized,
-       .enabled(if: FprintdStack.available))
+       .enabled(if: FprintdStack.available), .offCooperativePool)
 struct FprintdTests {
     @Test func fingerprintMatchNonMatchLockoutAndPasscode() async throws {
         let harness = try FprintdHarness()

@@ -1,10 +1,11 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 @testable import LatchkeyAuth
 @testable import LatchkeyAuthCore
 @testable import LatchkeyAuthLinux
 
-@Suite("LAError / OSStatus mapping used by AppleAuthenticationContext")
+@Suite("LAError / OSStatus mapping used by AppleAuthenticationContext", .offCooperativePool)
 struct LocalAuthenticationMappingTests {
     @Test func everyModelledCodeMapsToItself() {
         for error in AuthenticationError.allCases {

@@ -1,10 +1,11 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 @testable import LatchkeyAuth
 @testable import LatchkeyAuthCore
 @testable import LatchkeyAuthLinux
 
-@Suite("Lockout after 5 failed matches, lifted by the passcode")
+@Suite("Lockout after 5 failed matches, lifted by the passcode", .offCooperativePool)
 struct LockoutTests {
     @Test func fifthFailureLocksAndPasscodeUnlocks() async throws {
         let fixture = try SimulatorFixture()

@@ -1,6 +1,7 @@
 #if os(Linux)
 import CPAM
 import Foundation
+import LatchkeyTestSupport
 import Testing
 @testable import LatchkeyAuth
 @testable import LatchkeyAuthCore
@@ -37,7 +38,7 @@ struct PAMFixture {
     func cleanUp() { directory.cleanUp() }
 }
 
-@Suite("PAMAuthenticator, for real through pam_matrix", .enabled(if: PAMFixture.available))
+@Suite("PAMAuthenticator, for real through pam_matrix", .enabled(if: PAMFixture.available), .offCooperativePool)
 struct PAMAuthenticatorTests {
     @Test func rightPasswordIsAccepted() async throws {
         let fixture = try PAMFixture()

@@ -1,9 +1,10 @@
+import LatchkeyTestSupport
 import Testing
 @testable import LatchkeyAuth
 @testable import LatchkeyAuthCore
 @testable import LatchkeyAuthLinux
 
-@Suite("PAM return codes → AuthenticationError")
+@Suite("PAM return codes → AuthenticationError", .offCooperativePool)
 struct PAMStatusTests {
     @Test func passcodeMapping() {
         #expect(PAMStatus.passcodeError(0) == nil)

@@ -1,10 +1,11 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 @testable import LatchkeyAuth
 @testable import LatchkeyAuthCore
 @testable import LatchkeyAuthLinux
 
-@Suite("Reuse window and invalidate()")
+@Suite("Reuse window and invalidate()", .offCooperativePool)
 struct ReuseAndInvalidateTests {
     @Test func unlockWithinTheWindowIsAcceptedWithoutPrompt() async throws {
         let fixture = try SimulatorFixture()

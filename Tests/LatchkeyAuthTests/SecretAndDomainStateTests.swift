@@ -1,10 +1,11 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 @testable import LatchkeyAuth
 @testable import LatchkeyAuthCore
 @testable import LatchkeyAuthLinux
 
-@Suite("releaseSecret and domainState")
+@Suite("releaseSecret and domainState", .offCooperativePool)
 struct SecretAndDomainStateTests {
     @Test func noSecretBeforeEvaluation() throws {
         let fixture = try SimulatorFixture()

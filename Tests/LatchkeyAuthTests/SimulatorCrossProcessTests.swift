@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 @testable import LatchkeyAuth
 @testable import LatchkeyAuthCore
@@ -37,7 +38,7 @@ enum LatchkeyExecutable {
 }
 
 @Suite("One simulated device across processes (the CLI and this test)",
-       .enabled(if: LatchkeyExecutable.url != nil))
+       .enabled(if: LatchkeyExecutable.url != nil), .offCooperativePool)
 struct SimulatorCrossProcessTests {
     @Test func cliAndLibrarySeeTheSameDevice() async throws {
         let directory = try TemporaryDirectory()

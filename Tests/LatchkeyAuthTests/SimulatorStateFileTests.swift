@@ -1,10 +1,11 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 @testable import LatchkeyAuth
 @testable import LatchkeyAuthCore
 @testable import LatchkeyAuthLinux
 
-@Suite("Simulator control file")
+@Suite("Simulator control file", .offCooperativePool)
 struct SimulatorStateFileTests {
     @Test func twoInstancesShareOneDevice() async throws {
         let fixture = try SimulatorFixture()

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import LatchkeyAuth
 import Testing
 @testable import LatchkeyKeychain
@@ -6,7 +7,7 @@ import Testing
 @testable import LatchkeyKeychainLinux
 
 /// Access-control flag rules and the mapping of LocalAuthentication errors to keychain statuses.
-@Suite struct AccessControlTests {
+@Suite(.offCooperativePool) struct AccessControlTests {
     @Test func alternativesAndPolicies() throws {
         let bio = AccessControl(accessibility: .whenUnlocked, flags: [.biometryCurrentSet])
         #expect(try bio.alternatives() == [[.biometryCurrentSet]] && bio.policy == .deviceOwnerAuthenticationWithBiometrics)

@@ -1,9 +1,10 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 @testable import LatchkeyKeychainLinux
 
 /// Where a Linux program's application identifier (the default access group) comes from.
-@Suite struct ApplicationIdentityTests {
+@Suite(.offCooperativePool) struct ApplicationIdentityTests {
     @Test func theEnvironmentComesFirst() throws {
         let dir = TempDir()
         let bundle = try #require(try Self.bundle(in: dir, identifier: "com.example.plist"))

@@ -1,11 +1,12 @@
 import Foundation
+import LatchkeyTestSupport
 import LatchkeyAuth
 import Testing
 @testable import LatchkeyKeychainCore
 
 /// The sealed form of `.applicationPassword` values: opens only with its password, and a damaged header is refused
 /// before any key derivation.
-@Suite struct ApplicationPasswordSealTests {
+@Suite(.offCooperativePool) struct ApplicationPasswordSealTests {
     @Test func opensOnlyWithItsPassword() throws {
         let sealed = try ApplicationPasswordSeal.seal(Data("the note".utf8), password: Passcode("right"), kdf: .testing)
         #expect(ApplicationPasswordSeal.isSealed(sealed))

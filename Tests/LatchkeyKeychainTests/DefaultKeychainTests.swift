@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import LatchkeyCrypto
 import Testing
 @testable import LatchkeyKeychain
@@ -6,7 +7,7 @@ import Testing
 @testable import LatchkeyKeychainLinux
 
 /// The default keychain's choice of store, and the device key file it falls back to without a keyring.
-@Suite struct DefaultKeychainTests {
+@Suite(.offCooperativePool) struct DefaultKeychainTests {
     func configuration(_ dir: TempDir, choice: KeychainStoreChoice = .automatic, keyring: Bool = false) -> DefaultKeychainConfiguration {
         DefaultKeychainConfiguration(choice: choice, vaultURL: dir.file("data/latchkey/default.vault"),
                                      deviceKeyURL: dir.file("data/latchkey/device.key"), isKeyringRunning: { keyring })
@@ -120,7 +121,7 @@ import Testing
 }
 
 /// The device key file: created once, private, never replaced.
-@Suite struct DeviceKeyFileProviderTests {
+@Suite(.offCooperativePool) struct DeviceKeyFileProviderTests {
     let vaultA = Data(repeating: 0xA1, count: 16)
     let vaultB = Data(repeating: 0xB2, count: 16)
 

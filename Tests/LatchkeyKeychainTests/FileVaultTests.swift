@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import LatchkeyTestSupport
 import LatchkeyAuth
 import LatchkeyCrypto
 import Testing
@@ -8,7 +9,7 @@ import Testing
 @testable import LatchkeyKeychainLinux
 
 /// FileVault specifics: the file on disk, keys, corruption, backups, cryptographic gates.
-@Suite struct FileVaultTests {
+@Suite(.offCooperativePool) struct FileVaultTests {
     func newVault(_ dir: TempDir, name: String = "v.vault", provider: (any VaultKeyProvider)? = nil) throws -> FileVault {
         try FileVault(url: dir.file(name), keyProvider: provider, kdf: .testing)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 @testable import LatchkeyKeychain
 @testable import LatchkeyKeychainCore
@@ -35,7 +36,7 @@ final class RecordingKeyProvider: OSKeyProvider, @unchecked Sendable {
     var stored: [String: Data] { lock.withLock { keys } }
 }
 
-@Suite struct CachedOSKeyProviderTests {
+@Suite(.offCooperativePool) struct CachedOSKeyProviderTests {
     @Test func readsRefillTheCacheAndWritesGoToBoth() throws {
         let durable = RecordingKeyProvider(name: "durable")
         let cache = RecordingKeyProvider(name: "cache")
@@ -79,7 +80,7 @@ final class RecordingKeyProvider: OSKeyProvider, @unchecked Sendable {
 }
 
 #if canImport(CKeyutils)
-@Suite struct KernelKeyringProviderTests {
+@Suite(.offCooperativePool) struct KernelKeyringProviderTests {
     let provider = KernelKeyringProvider(timeout: 600, descriptionPrefix: "latchkey-test:")
 
     @Test func storeLoadReplaceDelete() throws {
@@ -131,7 +132,7 @@ final class RecordingKeyProvider: OSKeyProvider, @unchecked Sendable {
 #endif
 
 #if canImport(CSecret)
-@Suite(.serialized, .enabled(if: SecretServiceTestEnvironment.shouldRun))
+@Suite(.serialized, .enabled(if: SecretServiceTestEnvironment.shouldRun), .offCooperativePool)
 struct SecretServiceKeyProviderTests {
     @Test func keysSurviveInTheLoginCollection() throws {
         try SecretServiceTestEnvironment.requireService()
@@ -167,7 +168,7 @@ struct SecretServiceKeyProviderTests {
 #endif
 
 /// FileVaults wrapped by the OS key providers open again in a new instance without a passphrase.
-@Suite struct OSKeyProviderFileVaultTests {
+@Suite(.offCooperativePool) struct OSKeyProviderFileVaultTests {
     func temporaryVaultURL() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-osk-\(UUID().uuidString)")
             .appendingPathComponent("test.vault")

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import LatchkeyAuth
 import Testing
 @testable import LatchkeyKeychain
@@ -6,7 +7,7 @@ import Testing
 @testable import LatchkeyKeychainLinux
 
 /// The model → dictionary direction and results → model, as AppleKeychainStore uses them.
-@Suite struct QueryDictionaryEncodingTests {
+@Suite(.offCooperativePool) struct QueryDictionaryEncodingTests {
     @Test func itemRoundTripsThroughAddDictionary() throws {
         var item = genp("svc", "me", "pw", group: "g", accessibility: .afterFirstUnlock, sync: true)
         item.attributes.label = "L"; item.attributes.generic = Data([9]); item.attributes.values[.creator] = .int(0x41424344)

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import LatchkeyAuth
 import Testing
 @testable import LatchkeyKeychain
@@ -6,7 +7,7 @@ import Testing
 @testable import LatchkeyKeychainLinux
 
 /// The portable SecItem dictionary translation (what the Security facade and AppleKeychainStore call).
-@Suite struct QueryDictionaryTests {
+@Suite(.offCooperativePool) struct QueryDictionaryTests {
     func statusOf(_ body: () throws -> Void) -> KeychainStatus { status(body) }
 
     @Test func addDictionaryParsesAppleKeysAndBridgedValues() throws {

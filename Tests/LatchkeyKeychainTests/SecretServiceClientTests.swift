@@ -1,5 +1,6 @@
 #if canImport(CSecret)
 import Foundation
+import LatchkeyTestSupport
 import Testing
 @testable import LatchkeyKeychain
 @testable import LatchkeyKeychainCore
@@ -21,7 +22,7 @@ enum SecretServiceTestEnvironment {
     static func uniqueID() -> String { "test-" + UUID().uuidString }
 }
 
-@Suite(.serialized, .enabled(if: SecretServiceTestEnvironment.shouldRun))
+@Suite(.serialized, .enabled(if: SecretServiceTestEnvironment.shouldRun), .offCooperativePool)
 struct SecretServiceClientTests {
     let schema = SecretServiceSchema(name: "org.latchkey.Test", attributes: ["id": .string, "kind": .string])
 
@@ -99,7 +100,7 @@ struct SecretServiceClientTests {
     }
 }
 
-@Suite struct SecretServiceUnavailableTests {
+@Suite(.offCooperativePool) struct SecretServiceUnavailableTests {
     @Test func noSessionBusMeansUnavailableWithoutAutolaunch() throws {
         // With neither a bus address nor a runtime-dir bus socket, nothing is contacted or spawned.
         let environment = ProcessInfo.processInfo.environment

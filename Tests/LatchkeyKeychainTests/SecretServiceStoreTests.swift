@@ -1,5 +1,6 @@
 #if canImport(CSecret)
 import Foundation
+import LatchkeyTestSupport
 import Testing
 @testable import LatchkeyKeychain
 @testable import LatchkeyKeychainCore
@@ -7,7 +8,7 @@ import Testing
 
 /// SecretServiceStore against the real gnome-keyring of `scripts/with-services.sh`. Each test uses its own
 /// service / server names, so tests can run in parallel on one keyring.
-@Suite(.serialized, .enabled(if: SecretServiceTestEnvironment.shouldRun))
+@Suite(.serialized, .enabled(if: SecretServiceTestEnvironment.shouldRun), .offCooperativePool)
 struct SecretServiceStoreTests {
     let service = SecretServiceTestEnvironment.uniqueID()
 
@@ -230,7 +231,7 @@ struct SecretServiceStoreTests {
     }
 }
 
-@Suite struct SecretServiceStoreMappingTests {
+@Suite(.offCooperativePool) struct SecretServiceStoreMappingTests {
     @Test func errorsMapToKeychainStatuses() {
         #expect(SecretServiceStore.map(.locked).status == .interactionNotAllowed)
         #expect(SecretServiceStore.map(.dismissed).status == .interactionNotAllowed)

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import LatchkeyAuth
 import Testing
 @testable import LatchkeyKeychain
@@ -6,7 +7,7 @@ import Testing
 @testable import LatchkeyKeychainLinux
 
 /// The behavioural suite every store must pass (MemoryStore and FileVault).
-@Suite struct StoreBehaviorTests {
+@Suite(.offCooperativePool) struct StoreBehaviorTests {
     @Test(arguments: StoreKind.allCases) func addReadDeleteAndStatusCodes(kind: StoreKind) throws {
         let t = try StoreUnderTest.make(kind)
         let s = t.store

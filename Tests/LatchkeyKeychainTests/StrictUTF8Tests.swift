@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import LatchkeySupport
 import Testing
 @testable import LatchkeyKeychainCore
@@ -6,7 +7,7 @@ import Testing
 /// `String(validatingUTF8Bytes:)` (LatchkeySupport) replaced `String(validating:as:)`, which is above the
 /// package's floor on Apple platforms. Both of its paths must answer exactly as `String(validating:as:)`:
 /// the text for valid UTF-8, nil for anything else (never a repaired string).
-@Suite struct StrictUTF8Tests {
+@Suite(.offCooperativePool) struct StrictUTF8Tests {
     static let valid: [[UInt8]] = [
         [], Array("acct".utf8), Array("안녕하세요".utf8), Array("emoji 🔑 key".utf8), [0x00, 0x41],
         [0xC2, 0x80], [0xDF, 0xBF], [0xE0, 0xA0, 0x80], [0xED, 0x9F, 0xBF], [0xEE, 0x80, 0x80],

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import LatchkeyAuth
 import LatchkeyCrypto
 @testable import LatchkeyKeychain
@@ -189,10 +190,3 @@ func unlockedVault(_ dir: TempDir) throws -> FileVault {
     return vault
 }
 
-/// Runs blocking work (waiting on processes, synchronous writes in a loop) on a thread of its own, so it does not
-/// hold one of Swift concurrency's cooperative threads, which the other tests of the process share.
-func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result(catching: body)) }.start()
-    }
-}

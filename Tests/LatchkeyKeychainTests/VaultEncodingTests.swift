@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import LatchkeyCrypto
 import Testing
 @testable import LatchkeyKeychain
@@ -8,7 +9,7 @@ import Testing
 /// The vault's on-disk bytes, pinned: what the format wrote when these were recorded must be what it writes
 /// now (lookup and primary-key MACs, the sealed attribute encoding, the AAD of every sealed part), and blobs
 /// sealed then must still open.
-@Suite struct VaultEncodingTests {
+@Suite(.offCooperativePool) struct VaultEncodingTests {
     static let keys = VaultKeys(vaultKey: SymmetricKey(data: Data((1...32).map { UInt8($0) })),
                                      vaultID: Data((0xa0..<0xb0).map { UInt8($0) }))
     static let uid = Data((0x10..<0x20).map { UInt8($0) })

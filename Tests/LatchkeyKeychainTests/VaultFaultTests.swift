@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 @testable import LatchkeyKeychain
 @testable import LatchkeyKeychainCore
@@ -10,7 +11,7 @@ import Testing
 /// (SQLite checks pages, not row contents: a flipped lookup MAC can hide one item) shows fewer items.
 ///
 /// `LATCHKEY_TORN_TRIALS` sets the trials per kind (default 40; `make soak` runs 500).
-@Suite struct VaultFaultTests {
+@Suite(.offCooperativePool) struct VaultFaultTests {
     static let service = "torn"
     static var trials: Int { ProcessInfo.processInfo.environment["LATCHKEY_TORN_TRIALS"].flatMap(Int.init) ?? 40 }
 
@@ -182,7 +183,7 @@ import Testing
 /// Disk full: a child fills a vault until the disk (a 2 MiB tmpfs where this machine allows mounting one)
 /// or the file-size limit (`ulimit -f`, everywhere) refuses the next write. The write fails with a clear
 /// error, every earlier item still reads back, and once space returns the vault takes writes again.
-@Suite struct VaultDiskFullTests {
+@Suite(.offCooperativePool) struct VaultDiskFullTests {
     static let childVariable = "LATCHKEY_DISKFULL_CHILD"
 
     /// Child mode: fill, report, wait for a line on stdin (space returns), write again, report.

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import LatchkeyAuthCore
 import LatchkeyCrypto
 import Testing
@@ -7,7 +8,7 @@ import Testing
 
 /// The gate of an access-controlled vault row: format 2 is sealed to the domains' public keys (no secret needed to add)
 /// and opens with their secrets; rows of format 1 (sealed under the secrets themselves) still open.
-@Suite struct VaultGateTests {
+@Suite(.offCooperativePool) struct VaultGateTests {
     static let keys = VaultEncodingTests.keys
     static let secret = Data(repeating: 0x5a, count: 32)
     static let otherSecret = Data(repeating: 0xa5, count: 32)

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import LatchkeySupport
 import Testing
 @testable import LatchkeyKeychain
@@ -8,7 +9,7 @@ import Testing
 /// Rollback detection must not mistake a busy vault for a rolled-back one: a writer records its generation in
 /// `<vault>.generation` just after its COMMIT, so an open that read the file's generation first and the record
 /// second could see a record newer than what it had read, and refuse a healthy vault as "lost writes".
-@Suite struct VaultGenerationRaceTests {
+@Suite(.offCooperativePool) struct VaultGenerationRaceTests {
     final class Flags: Sendable {
         let stop = Locked<Bool>(false)
         let written = Locked<Int>(0)

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import LatchkeySupport
 import Testing
 @testable import LatchkeyKeychain
@@ -7,7 +8,7 @@ import Testing
 
 /// Several processes on one vault file: a writer killed with SIGKILL at random points, and concurrent writers.
 /// The child is this test binary re-run with `LATCHKEY_VAULT_CHILD` set, selecting `childWriter()`.
-@Suite struct VaultProcessTests {
+@Suite(.offCooperativePool) struct VaultProcessTests {
     static let childEnv = "LATCHKEY_VAULT_CHILD"
 
     /// Child mode (does nothing in a normal run): adds `COUNT` items to the vault at `PATH`, updating every

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import LatchkeyCrypto
 import Testing
 @testable import LatchkeyKeychain
@@ -7,7 +8,7 @@ import Testing
 
 /// The vault's read path: the query filters kept without a dictionary, the plain read (value opened in place
 /// from a row's columns, its AAD on the stack), the lookup-MAC caches and the in-place parameter bindings.
-@Suite struct VaultReadPathTests {
+@Suite(.offCooperativePool) struct VaultReadPathTests {
     // MARK: Query filters
 
     @Test func filtersReadAndWriteAsADictionary() {

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 @testable import LatchkeyKeychain
 @testable import LatchkeyKeychainCore
@@ -10,7 +11,7 @@ import Testing
 /// happened or not) and open with the acknowledged passphrase — never a lost, wrong or undecodable item.
 ///
 /// `LATCHKEY_SOAK_KILLS` sets the number of kills (default 25 in `make test`; `make soak` runs 1,000).
-@Suite struct VaultSoakTests {
+@Suite(.offCooperativePool) struct VaultSoakTests {
     static let childVariable = "LATCHKEY_SOAK_CHILD"
     static let service = "soak"
 

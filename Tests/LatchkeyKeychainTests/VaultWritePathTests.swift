@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import LatchkeyCrypto
 import Testing
 @testable import LatchkeyKeychain
@@ -8,7 +9,7 @@ import Testing
 /// The vault's write path: the identity MACs a write stores (from the MAC cache, or the row's own primary-key
 /// MAC kept across an update that leaves the primary key as it was) are the ones computed from scratch, and
 /// rows bound in place from the statement's parameter buffer read back whole.
-@Suite struct VaultWritePathTests {
+@Suite(.offCooperativePool) struct VaultWritePathTests {
     /// The stored pk and lookup columns of every row against the MACs of its opened attributes.
     func expectIdentityMACsMatchAttributes(_ vault: FileVault, _ comment: Comment) throws {
         try vault.state.withLock { (s: inout FileVault.State) throws in
@@ -105,7 +106,7 @@ import Testing
 }
 
 /// The decoders that read class and attribute names as four bytes agree with `init(rawValue:)`.
-@Suite struct FourCCTests {
+@Suite(.offCooperativePool) struct FourCCTests {
     @Test func everyNameIsFourBytesAndDecodesToItself() {
         for key in AttributeKey.allCases {
             let code = FourCC(key.rawValue)

@@ -1,11 +1,12 @@
 import Foundation
+import LatchkeyTestSupport
 import LatchkeyServer
 import Testing
 
 /// Hostile clients against the real libmicrohttpd server on 127.0.0.1 (issue 14, part 3): connection
 /// floods and slow clients, malformed framing, header bombs, bytes that are not text, deep JSON.
 /// Each case asserts the refusal and its status code, and that the server still answers afterwards.
-@Suite("Abuse: HTTP", .serialized)
+@Suite("Abuse: HTTP", .serialized, .offCooperativePool)
 struct AbuseHTTPTests {
     /// The status of the answer to `bytes` sent on a fresh connection, or 0 when the server closed it unanswered.
     static func status(port: UInt16, _ bytes: Data) async throws -> (status: Int, seconds: Double) {

@@ -1,9 +1,10 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 @testable import LatchkeyServer
 
 /// User names and passwords chosen by an attacker, over the real server (issue 14, part 3).
-@Suite("Abuse: login", .serialized)
+@Suite("Abuse: login", .serialized, .offCooperativePool)
 struct AbuseLoginTests {
     static func post(_ port: UInt16, _ path: String, _ json: [String: String]) async throws -> RawResponse {
         let body = String(decoding: try JSONSerialization.data(withJSONObject: json), as: UTF8.self)

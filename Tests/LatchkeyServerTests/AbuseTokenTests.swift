@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import LatchkeyCrypto
 import LatchkeySupport
 import Testing
@@ -7,7 +8,7 @@ import Testing
 /// Forged and misused access tokens at `GET /v1/me` on the real server (issue 14, part 3): every one is
 /// answered 401 `invalid_token` with `WWW-Authenticate: Bearer error="invalid_token"`; a correctly signed
 /// token with the same tricks in its header is served (the tricks are ignored, not followed).
-@Suite("Abuse: tokens", .serialized)
+@Suite("Abuse: tokens", .serialized, .offCooperativePool)
 struct AbuseTokenTests {
     static func me(_ port: UInt16, _ token: String) async throws -> RawResponse {
         try await rawRequest(port: port, "GET /v1/me HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer \(token)\r\n\r\n")
@@ -138,7 +139,7 @@ struct AbuseTokenTests {
 }
 
 /// Tokens naming made-up `kid`s must not turn every request into a read of the signing keys.
-@Suite("Abuse: unknown kid reloads")
+@Suite("Abuse: unknown kid reloads", .offCooperativePool)
 struct UnknownKeyIDReloadTests {
     /// A `Database` that counts the autocommit reads (the key ring reads its keys through `withConnection`).
     final class CountingDatabase: Database {

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 import LatchkeyCrypto
 import LatchkeyWebAuthn
@@ -6,7 +7,7 @@ import LatchkeyWebAuthn
 
 /// `DELETE /v1/me`: every row of the account goes, Apple's token is revoked through the outbox, and Apple's own
 /// `account-delete` meeting a user's deletion ends in one state.
-@Suite("Account deletion", .serialized)
+@Suite("Account deletion", .serialized, .offCooperativePool)
 struct AccountDeletionTests {
     typealias Fixture = AppleSessionTests.Fixture
 

@@ -1,10 +1,11 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 import LatchkeyCrypto
 import LatchkeySupport
 @testable import LatchkeyServer
 
-@Suite("Accounts")
+@Suite("Accounts", .offCooperativePool)
 struct AccountTests {
     @Test func createAccountAndConflict() async throws {
         let f = try #require(try await ServiceFixture.make())

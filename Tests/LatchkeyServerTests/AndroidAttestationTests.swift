@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 import LatchkeyCrypto
 import LatchkeyWebAuthn
@@ -6,7 +7,7 @@ import LatchkeyWebAuthn
 
 /// `android-key` (WebAuthn L3 §8.4) with KeyDescription extensions made by the `openssl` command, and
 /// `android-safetynet` (§8.5) with a JWS signed by a generated certificate.
-@Suite struct AndroidKeyAttestationTests {
+@Suite(.offCooperativePool) struct AndroidKeyAttestationTests {
     /// An AuthorizationList: `purpose`, `origin`, and `allApplications` when asked.
     static func authorizationList(purposes: [UInt8]? = nil, origin: UInt8? = nil, allApplications: Bool = false) -> Data {
         var items: [Data] = []
@@ -138,7 +139,7 @@ import LatchkeyWebAuthn
     }
 }
 
-@Suite struct SafetyNetAttestationTests {
+@Suite(.offCooperativePool) struct SafetyNetAttestationTests {
     struct Knobs {
         var ver = "14366018"
         var nonce: String?

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 import LatchkeyCrypto
 import LatchkeyWebAuthn
@@ -85,7 +86,7 @@ struct AppAttestCapture: Decodable, Sendable, CustomTestStringConvertible {
     }
 }
 
-@Suite("App Attest: real iPhone captures against Apple's root")
+@Suite("App Attest: real iPhone captures against Apple's root", .offCooperativePool)
 struct AppAttestCaptureTests {
     @Test func theCapturesAndApplesRootAreThere() throws {
         #expect(AppAttestCapture.all.count == 8)

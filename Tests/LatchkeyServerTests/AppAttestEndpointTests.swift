@@ -1,10 +1,11 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 import LatchkeyCrypto
 import LatchkeyWebAuthn
 @testable import LatchkeyServer
 
-@Suite("App Attest endpoints and protected routes")
+@Suite("App Attest endpoints and protected routes", .offCooperativePool)
 struct AppAttestEndpointTests {
     static let signUpBody = Data(#"{"username":"attested-user","password":"correct horse battery"}"#.utf8)
 

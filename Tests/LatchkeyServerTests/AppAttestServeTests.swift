@@ -1,11 +1,12 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 import LatchkeyCrypto
 import LatchkeyWebAuthn
 @testable import LatchkeyServer
 
 /// `latchkey serve --app-attest-*` over a socket, with an authority whose root is given by `--app-attest-root`.
-@Suite("latchkey serve with App Attest", .serialized)
+@Suite("latchkey serve with App Attest", .serialized, .offCooperativePool)
 struct AppAttestServeTests {
     static func post(_ port: UInt16, _ path: String, _ body: String, headers: [String: String] = [:],
                      contentType: String = "application/json") async throws -> RawResponse {

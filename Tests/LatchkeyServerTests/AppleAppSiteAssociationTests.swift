@@ -1,11 +1,12 @@
 import Foundation
+import LatchkeyTestSupport
 import LatchkeySupport
 import Testing
 @testable import LatchkeyServer
 
 /// `/.well-known/apple-app-site-association`: application identifiers checked when the server starts, the file's exact
 /// JSON and media type, 404 without apps, and `latchkey serve --apple-app-id` end to end.
-@Suite("Apple app site association", .serialized)
+@Suite("Apple app site association", .serialized, .offCooperativePool)
 struct AppleAppSiteAssociationTests {
     @Test(arguments: ["A1B2C3D4E5.com.example.notes", "ZZZZZZZZZZ.a", "0123456789.com.example.notes-beta.Watch-App"])
     func appIDsAreAccepted(_ text: String) throws {

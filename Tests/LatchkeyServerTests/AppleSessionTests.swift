@@ -1,10 +1,11 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 import LatchkeyCrypto
 @testable import LatchkeyServer
 
 /// `POST /v1/session/apple` and `POST /v1/apple/notifications` against `AppleIDStandIn` on loopback.
-@Suite("Apple sessions", .serialized)
+@Suite("Apple sessions", .serialized, .offCooperativePool)
 struct AppleSessionTests {
     static let clientID = "com.example.latchkey"
     static let subject = "001234.abcdef"
@@ -163,7 +164,7 @@ struct AppleSessionTests {
 
 /// Sign in with Apple answers a transient storage failure 503 with `Retry-After`, as the other endpoints do, and its
 /// invalid_token carries WWW-Authenticate.
-@Suite struct AppleSessionStorageErrorTests {
+@Suite(.offCooperativePool) struct AppleSessionStorageErrorTests {
     @Test func transientStorageFailuresAre503WithRetryAfter() {
         #expect(AppleSessionError.storage(DatabaseError.busy) == .temporarilyUnavailable)
         #expect(AppleSessionError.storage(DatabaseError.statementFailed("bug")) == .serverError)

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 import LatchkeyCrypto
 @testable import LatchkeyServer
@@ -19,7 +20,7 @@ struct AppleTestTeam: Sendable {
     }
 }
 
-@Suite(.serialized) struct AppleSignInTests {
+@Suite(.serialized, .offCooperativePool) struct AppleSignInTests {
     static let clientID = "com.example.latchkey"
     let clock = TestClock(Date())
     let team = AppleTestTeam()

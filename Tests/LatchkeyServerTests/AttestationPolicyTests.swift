@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 import LatchkeyCrypto
 import LatchkeyWebAuthn
@@ -6,7 +7,7 @@ import LatchkeyWebAuthn
 
 /// What the relying party does with a statement depending on the conveyance it asked for and on
 /// `requireTrustedAttestation` (AttestationVerifier's policy).
-@Suite struct AttestationPolicyTests {
+@Suite(.offCooperativePool) struct AttestationPolicyTests {
     static func junk(_ f: PasskeyFixture, format: String) async throws -> RegistrationResponse {
         try await attestedRegistration(f, key: nil) { _, _ in (format, .map(["sig": .byteString(Data([1, 2, 3]))])) }
     }

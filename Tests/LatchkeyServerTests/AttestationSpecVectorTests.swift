@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 import LatchkeyCrypto
 import LatchkeyWebAuthn
@@ -6,7 +7,7 @@ import LatchkeyWebAuthn
 
 /// The W3C WebAuthn Level 3 §16 test vectors for `tpm` and `android-key` (ES256 credentials, RP ID
 /// example.org), verified against the published attestation root (`W3CTestVectorTests.attestationRoot`).
-@Suite struct AttestationSpecVectorTests {
+@Suite(.offCooperativePool) struct AttestationSpecVectorTests {
     static func hex(_ text: String) -> Data { W3CTestVectorTests.hex(text) }
 
     /// §16 "TPM Attestation with ES256 Credential", registration and authentication.

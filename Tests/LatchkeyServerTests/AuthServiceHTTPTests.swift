@@ -1,9 +1,10 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 @testable import LatchkeyServer
 
 /// The auth routes mounted on the real libmicrohttpd server (suspend/resume around Argon2id).
-@Suite("Auth over HTTP")
+@Suite("Auth over HTTP", .offCooperativePool)
 struct AuthServiceHTTPTests {
     func post(_ port: UInt16, _ path: String, contentType: String, body: String, bearer: String? = nil) async throws -> RawResponse {
         var text = "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: \(contentType)\r\n"

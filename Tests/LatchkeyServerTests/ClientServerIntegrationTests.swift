@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import LatchkeySupport
 import Testing
 import Latchkey
@@ -10,7 +11,7 @@ import FoundationNetworking
 /// Log in with a password, let the access token expire on the client's (injected) clock, refresh through
 /// `TokenManager`'s default OAuth refresher, replay the old refresh token, and see the family revoked
 /// and the client logged out.
-@Suite(.serialized) struct ClientServerIntegrationTests {
+@Suite(.serialized, .offCooperativePool) struct ClientServerIntegrationTests {
     struct LoginBody: Encodable { let username: String; let password: String }
 
     func post(_ url: URL, json: some Encodable) async throws -> (Int, Data) {

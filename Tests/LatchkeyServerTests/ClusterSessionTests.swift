@@ -1,10 +1,11 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 @testable import LatchkeyServer
 
 /// Issue 32 on the cluster of `ClusterTests` (instances on one PostgreSQL behind nginx): ending a session or deleting
 /// the account on one instance is in force on the others at once, and through the balancer.
-@Suite(.serialized) struct ClusterSessionTests {
+@Suite(.serialized, .offCooperativePool) struct ClusterSessionTests {
     @Test func endingASessionAndDeletingTheAccountHoldEverywhere() async throws {
         guard let cluster = try ClusterTests.Cluster(serveArguments: "--step-up-max-age 300") else { return }
         defer { cluster.stop() }

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import LatchkeyCrypto
 import LatchkeyWebAuthn
 import LatchkeySupport
@@ -8,7 +9,7 @@ import Testing
 /// Three `latchkey serve` instances on one PostgreSQL behind nginx (scripts/cluster.sh), run as a user
 /// deploys them: the cluster must behave as one server. Needs PostgreSQL and nginx (`make test` installs
 /// both); skipped without them unless LATCHKEY_REQUIRE_SERVICES=1.
-@Suite(.serialized) struct ClusterTests {
+@Suite(.serialized, .offCooperativePool) struct ClusterTests {
     /// A running cluster and the ports of its parts.
     final class Cluster: Sendable {
         let directory: URL

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import LatchkeyCrypto
 import LatchkeySupport
 import LatchkeyWebAuthn
@@ -8,7 +9,7 @@ import Testing
 /// The relying party's prepared-key cache (`CredentialKeyCache`): a hit reuses the key built before, a record whose key
 /// bytes changed is never verified with the old key, the capacity holds, and concurrent sign-ins are safe. Counts of
 /// builds and of cache hits decide, never time.
-@Suite struct CredentialKeyCacheTests {
+@Suite(.offCooperativePool) struct CredentialKeyCacheTests {
     /// A P-256 credential: its COSE_Key bytes and a key that signs for it.
     struct Credential {
         let id: Data

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import LatchkeySupport
 import Testing
 @testable import LatchkeyServer
@@ -37,14 +38,18 @@ final class ThrowawayPostgres: Sendable {
 
     func start() {
         guard let bin = Self.bin else { return }
-        Self.run(["\(bin)/pg_ctl", "-D", "\(directory)/data", "-l", "\(directory)/log", "-w", "-o",
+        Self.run(["\(bin)/pg_ctl", "-D", "\(directory)/data", "-l", "\(directory)/log", "-w", "-t", Self.waitSeconds, "-o",
                       "-c listen_addresses=127.0.0.1 -p \(port) -k \(directory) -c fsync=off", "start"])
     }
+
+    /// How long `pg_ctl -w` waits for the server to start or stop: not its default 60 s, which a loaded machine
+    /// exceeded (the test then found nothing listening); only a server that hangs takes this long.
+    static let waitSeconds = "3600"
 
     /// `-m immediate`: the server dies without waiting for clients, as on a crash.
     func stop() {
         guard let bin = Self.bin else { return }
-        Self.run(["\(bin)/pg_ctl", "-D", "\(directory)/data", "-m", "immediate", "-w", "stop"])
+        Self.run(["\(bin)/pg_ctl", "-D", "\(directory)/data", "-m", "immediate", "-w", "-t", Self.waitSeconds, "stop"])
     }
 
     func destroy() {
@@ -55,7 +60,7 @@ final class ThrowawayPostgres: Sendable {
 
 /// PostgreSQL stopped mid-traffic (issue 14, part 3): requests are answered 503 with Retry-After, nothing
 /// half-written survives, and the service works again once the database is back.
-@Suite("Abuse: database outage", .serialized, .enabled(if: ThrowawayPostgres.bin != nil))
+@Suite("Abuse: database outage", .serialized, .enabled(if: ThrowawayPostgres.bin != nil), .offCooperativePool)
 struct DatabaseOutageTests {
     static func post(_ port: UInt16, _ path: String, json: String? = nil, form: String? = nil) async throws -> RawResponse {
         let (type, body) = json.map { ("application/json", $0) } ?? ("application/x-www-form-urlencoded", form ?? "")

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import LatchkeyFuzzTargets
 import LatchkeySupport
 import Testing
@@ -6,7 +7,7 @@ import Testing
 /// Replays what the fuzzers found (Tests/Fuzz/Regressions/<target>/) and the seed corpora
 /// (Tests/Fuzz/Corpus/<target>/) through the same entries libFuzzer calls: each input must end in success or a
 /// typed parser error, never a trap, and the target's property must hold. `scripts/fuzz.sh` adds new crashers.
-@Suite struct FuzzRegressionTests {
+@Suite(.offCooperativePool) struct FuzzRegressionTests {
     static let fuzzDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fuzz", isDirectory: true)
 

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import LatchkeySupport
 #if canImport(Glibc)
 import Glibc
@@ -70,6 +71,7 @@ final class RawConnection {
             var offset = 0
             while offset < bytes.count {
                 let sent = PortableSocket.send(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if sent < 0 && errno == EINTR { continue }   // a signal (a child process of another test ending)
                 guard sent > 0 else { throw RawClientError.sendFailed(errno) }
                 offset += sent
             }
@@ -82,7 +84,9 @@ final class RawConnection {
     /// Reads more bytes into the buffer; false at end of stream, timeout (`timedOut`) or reset.
     func fill() -> Bool {
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        let count = recv(descriptor, &chunk, chunk.count, 0)
+        var count = recv(descriptor, &chunk, chunk.count, 0)
+        // A signal interrupting the wait (SIGCHLD: another test's child process ended) is not the end of the stream.
+        while count < 0 && errno == EINTR { count = recv(descriptor, &chunk, chunk.count, 0) }
         timedOut = count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
         guard count > 0 else { return false }
         buffer.append(contentsOf: chunk[0..<count])
@@ -122,22 +126,13 @@ final class RawConnection {
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
             let count = recv(descriptor, &chunk, chunk.count, 0)
+            if count < 0 && errno == EINTR { continue }
             if count == 0 { return true }
             if count < 0 { return errno == ECONNRESET }
         }
     }
 }
 
-/// Runs blocking socket work on its own thread, so it never occupies one of Swift's cooperative threads
-/// (the server's async handlers need those).
-func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        let thread = Thread {
-            do { continuation.resume(returning: try body()) } catch { continuation.resume(throwing: error) }
-        }
-        thread.start()
-    }
-}
 
 /// One request on a fresh connection.
 func rawRequest(port: UInt16, _ text: String, sourceAddress: String? = nil) async throws -> RawResponse {

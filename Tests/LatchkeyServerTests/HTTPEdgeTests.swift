@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import LatchkeyFuzzTargets
 import LatchkeySupport
 import Testing
@@ -8,7 +9,7 @@ import Testing
 /// JSON of docs/openapi.yaml, well-formed (one header block, a body of its declared length, nothing after), including
 /// the refusals libmicrohttpd makes itself; method names are case-sensitive; a NUL anywhere in the head is refused;
 /// JSON bodies are UTF-8 with unique member names.
-@Suite("HTTP edge", .serialized)
+@Suite("HTTP edge", .serialized, .offCooperativePool)
 struct HTTPEdgeTests {
     /// Everything the server sends for `bytes` on a new connection, until it closes it (or `seconds` pass).
     static func exchange(_ port: UInt16, _ bytes: Data, seconds: Int = 20) async throws -> Data {

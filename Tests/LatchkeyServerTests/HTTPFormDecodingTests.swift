@@ -1,10 +1,11 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 @testable import LatchkeyServer
 
 /// The byte-level form decoder accepts and refuses exactly what Foundation's `removingPercentEncoding` (after
 /// `+` → space), which it replaced, accepts and refuses.
-@Suite struct HTTPFormDecodingTests {
+@Suite(.offCooperativePool) struct HTTPFormDecodingTests {
     static let cases: [Substring] = [
         "", "plain", "a+b", "+", "%20", "%2B", "%2b", "a%3Db%26c", "%e2%82%ac", "%E2%82%AC", "caf%C3%A9", "한국어",
         "%", "%2", "%zz", "%g0", "a%", "%%41", "%C3", "%FF", "%C3%28", "%00", "%0a", "x+%2B+y", "~-._*",

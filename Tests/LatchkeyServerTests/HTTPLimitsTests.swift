@@ -1,8 +1,9 @@
 import Foundation
+import LatchkeyTestSupport
 import LatchkeyServer
 import Testing
 
-@Suite("HTTP limits and malformed requests", .serialized)
+@Suite("HTTP limits and malformed requests", .serialized, .offCooperativePool)
 struct HTTPLimitsTests {
     static func chunked(_ body: Data, chunkSize: Int) -> Data {
         var out = Data()
@@ -132,7 +133,7 @@ struct HTTPLimitsTests {
 }
 
 /// X-Forwarded-For is believed only from a configured proxy, and only its rightmost entry.
-@Suite struct TrustedProxyTests {
+@Suite(.offCooperativePool) struct TrustedProxyTests {
     static let routes = [Route("GET", "/ip") { request in .json(["ip": request.remoteAddress]) }]
 
     func ip(_ port: UInt16, forwardedFor: String?) async throws -> String {

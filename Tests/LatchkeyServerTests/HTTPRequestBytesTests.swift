@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 import LatchkeyCrypto
 import LatchkeyWebAuthn
@@ -7,7 +8,7 @@ import LatchkeyWebAuthn
 /// Every parser of request data works on bytes, not on Swift's grapheme clusters (a `/`, `,`, `.`, ` ` or `&` followed
 /// by a combining mark is one `Character` with it, so `String.split` would not split there). One test per parser; the
 /// form parser's is in HTTPFormDecodingTests.
-@Suite struct HTTPRequestBytesTests {
+@Suite(.offCooperativePool) struct HTTPRequestBytesTests {
     static let echo = Router([
         Route("GET", "/v1/passkeys") { _ in .json(["list": "yes"]) },
         Route("DELETE", "/v1/passkeys/:id") { .json(["id": $0.pathParameters["id"] ?? "?"]) },

@@ -1,8 +1,9 @@
 import Foundation
+import LatchkeyTestSupport
 import LatchkeyServer
 import Testing
 
-@Suite("HTTP router and JSON helpers")
+@Suite("HTTP router and JSON helpers", .offCooperativePool)
 struct HTTPRouterTests {
     let router = Router([
         Route("GET", "/v1/passkeys/:id") { .json(["id": $0.pathParameters["id"] ?? ""]) },

@@ -1,7 +1,8 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 
-@Suite("latchkey serve", .serialized)
+@Suite("latchkey serve", .serialized, .offCooperativePool)
 struct HTTPServeCommandTests {
     @Test func servesHealthzAndStopsCleanlyOnSIGTERM() async throws {
         let server = try await ServeProcess(["--access-log"] + OpenAPITests.databaseArguments())

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import LatchkeySupport
 #if canImport(Glibc)
 import Glibc

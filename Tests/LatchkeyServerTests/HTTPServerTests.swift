@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -6,7 +7,7 @@ import LatchkeyServer
 import LatchkeySupport
 import Testing
 
-@Suite("HTTP server", .serialized)
+@Suite("HTTP server", .serialized, .offCooperativePool)
 struct HTTPServerTests {
     static func session() -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
@@ -214,7 +215,7 @@ extension RawResponse {
     func bodyJSON<T: Decodable>(_ type: T.Type) throws -> T { try JSONDecoder().decode(type, from: body) }
 }
 
-@Suite("HTTP server two-phase start", .serialized)
+@Suite("HTTP server two-phase start", .serialized, .offCooperativePool)
 struct HTTPServerBindTests {
     @Test func bindFirstThenStartWithARouter() async throws {
         let server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 1, accessLog: nil))
@@ -250,7 +251,7 @@ actor CounterActor {
     }
 }
 
-@Suite("HTTP handler execution", .serialized)
+@Suite("HTTP handler execution", .serialized, .offCooperativePool)
 struct HTTPHandlerExecutionTests {
     static func routes(counter: CounterActor) -> [Route] {
         [
@@ -303,6 +304,29 @@ struct HTTPHandlerExecutionTests {
             }
             #expect(failures == 0)
             #expect(await counter.value == 16 * 5)
+        }
+    }
+
+    /// A handler that takes longer than the connection timeout (a slow query; handlers starved of threads on a loaded
+    /// machine): its connection is suspended meanwhile, so it is answered, and the connection then serves the next
+    /// request on it.
+    @Test(arguments: [true, false])
+    func aHandlerSlowerThanTheConnectionTimeoutIsStillAnswered(inline: Bool) async throws {
+        let routes = [Route("GET", "/slow") { _ in
+            try? await Task.sleep(for: .seconds(2))
+            return .json(["answer": "late"])
+        }]
+        try await withTestServer({ $0.runsHandlersInline = inline; $0.connectionTimeout = 1 }, routes: routes) { server in
+            let port = server.port
+            let answers = try await onThread { () -> [RawResponse] in
+                let connection = try RawConnection(port: port)
+                try connection.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
+                let first = try connection.readResponse()
+                try connection.send("GET /slow HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+                return [first, try connection.readResponse()]
+            }
+            #expect(answers.map(\.status) == [200, 200])
+            #expect(answers.allSatisfy { $0.text == #"{"answer":"late"}"# })
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import LatchkeyServer
 import LatchkeySupport
 import Testing
@@ -9,7 +10,7 @@ import Testing
 /// are neither atomic nor locked, so one side gets ENOENT and `MHD_PANIC` aborts the process ("Failed to remove
 /// listen FD from epoll set", daemon.c:4976 or :5531). The cycles run in a child process (this test binary
 /// again), so an abort fails this test instead of killing the test run: the child must exit normally.
-@Suite("HTTP shutdown under load", .serialized)
+@Suite("HTTP shutdown under load", .serialized, .offCooperativePool)
 struct HTTPShutdownRaceTests {
     static let childVariable = "LATCHKEY_SHUTDOWN_RACE_CHILD"
     /// Cycles run side by side in the child (a shutdown mostly waits, so one loop alone leaves the cores idle).

@@ -1,8 +1,9 @@
 import Foundation
+import LatchkeyTestSupport
 import LatchkeyServer
 import Testing
 
-@Suite("HTTP graceful shutdown", .serialized)
+@Suite("HTTP graceful shutdown", .serialized, .offCooperativePool)
 struct HTTPShutdownTests {
     static func waitForInFlight(_ server: HTTPServer) async throws {
         for _ in 0..<500 where server.inFlightRequests == 0 {

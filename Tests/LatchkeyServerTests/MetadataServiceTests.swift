@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 import LatchkeyCrypto
 import LatchkeyWebAuthn
@@ -90,7 +91,7 @@ func aaguidBytes(_ text: String) -> Data {
     return withUnsafeBytes(of: uuid.uuid) { Data($0) }
 }
 
-@Suite("FIDO metadata (MDS3)", .serialized)
+@Suite("FIDO metadata (MDS3)", .serialized, .offCooperativePool)
 struct MetadataServiceTests {
     @Test func verifiesAnRS256BLOBThroughAnIntermediateAndLooksUpNames() throws {
         let t = try MetadataTestPKI()

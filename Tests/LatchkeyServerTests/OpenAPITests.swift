@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 @testable import LatchkeyServer
 
@@ -6,7 +7,7 @@ import Testing
 /// the media types each operation takes and refuses, the length limits against the server's constants (and its
 /// behaviour at them), that every error answer is described with the shared `Error` schema and that every operation
 /// answers a documented status. `make test` then runs schemathesis against a live server (scripts/contract-test.sh).
-@Suite("OpenAPI document", .serialized)
+@Suite("OpenAPI document", .serialized, .offCooperativePool)
 struct OpenAPITests {
     static func document() throws -> OpenAPIDocument { try OpenAPIDocument.load() }
 

@@ -1,9 +1,10 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 
 /// `latchkey passkey register` then `latchkey passkey login` against a real `latchkey serve`, with the
 /// built binary in a temporary HOME / XDG_DATA_HOME (vault opened with a passphrase on stdin).
-@Suite("Passkey CLI", .serialized)
+@Suite("Passkey CLI", .serialized, .offCooperativePool)
 struct PasskeyCLITests {
     static let binary: URL? = {
         let first = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 import LatchkeyCrypto
 import LatchkeyWebAuthn
@@ -7,7 +8,7 @@ import Latchkey
 
 /// The client kit's software authenticator, with passkeys kept in a real FileVault keychain, against
 /// the server's relying party.
-@Suite struct PasskeyClientTests {
+@Suite(.offCooperativePool) struct PasskeyClientTests {
     @Test func keychainBackedPasskeysSignInToTheRelyingParty() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-passkeys-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -1,9 +1,10 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 import LatchkeyWebAuthn
 @testable import LatchkeyServer
 
-@Suite("Passkey endpoints")
+@Suite("Passkey endpoints", .offCooperativePool)
 struct PasskeyEndpointTests {
     @Test func passwordlessSignUpSecondPasskeyListDeleteAndSignIn() async throws {
         let f = try #require(try await PasskeyEndpointFixture.make())
@@ -197,7 +198,7 @@ extension Data {
     }
 }
 
-@Suite("Sign-in page")
+@Suite("Sign-in page", .offCooperativePool)
 struct SignInPageTests {
     @Test func pageLoadsFromTheResources() async throws {
         let page = try #require(WebPage(), "resource URL: \(String(describing: Bundle.module.resourceURL))")
@@ -210,7 +211,7 @@ struct SignInPageTests {
 }
 
 /// A transient storage failure behind a passkey endpoint is 503 with `Retry-After`, as on the auth endpoints.
-@Suite struct PasskeyEndpointStorageErrorTests {
+@Suite(.offCooperativePool) struct PasskeyEndpointStorageErrorTests {
     @Test func transientStorageFailuresAre503WithRetryAfter() {
         #expect(PasskeyEndpointError.storage(DatabaseError.busy) == .temporarilyUnavailable)
         #expect(PasskeyEndpointError.storage(DatabaseError.poolExhausted(waitedMilliseconds: 5)) == .temporarilyUnavailable)

@@ -1,10 +1,11 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 import LatchkeyWebAuthn
 @testable import LatchkeyServer
 
 /// Renaming passkeys, and what the list shows about each: last use, backup state (BE/BS), authenticator.
-@Suite("Passkey management")
+@Suite("Passkey management", .offCooperativePool)
 struct PasskeyManagementTests {
     func passkeys(_ f: PasskeyEndpointFixture, _ access: String) async throws -> [[String: Any]] {
         let list = await f.request("GET", "/v1/passkeys", bearer: access)

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 // Only the public API, as an integrator sees it (no @testable here).
 import LatchkeyServer
@@ -6,7 +7,7 @@ import LatchkeyWebAuthn
 
 /// The integration in docs/PASSKEYS.md, run as written (the region between the markers is compared with the
 /// document's first Swift block, so the document cannot drift from code that compiles and passes).
-@Suite struct PasskeysDocTests {
+@Suite(.offCooperativePool) struct PasskeysDocTests {
     /// Stands in for the web page: options as JSON in, `credential.toJSON()` out, through the software authenticator.
     struct Browser {
         let authenticator = SoftwareAuthenticator(store: InMemorySoftwareCredentialStore())

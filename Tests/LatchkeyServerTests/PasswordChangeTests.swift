@@ -1,10 +1,11 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 import LatchkeyWebAuthn
 @testable import LatchkeyServer
 
 /// `POST /v1/me/password`.
-@Suite("Password change")
+@Suite("Password change", .offCooperativePool)
 struct PasswordChangeTests {
     static func body(current: String?, new: String) -> String {
         var object: [String: String] = ["new_password": new]

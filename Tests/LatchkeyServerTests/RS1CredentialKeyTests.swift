@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 import LatchkeyCrypto
 import LatchkeyWebAuthn
@@ -16,7 +17,7 @@ import LatchkeyWebAuthn
 /// carry RS256 keys); the second capture is the FIDO conformance tool's TPM registration with an RS1 key (AIK chain
 /// to the "FIDO Fake TPM Root Certificate Authority 2018"), published in SimpleWebAuthn's test data, and assertions
 /// are made here with an RSA key of `openssl`'s signing with SHA-1.
-@Suite struct RS1CredentialKeyTests {
+@Suite(.offCooperativePool) struct RS1CredentialKeyTests {
 
     static func bytes(_ base64URL: String) throws -> Data {
         try #require(Data(base64URLEncoded: base64URL.filter { !$0.isWhitespace }))

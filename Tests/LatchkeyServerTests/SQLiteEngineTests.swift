@@ -1,10 +1,11 @@
 import Foundation
+import LatchkeyTestSupport
 import LatchkeySupport
 import Testing
 @testable import LatchkeyServer
 
 /// What the SQLite engine adds under the shared storage suite: the checkpoint thread and group commit.
-@Suite struct SQLiteEngineTests {
+@Suite(.offCooperativePool) struct SQLiteEngineTests {
     /// The log is copied back by the checkpoint thread, not by commits: it stays bounded under a stream of
     /// commits, nothing written is lost, and closing the database stops the thread and removes the log.
     @Test func theCheckpointThreadKeepsTheLogBoundedAndLosesNothing() throws {
@@ -103,14 +104,14 @@ import Testing
 
     /// The group-commit queue: while one caller commits, the others' jobs wait and go out together in the next
     /// batch; every caller returns only once its own job is finished, and each job is in exactly one batch.
-    @Test func groupCommitQueueBatchesWaitersAndFinishesEveryJob() {
+    @Test func groupCommitQueueBatchesWaitersAndFinishesEveryJob() async {
         let queue = GroupCommitQueue()
         let batches = Locked<[Int]>([])
         let early = Locked(0)
         let threads = 8, perThread = 50
         // Threads of their own (a dispatch pool would run only as many at once as there are cores): a batch
         // holds more than one job only when two or more callers wait behind a commit.
-        _ = onThreads(threads) { _ in
+        _ = await onThreads(threads) { _ in
             for _ in 0..<perThread {
                 let job = GroupCommitJob<Int>(durability: .relaxed) { _ in 1 }
                 queue.run(job) { batch in

@@ -1,10 +1,11 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 import LatchkeyWebAuthn
 @testable import LatchkeyServer
 
 /// `GET /v1/sessions`, `DELETE /v1/sessions/{id}`, `POST /v1/sessions/revoke-others`.
-@Suite("Sessions")
+@Suite("Sessions", .offCooperativePool)
 struct SessionsTests {
     static func sessions(_ response: HTTPResponse) throws -> [SessionSummary] {
         #expect(response.status == 200, "\(String(decoding: response.body, as: UTF8.self))")

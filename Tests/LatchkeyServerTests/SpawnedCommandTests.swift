@@ -1,8 +1,10 @@
 import Foundation
+import LatchkeyTestSupport
 import LatchkeySupport
 import Testing
 
 /// `SpawnedCommand`, which the cluster, PostgreSQL and tmux fixtures start their daemons with.
+@Suite(.offCooperativePool)
 struct SpawnedCommandTests {
     /// A descriptor this process holds open without close-on-exec (as Foundation's `Process` holds its monitoring
     /// sockets) is not inherited: a daemon the command leaves running cannot keep another child's `waitUntilExit`

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 import LatchkeyWebAuthn
 @testable import LatchkeyServer
@@ -36,7 +37,7 @@ extension ServiceFixture {
 }
 
 /// Step-up re-authentication (RFC 9470) and the authentication facts of access tokens (RFC 8176 `amr`).
-@Suite("Step-up re-authentication")
+@Suite("Step-up re-authentication", .offCooperativePool)
 struct StepUpTests {
     @Test func tokensCarryAuthTimeAndAMRAndRefreshKeepsThem() async throws {
         let f = try #require(try await ServiceFixture.make())

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 import LatchkeySupport
 @testable import LatchkeyServer
@@ -58,23 +59,3 @@ func makeTestDatabase(_ engine: StorageEngine, now: Int64 = 1_800_000_000) throw
     }
 }
 
-/// Runs `body` on real OS threads started together (the cooperative pool has as few threads as cores,
-/// which would hide races), and returns their results in order.
-func onThreads<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
-    let results = Locked<[Int: T]>([:])
-    let group = DispatchGroup()
-    let start = DispatchSemaphore(value: 0)
-    for i in 0..<count {
-        group.enter()
-        let thread = Thread {
-            start.wait()
-            let value = body(i)
-            results.withLock { $0[i] = value }
-            group.leave()
-        }
-        thread.start()
-    }
-    for _ in 0..<count { start.signal() }
-    group.wait()
-    return results.withLock { dict in (0..<count).compactMap { dict[$0] } }
-}

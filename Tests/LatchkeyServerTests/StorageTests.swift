@@ -1,10 +1,11 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 import LatchkeySupport
 @testable import LatchkeyServer
 
 /// The shared storage suite: every test runs on SQLite and on PostgreSQL.
-@Suite("Storage")
+@Suite("Storage", .offCooperativePool)
 struct StorageTests {
     static let t0: Int64 = 1_800_000_000
 
@@ -196,7 +197,7 @@ struct StorageTests {
     }
 
     @Test(arguments: StorageEngine.allCases)
-    func concurrentRotationHasExactlyOneWinner(engine: StorageEngine) throws {
+    func concurrentRotationHasExactlyOneWinner(engine: StorageEngine) async throws {
         guard let test = try makeTestDatabase(engine) else { return }
         defer { test.cleanup() }
         let db = test.database
@@ -204,7 +205,7 @@ struct StorageTests {
         try session(db, accountID: alice.id)
         // Two independent instances = two server processes on the same data.
         let instances: [any Database] = [db, try test.openAnother()]
-        let outcomes = onThreads(12) { i -> String in
+        let outcomes = await onThreads(12) { i -> String in
             let outcome = try? instances[i % 2].rotateRefreshToken(presentedHash: "h0", successorHash: "succ-\(i)",
                                                                   now: Self.t0 + 1, successorExpiresAt: Self.t0 + 86_400)
             switch outcome {
@@ -268,7 +269,7 @@ struct StorageTests {
     }
 
     @Test(arguments: StorageEngine.allCases)
-    func concurrentRotationOfSuccessiveTokensInDifferentFamilies(engine: StorageEngine) throws {
+    func concurrentRotationOfSuccessiveTokensInDifferentFamilies(engine: StorageEngine) async throws {
         guard let test = try makeTestDatabase(engine) else { return }
         defer { test.cleanup() }
         let db = test.database
@@ -276,7 +277,7 @@ struct StorageTests {
         for f in 0..<4 { try session(db, accountID: alice.id, id: "fam-\(f)", token: "f\(f)-0") }
         let instances: [any Database] = [db, try test.openAnother()]
         // Each family is refreshed in sequence by its own thread; families never interfere.
-        let ok = onThreads(4) { f -> Bool in
+        let ok = await onThreads(4) { f -> Bool in
             for step in 0..<10 {
                 guard case .rotated? = try? instances[f % 2].rotateRefreshToken(
                     presentedHash: "f\(f)-\(step)", successorHash: "f\(f)-\(step + 1)", now: Self.t0 + Int64(step),
@@ -303,7 +304,7 @@ struct StorageTests {
     }
 }
 
-@Suite("Storage locations")
+@Suite("Storage locations", .offCooperativePool)
 struct StorageLocationTests {
     @Test func sqliteFileIsPrivateAndMigrated() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-location-\(randomHex(8))")

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 import LatchkeyCrypto
 import LatchkeyWebAuthn
@@ -6,7 +7,7 @@ import LatchkeyWebAuthn
 
 /// `tpm` attestation (WebAuthn L3 §8.3): certInfo and pubArea built to the TPM 2.0 structures, AIK
 /// certificates made by the `openssl` command.
-@Suite struct TPMAttestationTests {
+@Suite(.offCooperativePool) struct TPMAttestationTests {
     static let tcgAttributes = ["a.2.23.133.2.1=id:FFFFF1D0", "b.2.23.133.2.2=NPCT75x", "c.2.23.133.2.3=id:0007"]
 
     /// `-extfile` lines of an AIK certificate; each parameter breaks one requirement of §8.3.1.

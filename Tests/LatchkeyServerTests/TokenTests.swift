@@ -1,9 +1,10 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 import LatchkeyCrypto
 @testable import LatchkeyServer
 
-@Suite("Tokens")
+@Suite("Tokens", .offCooperativePool)
 struct TokenTests {
     func loggedIn(_ f: ServiceFixture) async throws -> TokenResponse {
         try await f.createAlice()
@@ -118,7 +119,7 @@ struct TokenTests {
         let first = try await loggedIn(f)
         let token = try #require(first.refreshToken)
         let service = f.service
-        let outcomes = onThreads(32) { _ -> String? in
+        let outcomes = await onThreads(32) { _ -> String? in
             do { return try service.refresh(refreshToken: token).refreshToken } catch { return nil }
         }
         let winners = outcomes.compactMap { $0 }
@@ -293,7 +294,7 @@ struct TokenTests {
         // Concurrent rotation from both processes: exactly one wins.
         let fresh = try await f.service.loginWithPassword(username: "alice", password: "correct horse", ip: "127.0.0.1")
         let services = [f.service, other]
-        let results = onThreads(8) { i in (try? services[i % 2].refresh(refreshToken: fresh.refreshToken!)) != nil }
+        let results = await onThreads(8) { i in (try? services[i % 2].refresh(refreshToken: fresh.refreshToken!)) != nil }
         #expect(results.filter { $0 }.count == 1)
     }
 

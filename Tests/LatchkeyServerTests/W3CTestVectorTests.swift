@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 import LatchkeyCrypto
 import LatchkeyWebAuthn
@@ -10,7 +11,7 @@ import LatchkeyWebAuthn
 /// authentication are replayed through `WebAuthnRelyingParty` with the vectors' RP ID `example.org` and
 /// origin `https://example.org`, and one mutation of each is refused. Not covered: ES512 and Ed448
 /// credentials (algorithms not offered); tpm and android-key are in AttestationSpecVectorTests.
-@Suite struct W3CTestVectorTests {
+@Suite(.offCooperativePool) struct W3CTestVectorTests {
     struct Vector: Sendable, CustomTestStringConvertible {
         let name: String
         let format: String

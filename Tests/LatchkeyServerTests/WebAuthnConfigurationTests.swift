@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 import LatchkeyCrypto
 import LatchkeyWebAuthn
@@ -6,7 +7,7 @@ import LatchkeyWebAuthn
 
 /// The relying party's integrator traps of issue 28: roots that would never be consulted, and hand-made credential
 /// records whose algorithm the caller had to supply.
-@Suite struct WebAuthnConfigurationTests {
+@Suite(.offCooperativePool) struct WebAuthnConfigurationTests {
     static func configuration(_ adjust: (inout WebAuthnConfiguration) -> Void) -> WebAuthnConfiguration {
         var configuration = WebAuthnConfiguration(relyingPartyID: "example.com", relyingPartyName: "Example",
                                                   allowedOrigins: ["https://example.com"])

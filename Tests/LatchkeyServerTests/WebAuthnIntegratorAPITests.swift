@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 import LatchkeyCrypto
 import LatchkeyWebAuthn
@@ -6,7 +7,7 @@ import LatchkeyWebAuthn
 
 /// The relying-party API for integrators: cross-origin without `topOrigin`, CBOR strictness levels, verification
 /// against a caller-kept challenge, `StoredCredential` as JSON, related RP IDs, base64url and user-handle errors.
-@Suite struct WebAuthnIntegratorAPITests {
+@Suite(.offCooperativePool) struct WebAuthnIntegratorAPITests {
     // MARK: Cross-origin without topOrigin (§7.1 step 10)
 
     @Test func crossOriginWithoutTopOriginFollowsTheSpecUnlessRequired() async throws {

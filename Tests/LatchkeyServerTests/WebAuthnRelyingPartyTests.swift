@@ -1,10 +1,11 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 import LatchkeyCrypto
 import LatchkeyWebAuthn
 @testable import LatchkeyServer
 
-@Suite struct WebAuthnRelyingPartyTests {
+@Suite(.offCooperativePool) struct WebAuthnRelyingPartyTests {
     // MARK: Options
 
     @Test func registrationOptionsFollowTheConfiguration() async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 import LatchkeyCrypto
 import LatchkeyWebAuthn
@@ -7,7 +8,7 @@ import LatchkeyWebAuthn
 /// fido-u2f attestation leaves with the early-U2F signature encoding quirk (the signatureValue BIT STRING
 /// declares its last octet's trailing zero bits unused), reproduced with certificates the `openssl`
 /// command makes and whose DER is then rewritten.
-@Suite struct WebAuthnU2FQuirkTests {
+@Suite(.offCooperativePool) struct WebAuthnU2FQuirkTests {
     /// The offset of the signature BIT STRING's unused-bits octet (short or two-octet long form).
     static func unusedBitsOffset(in der: Data) throws -> Int {
         let b = [UInt8](der)

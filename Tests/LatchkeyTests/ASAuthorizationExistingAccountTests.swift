@@ -39,7 +39,7 @@ extension ASAuthorizationTests {
         /// `ASPasswordCredential`, and the server starts a session with it.
         @MainActor @Test func applesExistingAccountCodeHandsOverTheSavedPassword() async throws {
             let domain = "sample.example"
-            let services = try AuthenticationServicesFixture.start(relyingParty: domain)
+            let services = try await AuthenticationServicesFixture.start(relyingParty: domain)
             LatchkeyAuthenticationServicesConfiguration.associatedDomains = ["applinks:\(domain)", "webcredentials:\(domain)"]
             defer {
                 services.stop()
@@ -78,7 +78,7 @@ extension ASAuthorizationTests {
         /// After the app's first Sign in with Apple, the same code finds the Apple ID credential (and none of a
         /// revoked one).
         @MainActor @Test func applesExistingAccountCodeFindsAnEarlierAppleIDSignIn() async throws {
-            let services = try AuthenticationServicesFixture.start(relyingParty: "apple.example", appleID: "juice@example.com")
+            let services = try await AuthenticationServicesFixture.start(relyingParty: "apple.example", appleID: "juice@example.com")
             defer { services.stop() }
             let controller = LoginController()
             let before = await ASAuthorizationTests.event(controller) { controller.performExistingAccountSetupFlows() }
@@ -142,7 +142,7 @@ extension ASAuthorizationTests {
         }
 
         @Test func nothingToOfferIsNoSessionAndNoError() async throws {
-            let services = try AuthenticationServicesFixture.start(relyingParty: "empty.example")
+            let services = try await AuthenticationServicesFixture.start(relyingParty: "empty.example")
             defer { services.stop() }
             let (existing, _) = Self.existingAccount(services, appleKeychain: "empty")
             #expect(try await existing.signIn() == nil)
@@ -150,7 +150,7 @@ extension ASAuthorizationTests {
 
         @Test func aSavedPasswordStartsAPasswordSession() async throws {
             let domain = "password.example"
-            let services = try AuthenticationServicesFixture.start(relyingParty: domain)
+            let services = try await AuthenticationServicesFixture.start(relyingParty: domain)
             defer {
                 services.stop()
                 Self.forgetPasswords(domain: domain)
@@ -171,7 +171,7 @@ extension ASAuthorizationTests {
 
         @Test func aPasskeyStartsAPasskeySession() async throws {
             let domain = "passkey.example"
-            let services = try AuthenticationServicesFixture.start(relyingParty: domain)
+            let services = try await AuthenticationServicesFixture.start(relyingParty: domain)
             defer { services.stop() }
             let client = PasskeyClient(baseURL: services.server.baseURL, ceremony: PlatformPasskeyCeremony())
             _ = try await client.register(username: "grace")
@@ -182,7 +182,7 @@ extension ASAuthorizationTests {
         }
 
         @Test func anEarlierSignInWithAppleStartsAnAppleSession() async throws {
-            let services = try AuthenticationServicesFixture.start(relyingParty: "appleid.example", appleID: "lovelace@example.com")
+            let services = try await AuthenticationServicesFixture.start(relyingParty: "appleid.example", appleID: "lovelace@example.com")
             defer { services.stop() }
             let (existing, apple) = Self.existingAccount(services, appleKeychain: "apple")
             let first = try await apple.signIn(with: SystemAppleIDAuthorizer(),

@@ -1,6 +1,7 @@
 import AuthenticationServices
 import CryptoKit
 import Foundation
+import LatchkeyTestSupport
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -12,7 +13,7 @@ import Testing
 /// ASAuthorization code against a real `latchkey serve` and `latchkey apple-stand-in`, through the Linux
 /// `AuthenticationServices` module (both build modes: in the apple-frameworks mode this is the module the kit's Apple
 /// code compiles against). Serialized: the module's configuration (Apple ID authority, simulated owner) is per process.
-@Suite("ASAuthorization against latchkey serve", .serialized, .enabled(if: LatchkeyBinary.testsRun, LatchkeyBinary.skipReason))
+@Suite("ASAuthorization against latchkey serve", .serialized, .enabled(if: LatchkeyBinary.testsRun, LatchkeyBinary.skipReason), .offCooperativePool)
 struct ASAuthorizationTests {
     /// Waits for the next event of an app-code object (`AccountManager`, `LoginController`) started by `start`.
     @MainActor
@@ -69,7 +70,7 @@ extension ASAuthorizationTests {
     @Suite("As Apple's documentation writes it")
     struct DocumentationStyle {
         @MainActor @Test func delegateStylePasskeyRegistersAndSignsIn() async throws {
-            let services = try AuthenticationServicesFixture.start()
+            let services = try await AuthenticationServicesFixture.start()
             defer { services.stop() }
             let rp = RelyingParty(services.server)
             let manager = AccountManager(domain: AuthenticationServicesFixture.relyingParty)
@@ -106,7 +107,7 @@ extension ASAuthorizationTests {
         }
 
         @MainActor @Test func asyncStylePasskeyRegistersAndSignsIn() async throws {
-            let services = try AuthenticationServicesFixture.start()
+            let services = try await AuthenticationServicesFixture.start()
             defer { services.stop() }
             let rp = RelyingParty(services.server)
             let options = try await rp.registrationOptions(username: "grace")
@@ -140,7 +141,7 @@ extension ASAuthorizationTests {
         }
 
         @MainActor @Test func delegateStyleSignInWithAppleYieldsAServerSession() async throws {
-            let services = try AuthenticationServicesFixture.start(appleID: "lin@example.com")
+            let services = try await AuthenticationServicesFixture.start(appleID: "lin@example.com")
             defer { services.stop() }
             let manager = AccountManager(domain: AuthenticationServicesFixture.relyingParty)
             // The nonce as the tutorials make it: random characters, SHA-256 hex in the request, raw to the server.
@@ -181,7 +182,7 @@ extension ASAuthorizationTests {
         }
 
         @MainActor @Test func withoutAPasskeyTheSheetEndsCanceled() async throws {
-            let services = try AuthenticationServicesFixture.start(relyingParty: "nobody.example")
+            let services = try await AuthenticationServicesFixture.start(relyingParty: "nobody.example")
             defer { services.stop() }
             let manager = AccountManager(domain: "nobody.example")
             let ended = await ASAuthorizationTests.event(manager) {

@@ -1,5 +1,6 @@
 #if LATCHKEY_APPLE_FRAMEWORKS
 import Foundation
+import LatchkeyTestSupport
 import Latchkey
 import LatchkeyAuth
 import LatchkeyKeychain
@@ -9,7 +10,7 @@ import Testing
 
 /// The Apple-platform code paths of the kit, compiled against the package's Linux `Security` and
 /// `LocalAuthentication` (the apple-frameworks build mode): each test would fail on the code before its fix.
-@Suite(.serialized) struct AppleFrameworksTests {
+@Suite(.serialized, .offCooperativePool) struct AppleFrameworksTests {
     init() { AppleFrameworksFixture.useTestKeychain() }
 
     private func simulator() throws -> SimulatedAuthenticator {

@@ -1,9 +1,10 @@
 #if !LATCHKEY_APPLE_FRAMEWORKS  // the command-line products are not built in the Apple mode
 import Foundation
+import LatchkeyTestSupport
 import Testing
 
 /// `latchkey-bench --help` prints usage instead of running every figure.
-@Suite struct BenchCommandLineTests {
+@Suite(.offCooperativePool) struct BenchCommandLineTests {
     func run(_ arguments: [String]) throws -> ChildProcess.Result {
         let directory = try #require(LatchkeyCLI.binary, "build the products first").deletingLastPathComponent()
         let bench = directory.appendingPathComponent("latchkey-bench").path

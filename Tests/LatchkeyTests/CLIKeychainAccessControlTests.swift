@@ -1,10 +1,11 @@
 #if !LATCHKEY_APPLE_FRAMEWORKS  // the command-line products are not built in the Apple mode
 import Foundation
+import LatchkeyTestSupport
 import Testing
 
 /// `latchkey keychain add-generic-password --require ...` (issue #4 item 5): gated items through the
 /// simulated sensor, driven by `latchkey auth simulate` as a script would.
-@Suite struct CLIKeychainAccessControlTests {
+@Suite(.offCooperativePool) struct CLIKeychainAccessControlTests {
     let home = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-cli-ac-\(UUID().uuidString)")
 
     /// Runs the built binary with a vault passphrase on stdin (`--passphrase-fd 0` for keychain commands).

@@ -1,5 +1,6 @@
 #if !LATCHKEY_APPLE_FRAMEWORKS  // the command-line products are not built in the Apple mode
 import Foundation
+import LatchkeyTestSupport
 import Testing
 
 /// Runs the built `latchkey` binary, each test in its own temporary HOME / XDG_DATA_HOME.
@@ -84,7 +85,7 @@ struct LatchkeyCLI {
     }
 }
 
-@Suite struct CLIKeychainTests {
+@Suite(.offCooperativePool) struct CLIKeychainTests {
     /// Lines for stdin: the vault passphrase (used only when no login keyring is running).
     let passphrase = "correct horse battery\n"
 
@@ -168,7 +169,7 @@ struct LatchkeyCLI {
 }
 
 /// LATCHKEY_KEYCHAIN=passphrase: the vault opens with a passphrase (prompted, piped, or --passphrase-fd).
-@Suite struct CLIKeychainPassphraseTests {
+@Suite(.offCooperativePool) struct CLIKeychainPassphraseTests {
     @Test func newVaultTakesAPassphraseAndRefusesAWrongOne() throws {
         let cli = LatchkeyCLI(loginKeyring: false, keychain: "passphrase")
         defer { cli.cleanUp() }
@@ -235,7 +236,7 @@ struct LatchkeyCLI {
 }
 
 @Suite(.enabled(if: ProcessInfo.processInfo.environment["LATCHKEY_TEST_SECRET_SERVICE"] == "1"
-                || ProcessInfo.processInfo.environment["LATCHKEY_REQUIRE_SERVICES"] == "1"))
+                || ProcessInfo.processInfo.environment["LATCHKEY_REQUIRE_SERVICES"] == "1"), .offCooperativePool)
 struct CLIKeychainLoginKeyringTests {
     @Test func vaultOpensWithTheLoginKeyringWithoutAPrompt() throws {
         try #require(ProcessInfo.processInfo.environment["LATCHKEY_TEST_SECRET_SERVICE"] == "1")
@@ -267,7 +268,7 @@ struct CLIKeychainLoginKeyringTests {
 /// Disabled: run by hand the script prints add-unlocked=0, add-locked=77, find-locked=77, vault-locked=77, but
 /// under `swift test` the nested dbus-run-session does not end (its dbus-daemon and keyring daemon outlive the
 /// script) and the test would hang `make test`. Enable with LATCHKEY_TEST_LOCKED_KEYRING=1 to run it anyway.
-@Suite(.enabled(if: ProcessInfo.processInfo.environment["LATCHKEY_TEST_LOCKED_KEYRING"] == "1"))
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["LATCHKEY_TEST_LOCKED_KEYRING"] == "1"), .offCooperativePool)
 struct CLIKeychainLockedKeyringTests {
     static let script = #"""
     set -e
@@ -328,7 +329,7 @@ struct CLIKeychainLockedKeyringTests {
 
 /// `latchkey keychain status` names the application identifier in force: a copy of the binary beside an Info.plist
 /// (as a Linux program gives itself a bundle identifier), then LATCHKEY_APPLICATION_IDENTIFIER over it.
-@Suite struct CLIApplicationIdentityTests {
+@Suite(.offCooperativePool) struct CLIApplicationIdentityTests {
     @Test func statusShowsTheIdentifierInForceAndWhereItComesFrom() throws {
         let original = try #require(LatchkeyCLI.binary, "build the latchkey product first (swift build --build-tests)")
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-identity-\(UUID().uuidString)")

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 @testable import Latchkey
 
@@ -29,7 +30,7 @@ func integrityChildReport() throws {
 
 /// Real processes: the test binary re-run under LD_PRELOAD, LD_AUDIT and strace.
 /// (gdb also attaches, but loading the test binary's debug information takes minutes: strace is used.)
-@Suite struct IntegrityCheckChildProcessTests {
+@Suite(.offCooperativePool) struct IntegrityCheckChildProcessTests {
     /// Runs the child test through `launcher` (e.g. strace) and returns its report.
     private func childReport(launcher: [String] = [], extraEnvironment: [String: String] = [:],
                              in directory: URL) throws -> ChildReport {

@@ -1,5 +1,6 @@
 #if !LATCHKEY_APPLE_FRAMEWORKS  // Apple platforms' default store is the system keychain (AppleFrameworksTests)
 import Foundation
+import LatchkeyTestSupport
 import Testing
 @testable import Latchkey
 
@@ -18,7 +19,7 @@ func keychainDefaultStoreChild() throws {
     try JSONEncoder().encode(report).write(to: URL(fileURLWithPath: path))
 }
 
-@Suite struct KeychainDefaultStoreHeadlessTests {
+@Suite(.offCooperativePool) struct KeychainDefaultStoreHeadlessTests {
     @Test func keychainServiceWorksWithNoKeyringAndNoConfiguration() throws {
         let home = try ChildProcess.temporaryDirectory("kit-headless")
         defer { try? FileManager.default.removeItem(at: home) }

@@ -1,10 +1,11 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 @testable import Latchkey
 import LatchkeyCrypto
 import LatchkeyKeychain
 
-@Suite struct PasswordLoginTests {
+@Suite(.offCooperativePool) struct PasswordLoginTests {
     let clock = TestClock()
 
     private func login(_ store: any ItemStore) -> PasswordLogin {

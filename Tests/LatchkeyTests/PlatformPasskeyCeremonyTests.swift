@@ -9,7 +9,7 @@ extension ASAuthorizationTests {
     @Suite("PlatformPasskeyCeremony")
     struct PlatformPasskeys {
         @MainActor @Test func registersAndSignsInWithThePlatformAuthenticator() async throws {
-            let services = try AuthenticationServicesFixture.start()
+            let services = try await AuthenticationServicesFixture.start()
             defer { services.stop() }
             let client = PasskeyClient(baseURL: services.server.baseURL, ceremony: PlatformPasskeyCeremony())
             #expect(client.ceremonyOrigin(relyingPartyID: "localhost") == "https://localhost")
@@ -32,7 +32,7 @@ extension ASAuthorizationTests {
         }
 
         @MainActor @Test func securityKeysRegisterAndSignIn() async throws {
-            let services = try AuthenticationServicesFixture.start(relyingParty: "keys.example")
+            let services = try await AuthenticationServicesFixture.start(relyingParty: "keys.example")
             LatchkeyAuthenticationServicesConfiguration.securityKey = LatchkeyVirtualSecurityKey()
             defer {
                 LatchkeyAuthenticationServicesConfiguration.securityKey = nil
@@ -61,7 +61,7 @@ extension ASAuthorizationTests {
         }
 
         @MainActor @Test func aCanceledPromptIsNotAFailureToShow() async throws {
-            let services = try AuthenticationServicesFixture.start()
+            let services = try await AuthenticationServicesFixture.start()
             defer { services.stop() }
             let client = PasskeyClient(baseURL: services.server.baseURL, ceremony: PlatformPasskeyCeremony())
             try AuthenticationServicesFixture.simulator.enqueue(.cancel)

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 import LatchkeyCrypto
 import LatchkeySupport
@@ -6,7 +7,7 @@ import LatchkeyWebAuthn
 import Latchkey
 
 /// The README's usage examples, compiled and run, so the documentation stays true.
-@Suite struct ReadmeExamplesTests {
+@Suite(.offCooperativePool) struct ReadmeExamplesTests {
     @Test func cryptoExample() throws {
         let key = SymmetricKey(size: .bits256)
         let box = try AES.GCM.seal(Data("secret".utf8), using: key, authenticating: Data("note-1".utf8))
@@ -140,7 +141,7 @@ extension ASAuthorizationTests {
     /// serialized ASAuthorization suite: it uses the module's process-wide configuration).
     @Suite("README") struct Readme {
         @MainActor @Test func asAuthorizationExample() async throws {
-            let services = try AuthenticationServicesFixture.start()
+            let services = try await AuthenticationServicesFixture.start()
             defer { services.stop() }
             let api = services.server.baseURL
             let keychain = Keychain(service: "com.example.notes.readme", store: MemoryStore())
@@ -167,9 +168,9 @@ extension ASAuthorizationTests {
             }
         }
 
-        /// The README's account example: a passkey account whose server asks for a sign-in within 1 s.
+        /// The README's account example: a passkey account whose sign-in the server's clock makes too old for a step-up.
         @MainActor @Test func accountExample() async throws {
-            let services = try AuthenticationServicesFixture.start(serverArguments: ["--step-up-max-age", "1"])
+            let services = try await AuthenticationServicesFixture.start()
             defer { services.stop() }
             let server = services.server.baseURL
             let store = MemoryStore()
@@ -196,7 +197,7 @@ extension ASAuthorizationTests {
             #expect(sessions.count == 2 && sessions.first?.isCurrent == true)
             #expect(sessions.first?.deviceName == "Ada's iPhone")
             #expect(try await account.endOtherSessions() == 1)
-            try await Task.sleep(for: .milliseconds(2500))                           // the sign-in is no longer recent
+            try services.passStepUpMaxAge()                                          // the sign-in is no longer recent
             try await account.addPassword("a new password")
             try await account.deleteAccount()
 

@@ -21,12 +21,12 @@ extension ASAuthorizationTests {
         }
 
         @MainActor @Test func startsASessionAndKeepsTheNameUntilTheServerHasIt() async throws {
-            let services = try AuthenticationServicesFixture.start(appleID: "sora@example.com")
+            let services = try await AuthenticationServicesFixture.start(appleID: "sora@example.com")
             defer { services.stop() }
             let signOuts = SignOuts()
             let apple = Self.make(signOuts)
             // A server that does not accept this app: the first authorization's name and email stay in the keychain.
-            let elsewhere = try ServerProcess(binary: try LatchkeyBinary.required(), arguments: [
+            let elsewhere = try await ServerProcess(binary: try LatchkeyBinary.required(), arguments: [
                 "--apple-client-id", "com.example.other", "--apple-base-url", services.apple.baseURL.absoluteString])
             defer { elsewhere.stop() }
             do {
@@ -55,7 +55,7 @@ extension ASAuthorizationTests {
         }
 
         @MainActor @Test func revocationSignsOutAtLaunchAndOnTheNotification() async throws {
-            let services = try AuthenticationServicesFixture.start(appleID: "ren@example.com")
+            let services = try await AuthenticationServicesFixture.start(appleID: "ren@example.com")
             defer { services.stop() }
             let signOuts = SignOuts()
             let apple = Self.make(signOuts)
@@ -84,7 +84,7 @@ extension ASAuthorizationTests {
         /// SwiftUI's `SignInWithAppleButton` performs the request itself: `AppleIDAuthorization(_:)` reads its
         /// `ASAuthorization` and `finishSignIn` starts the session with the nonce the request carried.
         @MainActor @Test func finishesAnAuthorizationTheButtonObtained() async throws {
-            let services = try AuthenticationServicesFixture.start(appleID: "jun@example.com")
+            let services = try await AuthenticationServicesFixture.start(appleID: "jun@example.com")
             defer { services.stop() }
             let apple = Self.make(SignOuts())
             let server = AppleSessionClient(baseURL: services.server.baseURL)
@@ -130,7 +130,7 @@ extension ASAuthorizationTests {
         }
 
         @MainActor @Test func aCanceledSheetIsNotAFailureToShow() async throws {
-            let services = try AuthenticationServicesFixture.start()
+            let services = try await AuthenticationServicesFixture.start()
             defer { services.stop() }
             let apple = Self.make(SignOuts())
             try AuthenticationServicesFixture.simulator.enqueue(.cancel)

@@ -1,16 +1,17 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 @testable import Latchkey
 
 /// TokenManager + OAuthTokenRefresher against the real LatchkeyServer (`latchkey serve`, libmicrohttpd,
 /// SQLite): the refresh grant of RFC 6749 §6 with rotation and reuse detection.
-@Suite struct TokenManagerServerTests {
+@Suite(.offCooperativePool) struct TokenManagerServerTests {
     @Test func refreshRotatesAgainstTheRealServerAndReuseLogsOut() async throws {
         guard let binary = VaultHarness.latchkeyBinary else {
             if ProcessInfo.processInfo.environment["LATCHKEY_REQUIRE_SERVICES"] == "1" { Issue.record("latchkey not built") }
             return
         }
-        let server = try ServerProcess(binary: binary)
+        let server = try await ServerProcess(binary: binary)
         defer { server.stop() }
         let credentials = ["username": "mina", "password": "correct horse battery staple"]
         let created = try await server.request("POST", "v1/accounts", json: credentials)

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import LatchkeySupport
 import Testing
 import LatchkeyKeychain
@@ -57,7 +58,7 @@ private actor Gate {
     }
 }
 
-@Suite struct TokenManagerTests {
+@Suite(.offCooperativePool) struct TokenManagerTests {
     let clock = TestClock()
 
     private func storage(expiringIn seconds: TimeInterval, refreshToken: String? = "refresh-0") throws
@@ -211,7 +212,7 @@ private actor Gate {
 
 #if !LATCHKEY_APPLE_FRAMEWORKS
 /// TokenManager backed by the real keychain (a FileVault in a temporary directory).
-@Suite struct TokenManagerKeychainTests {
+@Suite(.offCooperativePool) struct TokenManagerKeychainTests {
     @Test func tokensLiveInTheKeychainWithTheChosenAccessibility() async throws {
         let directory = try ChildProcess.temporaryDirectory("tokens-keychain")
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,7 +8,7 @@ import Latchkey
 
 /// `latchkey vault` driven end to end through a pseudo-terminal (tmux): create the account, add a note,
 /// lock, fail a biometric match, unlock with the password, read the note back.
-@Suite struct VaultTerminalTests {
+@Suite(.offCooperativePool) struct VaultTerminalTests {
     @Test func interactiveSessionThroughAPseudoTerminal() throws {
         guard let binary = VaultHarness.latchkeyBinary, TmuxSession.isAvailable else {
             if ProcessInfo.processInfo.environment["LATCHKEY_REQUIRE_SERVICES"] == "1" {

@@ -90,6 +90,11 @@ final class RequestContext: @unchecked Sendable {
             case .inline:
                 state = .pending
                 suspended = true
+                // No inactivity timeout while the handler runs, however long (a slow query, a busy machine): the
+                // client is waiting for us, not idle. libmicrohttpd does not count a suspended connection's time, but
+                // between its resumption and the call that queues the answer it could close a connection whose
+                // handler took longer than the timeout (seen as "closed early" on a loaded machine).
+                latchkey_connection_set_timeout(connection, 0)
                 MHD_suspend_connection(connection)
                 return nil
             case .pending, .delivered:

@@ -24,6 +24,8 @@ final class ServerCore: @unchecked Sendable {
     /// TCP connections open now and handed to libmicrohttpd, against the accept thread's limit.
     let connections: Locked<ConnectionCount>
     let connectionLimit: Int
+    /// `HTTPServerConfiguration.connectionTimeout`, restored on a connection once its suspended handler answered.
+    let connectionTimeout: Int
     /// The socket context of a connection opened over `connectionLimit` (any non-nil address; never dereferenced).
     static var overflowMark: UnsafeMutableRawPointer? { UnsafeMutableRawPointer(bitPattern: 1) }
     let draining = Locked<Bool>(false)
@@ -37,6 +39,7 @@ final class ServerCore: @unchecked Sendable {
         self.runsHandlersInline = configuration.runsHandlersInline
         self.trustedProxies = configuration.trustedProxies
         self.connectionLimit = configuration.connectionLimit
+        self.connectionTimeout = configuration.connectionTimeout
         self.connections = Locked(ConnectionCount(configuration))
     }
 
@@ -177,6 +180,8 @@ final class ServerCore: @unchecked Sendable {
     func finish(_ context: RequestContext) -> MHD_Result {
         if context.suspended {
             guard let response = context.takeAnswer() else { return .YES }
+            // The inactivity timeout was off while the handler ran (`answerOrSuspend`); back on, its timer restarts.
+            latchkey_connection_set_timeout(context.connection, UInt32(connectionTimeout))
             return queue(response, for: context)
         }
         if context.tooLarge { return queue(tooLargeResponse, for: context) }

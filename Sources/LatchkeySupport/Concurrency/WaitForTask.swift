@@ -8,7 +8,7 @@ import Foundation
 /// the cooperative pool: the caller may itself be a task of the pool, and a pool whose every thread waits here for a
 /// job queued behind them would never run it (two parallel tests on a two-core machine were enough).
 package func waitForTask<T: Sendable, E: Error>(_ operation: @escaping @Sendable () async throws(E) -> T) throws(E) -> T {
-    let executor = DedicatedThreadExecutor()
+    let executor = DedicatedThreadExecutor(name: "latchkey.waitForTask")
     defer { executor.finish() }
     let outcome = Locked<Result<T, E>?>(nil)
     let done = DispatchSemaphore(value: 0)
@@ -33,46 +33,4 @@ package func waitForTask<T: Sendable, E: Error>(_ operation: @escaping @Sendable
     }
 }
 
-/// A task executor running its jobs, in order, on one thread it starts; the thread ends after `finish()` once the
-/// queue is empty.
-private final class DedicatedThreadExecutor: TaskExecutor, @unchecked Sendable { // every field is guarded by `condition`
-    private let condition = NSCondition()
-    private var jobs: [UnownedJob] = []
-    private var finished = false
-
-    init() {
-        let thread = Thread { [self] in run() }
-        thread.name = "latchkey.waitForTask"
-        thread.start()
-    }
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        condition.lock()
-        jobs.append(job)
-        condition.signal()
-        condition.unlock()
-    }
-
-    func finish() {
-        condition.lock()
-        finished = true
-        condition.signal()
-        condition.unlock()
-    }
-
-    private func run() {
-        while true {
-            condition.lock()
-            while jobs.isEmpty && !finished { condition.wait() }
-            if jobs.isEmpty {
-                condition.unlock()
-                return
-            }
-            let job = jobs.removeFirst()
-            condition.unlock()
-            job.runSynchronously(on: asUnownedTaskExecutor())
-        }
-    }
-}
 #endif

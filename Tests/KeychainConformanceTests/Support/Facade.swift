@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import LatchkeyAuthCore
 import LatchkeyKeychainCore
 import LatchkeyKeychainLinux
@@ -186,13 +187,6 @@ final class Facade: @unchecked Sendable { // used by one test on one thread
     }
 }
 
-/// Runs blocking work (SecItem calls that may wait for a prompt) on a thread of its own, off Swift concurrency's
-/// cooperative pool.
-func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result(catching: body)) }.start()
-    }
-}
 
 /// The name of an OSStatus (`errSecParam`), or the number.
 func statusName(_ status: OSStatus) -> String { KeychainStatus(status).name }

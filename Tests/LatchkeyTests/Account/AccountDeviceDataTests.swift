@@ -1,5 +1,6 @@
 import AuthenticationServices
 import Foundation
+import LatchkeyTestSupport
 import LatchkeyAuth
 import LatchkeyKeychain
 import LatchkeySupport
@@ -11,7 +12,7 @@ import Testing
 /// credential-state observation, the trusted biometric state, the app lock's session and the app's own data. The
 /// keychain is the platform's: a vault file here, the system keychain (`AppleKeychainStore` over `Security`) in the
 /// apple-frameworks mode.
-@Suite("AccountManager clears the device", .enabled(if: LatchkeyBinary.testsRun, LatchkeyBinary.skipReason))
+@Suite("AccountManager clears the device", .enabled(if: LatchkeyBinary.testsRun, LatchkeyBinary.skipReason), .offCooperativePool)
 struct AccountDeviceDataTests {
     /// Sign-outs the Apple observation would cause.
     final class SignOuts: Sendable {
@@ -32,7 +33,7 @@ struct AccountDeviceDataTests {
     }
 
     @MainActor @Test func deletingTheAccountLeavesNothingOfItOnTheDevice() async throws {
-        let server = try AccountServer()
+        let server = try await AccountServer()
         defer { server.stop() }
         let phone = try SimulatedPhone(biometry: .faceID)
         defer { phone.cleanUp() }
@@ -118,7 +119,7 @@ struct AccountDeviceDataTests {
     }
 
     @MainActor @Test func whatCouldNotBeClearedIsSaidAndClearingAgainFinishes() async throws {
-        let server = try AccountServer()
+        let server = try await AccountServer()
         defer { server.stop() }
         let (_, _, tokens) = try await server.signedInAccount("ren")
         let failing = Locked(true)

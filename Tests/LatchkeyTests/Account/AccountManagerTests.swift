@@ -1,16 +1,17 @@
 import Foundation
+import LatchkeyTestSupport
 import LatchkeyWebAuthn
 import Testing
 @testable import Latchkey
 
 /// `AccountManager` against a real `latchkey serve` (SQLite): the account, its sessions, its password and its
 /// deletion, with the server's step-up challenge met by a real re-authentication and the request retried once.
-@Suite("AccountManager against latchkey serve", .enabled(if: LatchkeyBinary.testsRun, LatchkeyBinary.skipReason))
+@Suite("AccountManager against latchkey serve", .enabled(if: LatchkeyBinary.testsRun, LatchkeyBinary.skipReason), .offCooperativePool)
 struct AccountManagerTests {
     static let password = AccountServer.password
 
     @Test func sessionsAreListedAndEndedOneByOneOrAllOthers() async throws {
-        let server = try AccountServer()
+        let server = try await AccountServer()
         defer { server.stop() }
         let name = AccountServer.username("mina")
         try await server.createAccount(name, password: Self.password)
@@ -56,7 +57,7 @@ struct AccountManagerTests {
     }
 
     @Test func thePasswordChangeChecksTheCurrentOneAndEndsTheOtherSessions() async throws {
-        let server = try AccountServer()
+        let server = try await AccountServer()
         defer { server.stop() }
         let name = AccountServer.username("ren")
         try await server.createAccount(name, password: Self.password)
@@ -85,13 +86,13 @@ struct AccountManagerTests {
     }
 
     @Test func deletingStepsUpWithThePasswordRetriesOnceAndLeavesNothingOnTheServer() async throws {
-        let server = try AccountServer(stepUpMaxAge: 1)
+        let server = try await AccountServer()
         defer { server.stop() }
         let (name, grant, tokens) = try await server.signedInAccount("sora")
         let prompts = AccountServer.Prompts()
         let account = KitAccountManager(baseURL: server.baseURL, tokens: tokens,
                                         reauthentication: AccountServer.password(server, Self.password, prompts: prompts))
-        try await server.waitForStepUp()
+        try server.passStepUpMaxAge()
 
         try await account.deleteAccount()
         #expect(prompts.usernames == [name], "one prompt, for the account's user name")
@@ -109,14 +110,14 @@ struct AccountManagerTests {
     }
 
     @Test func theStepUpRenewsTheSameSession() async throws {
-        let server = try AccountServer(stepUpMaxAge: 1)
+        let server = try await AccountServer()
         defer { server.stop() }
         let (name, _, tokens) = try await server.signedInAccount("yuna")
         let prompts = AccountServer.Prompts()
         let account = KitAccountManager(baseURL: server.baseURL, tokens: tokens,
                                         reauthentication: AccountServer.password(server, Self.password, prompts: prompts))
         let session = try #require(try await account.sessions().first)
-        try await server.waitForStepUp()
+        try server.passStepUpMaxAge()
 
         try await account.addPassword("another good password")   // no current password: the server steps up
         #expect(prompts.usernames == [name])
@@ -128,13 +129,13 @@ struct AccountManagerTests {
     }
 
     @Test func aCancelledReauthenticationDeletesNothing() async throws {
-        let server = try AccountServer(stepUpMaxAge: 1)
+        let server = try await AccountServer()
         defer { server.stop() }
         let (name, _, tokens) = try await server.signedInAccount("jun")
         let prompts = AccountServer.Prompts()
         let account = KitAccountManager(baseURL: server.baseURL, tokens: tokens,
                                         reauthentication: AccountServer.password(server, nil, prompts: prompts))
-        try await server.waitForStepUp()
+        try server.passStepUpMaxAge()
 
         await #expect(throws: AccountManagerError.canceled) { try await account.deleteAccount() }
         #expect(prompts.usernames == [name])
@@ -149,7 +150,7 @@ struct AccountManagerTests {
     }
 
     @Test func aReauthenticationThatRenewsNothingIsRefusedAfterOneRetry() async throws {
-        let server = try AccountServer(stepUpMaxAge: 1)
+        let server = try await AccountServer()
         defer { server.stop() }
         let (name, grant, tokens) = try await server.signedInAccount("hana")
         let calls = AccountServer.Prompts()
@@ -159,15 +160,15 @@ struct AccountManagerTests {
             return grant
         }
         let account = KitAccountManager(baseURL: server.baseURL, tokens: tokens, reauthentication: stale)
-        try await server.waitForStepUp()
+        try server.passStepUpMaxAge()
 
-        await #expect(throws: AccountManagerError.reauthenticationRequired(maxAge: 1)) { try await account.deleteAccount() }
-        #expect(calls.usernames == ["1"], "run once, with the server's max_age")
+        await #expect(throws: AccountManagerError.reauthenticationRequired(maxAge: 300)) { try await account.deleteAccount() }
+        #expect(calls.usernames == ["300"], "run once, with the server's max_age")
         #expect(try await account.account().username == name)
     }
 
     @Test func aPasskeyAccountAddsAPasswordAfterAPasskeyStepUp() async throws {
-        let server = try AccountServer(stepUpMaxAge: 1)
+        let server = try await AccountServer()
         defer { server.stop() }
         // The software authenticator reports the server's origin: http://localhost:<port>, the relying party localhost.
         var parts = try #require(URLComponents(url: server.baseURL, resolvingAgainstBaseURL: false))
@@ -182,7 +183,7 @@ struct AccountManagerTests {
         #expect(try await account.account().signInMethods == [.passkey])
         let session = try #require(try await account.sessions().first)
         #expect(session.deviceName == "Laptop" && session.method == .passkey)
-        try await server.waitForStepUp()
+        try server.passStepUpMaxAge()
 
         try await account.addPassword("a password as well")
         #expect(try await account.account().signInMethods == [.passkey, .password])
@@ -194,7 +195,7 @@ struct AccountManagerTests {
 }
 
 /// The server's step-up challenge as the kit reads it.
-@Suite struct StepUpChallengeTests {
+@Suite(.offCooperativePool) struct StepUpChallengeTests {
     static func challenge(_ header: String?, body: String = "{}", status: Int = 401) -> StepUpChallenge? {
         StepUpChallenge(status: status, wwwAuthenticate: header, body: Data(body.utf8), accessToken: "at")
     }

@@ -1,11 +1,12 @@
 import Foundation
+import LatchkeyTestSupport
 import LatchkeyCrypto
 import LatchkeySupport
 import Testing
 @testable import Latchkey
 
 /// The delete-account and devices screens' models against a real `latchkey serve`, in English and Korean.
-@Suite("Account screens against latchkey serve", .enabled(if: LatchkeyBinary.testsRun, LatchkeyBinary.skipReason))
+@Suite("Account screens against latchkey serve", .enabled(if: LatchkeyBinary.testsRun, LatchkeyBinary.skipReason), .offCooperativePool)
 @MainActor
 struct AccountScreenModelTests {
     nonisolated static let password = AccountManagerTests.password
@@ -25,7 +26,7 @@ struct AccountScreenModelTests {
 
     @Test(arguments: MessageLanguage.allCases)
     func deleteAccountExplainsReauthenticatesShowsProgressAndTheResult(_ language: MessageLanguage) async throws {
-        let server = try AccountServer(stepUpMaxAge: 1)
+        let server = try await AccountServer()
         defer { server.stop() }
         let phases = Locked<[String]>([])
         let handle = ModelBox()
@@ -55,7 +56,7 @@ struct AccountScreenModelTests {
         #expect(model.phase == .confirming && model.isDeleteEnabled && model.isCancelEnabled)
         #expect(model.progressMessage == nil && model.resultMessage == nil && model.errorMessage == nil)
 
-        try await server.waitForStepUp()
+        try server.passStepUpMaxAge()
         await model.delete()
         #expect(phases.withLock { $0 } == [Bilingual("Confirm it's you…", "본인 확인 중…")(language)])
         #expect(model.phase == .deleted && deleted == 1)
@@ -70,7 +71,7 @@ struct AccountScreenModelTests {
 
     @Test(arguments: MessageLanguage.allCases)
     func aCancelledReauthenticationGoesBackAndAFailureIsShown(_ language: MessageLanguage) async throws {
-        let server = try AccountServer(stepUpMaxAge: 1)
+        let server = try await AccountServer()
         defer { server.stop() }
         let prompts = AccountServer.Prompts()
         let (name, account) = try await Self.signedIn(server, reauthentication: AccountServer.password(server, nil,
@@ -78,7 +79,7 @@ struct AccountScreenModelTests {
         let model = DeleteAccountScreenModel(account: account, language: language) {
             Issue.record("nothing was deleted")
         }
-        try await server.waitForStepUp()
+        try server.passStepUpMaxAge()
         await model.delete()
         #expect(prompts.usernames == [name])
         #expect(model.phase == .confirming && model.errorMessage == nil, "a cancellation says nothing")
@@ -96,7 +97,7 @@ struct AccountScreenModelTests {
     }
 
     @Test func aDeviceThatKeptSomethingIsClearedOnTheNextTry() async throws {
-        let server = try AccountServer()
+        let server = try await AccountServer()
         defer { server.stop() }
         let (_, _, tokens) = try await server.signedInAccount("ren")
         let failing = Locked(true)
@@ -123,7 +124,7 @@ struct AccountScreenModelTests {
 
     @Test(arguments: MessageLanguage.allCases)
     func theDevicesListMarksThisOneAndSignsOthersOut(_ language: MessageLanguage) async throws {
-        let server = try AccountServer()
+        let server = try await AccountServer()
         defer { server.stop() }
         let (name, account) = try await Self.signedIn(server, deviceName: "Mina's iPhone")
         let laptop = try await server.signIn(name, password: Self.password, deviceName: "Mina's MacBook")

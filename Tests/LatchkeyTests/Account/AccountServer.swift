@@ -13,10 +13,11 @@ struct AccountServer {
     /// How recent a sign-in the server wants before a sensitive request (`--step-up-max-age`).
     let stepUpMaxAge: Int
 
-    /// Starts `latchkey serve --step-up-max-age stepUpMaxAge` (default: the server's 300 s, so nothing steps up).
-    init(stepUpMaxAge: Int = 300, arguments: [String] = []) throws {
+    /// Starts `latchkey serve --step-up-max-age stepUpMaxAge` (default: the server's 300 s, so nothing steps up until
+    /// `passStepUpMaxAge()`).
+    init(stepUpMaxAge: Int = 300, arguments: [String] = []) async throws {
         self.stepUpMaxAge = stepUpMaxAge
-        server = try ServerProcess(binary: try LatchkeyBinary.required(),
+        server = try await ServerProcess(binary: try LatchkeyBinary.required(),
                                    arguments: ["--step-up-max-age", String(stepUpMaxAge)] + arguments)
     }
 
@@ -67,9 +68,10 @@ struct AccountServer {
         return ["\(answer.status)", answer.body["error"] as? String].compactMap { $0 }.joined(separator: " ")
     }
 
-    /// Waits until a sign-in made now is too old for a sensitive request (the server counts whole seconds).
-    func waitForStepUp() async throws {
-        try await Task.sleep(for: .milliseconds(stepUpMaxAge * 1000 + 1500))
+    /// Moves the server's clock past the step-up max age: a sign-in made before is now too old for a sensitive
+    /// request, and one made after is recent for the next `stepUpMaxAge` seconds, whatever the machine's speed.
+    func passStepUpMaxAge() throws {
+        try server.advanceClock(by: Int64(stepUpMaxAge) + 1)
     }
 
     /// A re-authentication with the password, counting the prompts (`nil`: the user cancels).

@@ -42,17 +42,23 @@ enum AuthenticationServicesFixture {
             server.stop()
             apple.stop()
         }
+
+        /// Moves the server's clock past its step-up max age (the default, 300 s): the sign-ins made so far are too old
+        /// for a sensitive request, a step-up made now is recent for 300 s (`ServerProcess.advanceClock(by:)`).
+        func passStepUpMaxAge() throws {
+            try server.advanceClock(by: 301)
+        }
     }
 
     /// Starts the stand-in for Apple, then `latchkey serve` using it; points the module's Apple ID authority at it.
     static func start(relyingParty rpID: String = relyingParty, appleID: String = "ada@example.com",
-                      serverArguments: [String] = []) throws -> Services {
+                      serverArguments: [String] = []) async throws -> Services {
         install()
         let binary = try LatchkeyBinary.required()
-        let apple = try ServerProcess.appleStandIn(binary: binary, arguments: ["--client-id", clientID])
+        let apple = try await ServerProcess.appleStandIn(binary: binary, arguments: ["--client-id", clientID])
         let server: ServerProcess
         do {
-            server = try ServerProcess(binary: binary, arguments: [
+            server = try await ServerProcess(binary: binary, arguments: [
                 "--rp-id", rpID, "--origin", "https://\(rpID)", "--apple-client-id", clientID,
                 "--apple-base-url", apple.baseURL.absoluteString,
             ] + serverArguments)

@@ -1,4 +1,6 @@
 import Foundation
+import LatchkeySupport
+import LatchkeyTestSupport
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -15,21 +17,35 @@ final class ServerProcess: @unchecked Sendable { // set once in init; Process is
         var description: String { "latchkey did not start: \(output)" }
     }
 
-    /// `latchkey serve --port 0 ... <arguments>`.
-    convenience init(binary: String, arguments: [String] = []) throws {
+    /// `latchkey serve --port 0 ... <arguments>`, its clock moved by `advanceClock(by:)`.
+    convenience init(binary: String, arguments: [String] = []) async throws {
         let directory = try ChildProcess.temporaryDirectory("latchkey-server")
-        try self.init(binary: binary, directory: directory,
+        try await self.init(binary: binary, directory: directory,
                       command: ["serve", "--port", "0", "--threads", "2",
-                                "--database", "sqlite:" + directory.appendingPathComponent("server.sqlite").path] + arguments)
+                                "--database", "sqlite:" + directory.appendingPathComponent("server.sqlite").path,
+                                "--clock-offset-file", directory.appendingPathComponent(Self.clockOffsetName).path]
+                          + arguments)
+    }
+
+    private static let clockOffsetName = "clock-offset"
+    private let clockOffset = Locked<Int64>(0)
+
+    /// Moves the server's clock `seconds` forward (`latchkey serve --clock-offset-file`): e.g. past the step-up max age,
+    /// so that a sign-in made before is too old however fast the machine is. Only for `latchkey serve`.
+    func advanceClock(by seconds: Int64) throws {
+        try clockOffset.withLock { offset in
+            offset += seconds
+            try Data("\(offset)\n".utf8).write(to: directory.appendingPathComponent(Self.clockOffsetName), options: .atomic)
+        }
     }
 
     /// `latchkey apple-stand-in --port 0 <arguments>`: the development stand-in for appleid.apple.com.
-    static func appleStandIn(binary: String, arguments: [String] = []) throws -> ServerProcess {
-        try ServerProcess(binary: binary, directory: try ChildProcess.temporaryDirectory("latchkey-apple"),
+    static func appleStandIn(binary: String, arguments: [String] = []) async throws -> ServerProcess {
+        try await ServerProcess(binary: binary, directory: try ChildProcess.temporaryDirectory("latchkey-apple"),
                           command: ["apple-stand-in", "--port", "0"] + arguments)
     }
 
-    init(binary: String, directory: URL, command: [String]) throws {
+    init(binary: String, directory: URL, command: [String]) async throws {
         self.directory = directory
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = command
@@ -40,11 +56,16 @@ final class ServerProcess: @unchecked Sendable { // set once in init; Process is
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
         try process.run()
-        var text = ""
-        while !text.contains("\n") {
-            let chunk = pipe.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
+        // Waiting for the first line blocks: on a thread of its own, not one the other tests' async work needs.
+        let reader = pipe.fileHandleForReading
+        let text = try await onThread { () -> String in
+            var text = ""
+            while !text.contains("\n") {
+                let chunk = reader.availableData
+                if chunk.isEmpty { break }
+                text += String(decoding: chunk, as: UTF8.self)
+            }
+            return text
         }
         guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("listening on ") }),
               let url = URL(string: String(line.dropFirst("listening on ".count))) else {

@@ -1,11 +1,12 @@
 import Foundation
+import LatchkeyTestSupport
 import Testing
 
 /// The property lists an Apple platform reads, parsed by Foundation: the client products' privacy manifest as the build
 /// ships it (a resource of LatchkeySupport, which every client product links; scripts/check-privacy.py holds its
 /// declarations to the code), and the example app's privacy manifest and entitlements, consistent with its
 /// Package.swift and with what this package compiles of it.
-@Suite("Privacy manifest and the example app's Apple files")
+@Suite("Privacy manifest and the example app's Apple files", .offCooperativePool)
 struct AppleBundleFilesTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()

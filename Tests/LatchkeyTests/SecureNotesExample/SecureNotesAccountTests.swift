@@ -5,11 +5,11 @@ import Testing
 @testable import SecureNotesExampleCore
 
 extension ASAuthorizationTests.SecureNotesExample {
-    /// Settings' "Devices" and "Delete Account" for a passkey account on a real `latchkey serve` whose step-up max age
-    /// is 1 s: the sessions listed (this iPhone marked), the others signed out, then the account deleted after the
+    /// Settings' "Devices" and "Delete Account" for a passkey account on a real `latchkey serve` whose clock is then
+    /// moved past the step-up max age: the sessions listed (this iPhone marked), the others signed out, then the account deleted after the
     /// passkey sheet confirmed it's the user; the app is back at sign-in and nothing of the account is left.
     @MainActor @Test func devicesAndDeletingAPasskeyAccount() async throws {
-        let services = try AuthenticationServicesFixture.start(serverArguments: ["--step-up-max-age", "1"])
+        let services = try await AuthenticationServicesFixture.start()
         defer { services.stop() }
         let world = try SecureNotesWorld()
         defer { world.cleanUp() }
@@ -36,7 +36,7 @@ extension ASAuthorizationTests.SecureNotesExample {
             "grant_type": "refresh_token", "refresh_token": other.refreshToken ?? ""])
         #expect(refused.status == 400)
 
-        try await Task.sleep(for: .milliseconds(2500))   // the sign-in is now older than the step-up max age
+        try services.passStepUpMaxAge()   // the sign-in is now older than the step-up max age
         let deletion = try #require(model.deleteAccountScreen())
         #expect(deletion.consequences.last == "Your notes on this device are deleted.")
         await deletion.delete()
@@ -85,8 +85,7 @@ extension ASAuthorizationTests.SecureNotesExample {
     /// A Sign in with Apple account: deleting it asks Apple again (the step-up), then forgets the Apple user; a
     /// relaunch finds nobody.
     @MainActor @Test func deletingASignInWithAppleAccount() async throws {
-        let services = try AuthenticationServicesFixture.start(appleID: "sora@example.com",
-                                                               serverArguments: ["--step-up-max-age", "1"])
+        let services = try await AuthenticationServicesFixture.start(appleID: "sora@example.com")
         defer { services.stop() }
         let world = try SecureNotesWorld()
         defer { world.cleanUp() }
@@ -97,7 +96,7 @@ extension ASAuthorizationTests.SecureNotesExample {
         let account = try #require(model.account)
         #expect(account.method == .apple && model.addNote(title: "Apple note", body: "mine"))
 
-        try await Task.sleep(for: .milliseconds(2500))
+        try services.passStepUpMaxAge()
         let deletion = try #require(model.deleteAccountScreen())
         await deletion.delete()
         #expect(deletion.phase == .deleted, "\(deletion.errorMessage ?? "")")

@@ -92,7 +92,7 @@ extension ASAuthorizationTests {
         /// A server account with a passkey (created in the app), signed out and in again with the passkey button; its
         /// notes are its own.
         @MainActor @Test func passkeyAccountAgainstLatchkeyServe() async throws {
-            let services = try AuthenticationServicesFixture.start()
+            let services = try await AuthenticationServicesFixture.start()
             defer { services.stop() }
             let world = try SecureNotesWorld()
             defer { world.cleanUp() }
@@ -124,7 +124,7 @@ extension ASAuthorizationTests {
         /// sign-in screen without a word.
         @MainActor @Test func aSavedPasswordSignsInAtLaunch() async throws {
             let domain = "notes.example"
-            let services = try AuthenticationServicesFixture.start(relyingParty: domain)
+            let services = try await AuthenticationServicesFixture.start(relyingParty: domain)
             defer {
                 services.stop()
                 ASAuthorizationTests.ExistingAccounts.forgetPasswords(domain: domain)
@@ -157,7 +157,7 @@ extension ASAuthorizationTests {
         /// Sign in with Apple through `SignInScreen`'s button (the nonce the model made, the server's session for the
         /// Apple user); Apple revokes the user and the next launch signs out.
         @MainActor @Test func signInWithAppleAndRevocation() async throws {
-            let services = try AuthenticationServicesFixture.start(appleID: "mina@example.com")
+            let services = try await AuthenticationServicesFixture.start(appleID: "mina@example.com")
             defer { services.stop() }
             let world = try SecureNotesWorld()
             defer { world.cleanUp() }
@@ -190,7 +190,7 @@ extension ASAuthorizationTests {
         /// The server's address: refused with the reason; a new one signs a server account out (its tokens are the
         /// other server's); a server that does not answer is a network error on the sign-in screen.
         @MainActor @Test func theServerAddress() async throws {
-            let services = try AuthenticationServicesFixture.start()
+            let services = try await AuthenticationServicesFixture.start()
             defer { services.stop() }
             let world = try SecureNotesWorld()
             defer { world.cleanUp() }

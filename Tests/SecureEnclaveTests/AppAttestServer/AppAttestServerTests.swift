@@ -1,6 +1,7 @@
 import CryptoKit
 import DeviceCheck
 import Foundation
+import LatchkeyTestSupport
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -12,7 +13,7 @@ import Testing
 
 /// App Attest end to end on Linux: `DCAppAttestService` on swtpm — driven by the app code written for iOS (AppCode/)
 /// and by the kit's `AppAttestClient` — against `latchkey serve` trusting the development authority's root.
-@Suite struct AppAttestServerTests {
+@Suite(.offCooperativePool) struct AppAttestServerTests {
     /// swtpm, a key directory and an authority (AppAttestTests.Fixture), and a server trusting that authority's root
     /// with `policies`; nil when swtpm or the latchkey binary is missing (and not required).
     static func start(policies: [String] = ["sign-up=require", "token-refresh=require"],

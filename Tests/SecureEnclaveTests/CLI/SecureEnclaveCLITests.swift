@@ -1,6 +1,7 @@
 import CryptoKit
 import DeviceCheck
 import Foundation
+import LatchkeyTestSupport
 import LatchkeyTPM
 import LatchkeyCrypto
 import LatchkeySupport
@@ -8,7 +9,7 @@ import Testing
 
 /// `latchkey self-check`, `latchkey keychain status` and `latchkey app-attest` say whether a TPM is in use, and the
 /// root `app-attest root` prints is the one Linux attestations chain to.
-@Suite struct SecureEnclaveCLITests {
+@Suite(.offCooperativePool) struct SecureEnclaveCLITests {
     /// The `latchkey` built beside this test binary (nil: the tests are skipped, or fail when services are required).
     static let binary: String? = {
         let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("latchkey")

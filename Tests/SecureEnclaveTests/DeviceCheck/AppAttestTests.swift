@@ -1,13 +1,14 @@
 import CryptoKit
 import DeviceCheck
 import Foundation
+import LatchkeyTestSupport
 import LatchkeyTPM
 import LatchkeyCrypto
 import Testing
 
 /// `DCAppAttestService` on swtpm, driven by app code written for iOS (AppCode/), checked by a verifier that follows
 /// Apple's steps against the development authority's root.
-@Suite struct AppAttestTests {
+@Suite(.offCooperativePool) struct AppAttestTests {
     static let appID = "ABCDE12345.org.latchkey.tests"
 
     /// A TPM, a key directory and an authority of the test's own; nil when swtpm is missing (and not required).

@@ -1,6 +1,7 @@
 import CryptoKit
 import DeviceCheck
 import Foundation
+import LatchkeyTestSupport
 import LatchkeyTPM
 import LocalAuthentication
 import Security
@@ -8,7 +9,7 @@ import Testing
 
 /// The README's "Secure Enclave keys and App Attest on Linux" examples, run as written (with a simulated phone behind
 /// `LAContext()` and a swtpm of the test's own).
-@Suite struct ReadmeSecureEnclaveExampleTests {
+@Suite(.offCooperativePool) struct ReadmeSecureEnclaveExampleTests {
     @Test func secureEnclaveExample() async throws {
         guard let tpm = try SoftwareTPM.start() else { return }
         let device = try TestDevice()

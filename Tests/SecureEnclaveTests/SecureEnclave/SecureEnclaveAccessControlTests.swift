@@ -1,5 +1,6 @@
 import CryptoKit
 import Foundation
+import LatchkeyTestSupport
 import LatchkeyTPM
 import LocalAuthentication
 import Security
@@ -7,7 +8,7 @@ import Testing
 
 /// Access control as Apple's: a key made with constraints is usable only after the matching LocalAuthentication
 /// evaluation, with the given context reused without a second prompt.
-@Suite struct SecureEnclaveAccessControlTests {
+@Suite(.offCooperativePool) struct SecureEnclaveAccessControlTests {
     @Test func userPresenceKeySignsWithAnEvaluatedContextWithoutASecondPrompt() async throws {
         guard let tpm = try SoftwareTPM.start() else { return }
         let device = try TestDevice()

@@ -1,10 +1,11 @@
 import CryptoKit
 import Foundation
+import LatchkeyTestSupport
 import LatchkeyTPM
 import Testing
 
 /// `SecureEnclave.P256.KeyAgreement`: ECDH in the TPM agrees with a software key.
-@Suite struct SecureEnclaveKeyAgreementTests {
+@Suite(.offCooperativePool) struct SecureEnclaveKeyAgreementTests {
     @Test func sharedSecretMatchesASoftwareKeys() throws {
         guard let tpm = try SoftwareTPM.start() else { return }
         try LatchkeySecureEnclaveConfiguration.$taskTCTI.withValue(tpm.tcti) {
@@ -60,10 +61,11 @@ import Testing
 }
 
 /// What crosses the TCTI: the ECDH secret never in the clear (the TPM encrypts the response under a salted session).
-@Suite struct SecureEnclaveTrafficTests {
+@Suite(.offCooperativePool) struct SecureEnclaveTrafficTests {
     @Test func theSharedSecretNeverCrossesTheTCTIInTheClear() throws {
         guard let tpm = try SoftwareTPM.start() else { return }
         let proxy = try RecordingProxy(to: tpm)
+        defer { proxy.stop() }
         try LatchkeySecureEnclaveConfiguration.$taskTCTI.withValue(proxy.tcti) {
             let enclave = try SecureEnclave.P256.KeyAgreement.PrivateKey()
             let peer = P256.KeyAgreement.PrivateKey()
@@ -80,6 +82,7 @@ import Testing
     @Test func anAuthValueNeverCrossesTheTCTIInTheClear() throws {
         guard let tpm = try SoftwareTPM.start() else { return }
         let proxy = try RecordingProxy(to: tpm)
+        defer { proxy.stop() }
         let selection = TPMSelection.configured(proxy.tcti)
         let authValue = Data((0..<32).map { UInt8(0xa0 + $0 % 16) })
         let key = try TPMEngine.createKey(.signing, authValue: authValue, on: selection)

@@ -1,12 +1,13 @@
 import CryptoKit
 import Foundation
+import LatchkeyTestSupport
 import LatchkeyTPM
 import LocalAuthentication
 import Security
 import Testing
 
 /// `SecureEnclave.P256.Signing` on a swtpm of each test's own.
-@Suite struct SecureEnclaveSigningTests {
+@Suite(.offCooperativePool) struct SecureEnclaveSigningTests {
     @Test func signsInTheTPMAndASoftwareKeyVerifies() throws {
         guard let tpm = try SoftwareTPM.start() else { return }
         try LatchkeySecureEnclaveConfiguration.$taskTCTI.withValue(tpm.tcti) {

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 import LatchkeySupport
 import LatchkeyTPM
 import LocalAuthentication
@@ -7,7 +8,7 @@ import Testing
 
 /// A Secure Enclave `SecKey`'s access control, gated as CryptoKit's `SecureEnclave` keys are (one mechanism): reading
 /// the item never asks, each use does — once per evaluated `LAContext`, which is reused without a second prompt.
-@Suite struct SecKeySecureEnclaveAccessControlTests {
+@Suite(.offCooperativePool) struct SecKeySecureEnclaveAccessControlTests {
     static let message = Data("POST /v1/transfer".utf8)
 
 

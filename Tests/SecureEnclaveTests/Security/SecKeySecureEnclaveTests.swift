@@ -1,5 +1,6 @@
 import CryptoKit
 import Foundation
+import LatchkeyTestSupport
 import LatchkeyKeychain
 import LatchkeyTPM
 import LocalAuthentication
@@ -9,7 +10,7 @@ import Testing
 /// `SecKeyCreateRandomKey` with `kSecAttrTokenIDSecureEnclave`: the key is made and used in a swtpm of each test's own,
 /// its keychain item (a vault file of the test's own) holds the TPM's blob; Apple's documented code runs unchanged
 /// (AppCode/SecureEnclaveKeychainKey.swift).
-@Suite struct SecKeySecureEnclaveTests {
+@Suite(.offCooperativePool) struct SecKeySecureEnclaveTests {
     static let message = Data("POST /v1/transfer".utf8)
 
     @Test func applesDocumentedCodeRuns() async throws {
@@ -183,7 +184,7 @@ import Testing
 
 /// Where there is no TPM, `kSecAttrTokenIDSecureEnclave` fails as on a simulator — errSecUnimplemented, as CryptoKit's
 /// `SecureEnclave` does there — and nothing is made or kept: never a software key.
-@Suite struct SecKeySecureEnclaveWithoutTPMTests {
+@Suite(.offCooperativePool) struct SecKeySecureEnclaveWithoutTPMTests {
     @Test func refusedWithErrSecUnimplemented() async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             Thread {

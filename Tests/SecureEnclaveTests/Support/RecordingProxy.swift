@@ -29,7 +29,10 @@ final class RecordingProxy: @unchecked Sendable { // `recorded` is Locked; the d
         throw SoftwareTPMError.noPort
     }
 
-    deinit { listeners.forEach { shutdown($0, Int32(SHUT_RDWR)); close($0) } }
+    /// Stops accepting: the listeners are shut down, which ends their accept threads (each closes its listener on the
+    /// way out, so the descriptor number cannot be reused by another test while still in use here). The threads hold
+    /// the proxy, so without this nothing would ever end them. Connections in flight end when their client closes.
+    func stop() { listeners.forEach { shutdown($0, Int32(SHUT_RDWR)) } }
 
     private static func listen(_ port: Int) -> Int32? {
         let fd = socket(AF_INET, PortableSocket.stream, 0)
@@ -51,9 +54,10 @@ final class RecordingProxy: @unchecked Sendable { // `recorded` is Locked; the d
     }
 
     private func accept(_ listener: Int32, forwardingTo port: Int) {
+        defer { close(listener) }
         while true {
             let client = Glibc.accept(listener, nil, nil)
-            guard client >= 0 else { return }  // the listener was closed
+            guard client >= 0 else { return }  // the listener was shut down (`stop()`)
             let server = socket(AF_INET, PortableSocket.stream, 0)
             var address = Self.loopback(port)
             let connected = withUnsafePointer(to: &address) {
