@@ -261,7 +261,7 @@ if !appleFrameworksMode {
                     dependencies: ["CPowercut", "CSQLite", "LatchkeyKeychainCore", "LatchkeyKeychainLinux", "LatchkeyServer",
                                    "LatchkeyCrypto", "LatchkeySupport", "LatchkeyWebAuthn"],
                     path: "Tests/Powercut/Harness", swiftSettings: strict),
-            .testTarget(name: "PowercutTests", dependencies: ["LatchkeyPowercut"], swiftSettings: strict),
+            .testTarget(name: "PowercutTests", dependencies: ["LatchkeyPowercut", "LatchkeyTestSupport"], swiftSettings: strict),
         ]
     }
     if Context.environment["LATCHKEY_FUZZ"] == "1" {

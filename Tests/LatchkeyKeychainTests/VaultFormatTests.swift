@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import LatchkeyTestSupport
 import Testing
 @testable import LatchkeyKeychain
 @testable import LatchkeyKeychainCore
@@ -8,7 +9,7 @@ import Testing
 /// Vault format 2 (`VaultFormat`): a version-1 file moves to it when opened, the generation lives in the rows a commit
 /// writes, and a rolled-back, swapped or missing file is still refused. (A cut at any point of the move leaves version
 /// 1 or version 2 with every item: the power-cut harness's `vault-migration` store, `make powercut`.)
-@Suite struct VaultFormatTests {
+@Suite(.offCooperativePool) struct VaultFormatTests {
     /// A vault written by the version-1 code (Tests/Powercut/Fixtures/v1.vault; passphrase `passphrase-v1`): ten
     /// generic passwords `powercut`/`account-N` ("value of account-N"; 8 updated to "updated", 9 deleted), one in the
     /// access group `group.other`, one `whenUnlockedThisDeviceOnly`, two internet passwords on example.com.

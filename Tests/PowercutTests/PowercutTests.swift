@@ -1,11 +1,12 @@
 import Foundation
 import LatchkeyPowercut
+import LatchkeyTestSupport
 import Testing
 
 /// Simulated power cuts inside every store's operations (docs/RELIABILITY.md, "Power cuts"): a short run here
 /// (`POWERCUT_CUTS` cuts per store, 40 by default), the full one in `make powercut`. The lines printed are the ones
 /// `scripts/powercut.sh` collects.
-@Suite(.serialized) struct PowercutTests {
+@Suite(.serialized, .offCooperativePool) struct PowercutTests {
     static var stores: [String] {
         PowercutStores.selected(ProcessInfo.processInfo.environment["POWERCUT_STORES"]).map(\.name)
     }
