@@ -12,11 +12,6 @@ final class ServerProcess: @unchecked Sendable { // set once in init; Process is
     let baseURL: URL
     let directory: URL
 
-    struct StartFailure: Error, CustomStringConvertible {
-        let output: String
-        var description: String { "latchkey did not start: \(output)" }
-    }
-
     /// `latchkey serve --port 0 ... <arguments>`, its clock moved by `advanceClock(by:)`.
     convenience init(binary: String, arguments: [String] = []) async throws {
         let directory = try ChildProcess.temporaryDirectory("latchkey-server")
@@ -52,27 +47,7 @@ final class ServerProcess: @unchecked Sendable { // set once in init; Process is
         var environment = ProcessInfo.processInfo.environment
         environment["LD_PRELOAD"] = nil
         process.environment = environment
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // Waiting for the first line blocks: on a thread of its own, not one the other tests' async work needs.
-        let reader = pipe.fileHandleForReading
-        let text = try await onThread { () -> String in
-            var text = ""
-            while !text.contains("\n") {
-                let chunk = reader.availableData
-                if chunk.isEmpty { break }
-                text += String(decoding: chunk, as: UTF8.self)
-            }
-            return text
-        }
-        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("listening on ") }),
-              let url = URL(string: String(line.dropFirst("listening on ".count))) else {
-            process.terminate()
-            throw StartFailure(output: text)
-        }
-        baseURL = url
+        baseURL = try await startListening(process)
     }
 
     /// Sends a JSON (or form) request and returns the status and the decoded JSON object.

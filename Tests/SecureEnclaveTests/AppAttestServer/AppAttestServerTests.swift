@@ -28,7 +28,7 @@ import Testing
         let rootFile = fixture.directory.appendingPathComponent("development-root.pem")
         try FileManager.default.createDirectory(at: fixture.directory, withIntermediateDirectories: true)
         try root.write(to: rootFile, atomically: true, encoding: .utf8)
-        let server = try LatchkeyServe(binary: binary, arguments: [
+        let server = try await LatchkeyServe(binary: binary, arguments: [
             "--app-attest-app-id", AppAttestTests.appID, "--app-attest-environment", environment,
             "--app-attest-root", rootFile.path] + policies.flatMap { ["--app-attest-policy", $0] })
         return (fixture, server)

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyTestSupport
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -18,34 +19,14 @@ final class LatchkeyServe {
         return FileManager.default.isExecutableFile(atPath: beside.path) ? beside.path : nil
     }
 
-    struct StartFailure: Error, CustomStringConvertible {
-        let output: String
-        var description: String { "latchkey serve did not start: \(output)" }
-    }
-
-    init(binary: String, arguments: [String]) throws {
+    init(binary: String, arguments: [String]) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-appattest-serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["serve", "--port", "0", "--threads", "2",
                              "--database", "sqlite:" + directory.appendingPathComponent("server.sqlite").path] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var text = ""
-        while !text.contains("\n") {
-            let chunk = pipe.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
-        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("listening on ") }),
-              let url = URL(string: String(line.dropFirst("listening on ".count))) else {
-            process.terminate()
-            throw StartFailure(output: text)
-        }
-        baseURL = url
+        baseURL = try await startListening(process)
     }
 
     /// A POST and its answer: the status and the JSON object (empty when the body is none).
