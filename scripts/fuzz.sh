@@ -22,7 +22,7 @@ cd "$(dirname "$0")/.."
 
 SWIFT=${SWIFT:-swift}
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
-ALL_TARGETS="cbor cose attestation client-data jwt jwk x509 phc http query-dictionary file-vault"
+ALL_TARGETS="cbor cose attestation client-data jwt jwk x509 phc http query-dictionary file-vault app-attest"
 FUZZ_TARGETS=${FUZZ_TARGETS:-$ALL_TARGETS}
 SCRATCH=.build/fuzz
 BIN=${FUZZ_BIN:-$SCRATCH/release/latchkey-fuzz}

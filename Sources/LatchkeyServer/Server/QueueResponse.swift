@@ -44,9 +44,11 @@ package enum MicroHTTPD {
 
 #if os(Linux)
 /// The interposed `MHD_queue_response`: called by libmicrohttpd for the refusals it makes itself, and by nothing else
-/// (see `MicroHTTPD`). libmicrohttpd destroys its own `response` after the call.
+/// (see `MicroHTTPD`). libmicrohttpd destroys its own `response` after the call. `package`, not internal: an internal
+/// function's symbol may be hidden in an optimized build (the fuzz build's was), and a hidden symbol interposes nothing —
+/// libmicrohttpd's HTML refusals came back (`Tests/Fuzz/Regressions/http/malformed-header-line`).
 @_cdecl("MHD_queue_response")
-func libraryCalledQueueResponse(_ connection: OpaquePointer?, _ status: UInt32, _ response: OpaquePointer?) -> MHD_Result {
+package func libraryCalledQueueResponse(_ connection: OpaquePointer?, _ status: UInt32, _ response: OpaquePointer?) -> MHD_Result {
     guard let connection else { return .NO }
     return LibraryAnswers.answer(connection, status: Int(status))
 }
