@@ -116,11 +116,7 @@ if [ "$FUZZ_TARGETS" = "$ALL_TARGETS" ] && [ -f "$DOC" ]; then
         printf '%s\n' "${rows[@]}"
         echo "<!-- fuzz-results:end -->"
     } >"$table"
-    awk -v table="$table" '
-        /<!-- fuzz-results:begin/ { while ((getline line < table) > 0) print line; skip = 1; next }
-        /<!-- fuzz-results:end/ { skip = 0; next }
-        !skip { print }
-    ' "$DOC" >"$DOC.tmp" && mv "$DOC.tmp" "$DOC"
+    python3 scripts/replace-doc-section.py "$DOC" "$table" fuzz-results
     rm -f "$table"
     echo "== results table written to $DOC"
 fi

@@ -38,14 +38,7 @@ for line in open(sys.argv[1]):
 PY
     echo '<!-- powercut:end -->'
 } > "$table"
-python3 - "$doc" "$table" <<'PY'
-import re, sys
-doc, table = sys.argv[1], open(sys.argv[2]).read().rstrip("\n")
-text = open(doc).read()
-pattern = re.compile(r"<!-- powercut:begin.*?<!-- powercut:end -->", re.S)
-text = pattern.sub(lambda _: table, text) if pattern.search(text) else text.rstrip("\n") + "\n\n" + table + "\n"
-open(doc, "w").write(text)
-PY
+python3 scripts/replace-doc-section.py "$doc" "$table" powercut
 rm -f "$table"
 echo "powercut: figures written to $doc"
 exit $status

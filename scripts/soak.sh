@@ -36,14 +36,7 @@ table="$(mktemp)"
     echo 'found; no other value is ever returned for it). "wrong" must stay 0.'
     echo '<!-- soak:end -->'
 } > "$table"
-python3 - "$doc" "$table" <<'PY'
-import re, sys
-doc, table = sys.argv[1], open(sys.argv[2]).read().rstrip("\n")
-text = open(doc).read()
-pattern = re.compile(r"<!-- soak:begin.*?<!-- soak:end -->", re.S)
-text = pattern.sub(lambda _: table, text) if pattern.search(text) else text.rstrip("\n") + "\n\n" + table + "\n"
-open(doc, "w").write(text)
-PY
+python3 scripts/replace-doc-section.py "$doc" "$table" soak
 rm -f "$table"
 echo "soak: figures written to $doc"
 exit $status
