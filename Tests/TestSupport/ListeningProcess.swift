@@ -7,13 +7,18 @@ public struct ListeningProcessFailure: Error, CustomStringConvertible {
     public var description: String { "latchkey did not start: \(output)" }
 }
 
-/// Starts `process` with its standard output piped (standard error discarded) and waits — on a thread of its own, not
-/// one of the cooperative pool's — for the `listening on <URL>` line the server commands print first. Returns that
-/// URL; otherwise terminates the process and throws `ListeningProcessFailure`.
-public func startListening(_ process: Process) async throws -> URL {
+/// Starts `process` with its standard output piped (standard error into the file `errorLog`, else discarded) and
+/// waits — on a thread of its own, not one of the cooperative pool's — for the `listening on <URL>` line the server
+/// commands print first. Returns that URL; otherwise terminates the process and throws `ListeningProcessFailure`.
+public func startListening(_ process: Process, errorLog: URL? = nil) async throws -> URL {
     let pipe = Pipe()
     process.standardOutput = pipe
-    process.standardError = FileHandle.nullDevice
+    if let errorLog, FileManager.default.createFile(atPath: errorLog.path, contents: nil),
+       let handle = try? FileHandle(forWritingTo: errorLog) {
+        process.standardError = handle
+    } else {
+        process.standardError = FileHandle.nullDevice
+    }
     try process.run()
     let reader = pipe.fileHandleForReading
     let text = try await onThread { () -> String in
@@ -28,7 +33,9 @@ public func startListening(_ process: Process) async throws -> URL {
     guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("listening on ") }),
           let url = URL(string: String(line.dropFirst("listening on ".count))) else {
         process.terminate()
-        throw ListeningProcessFailure(output: text)
+        process.waitUntilExit()
+        let errors = errorLog.flatMap { try? String(contentsOf: $0, encoding: .utf8) } ?? ""
+        throw ListeningProcessFailure(output: text + errors)
     }
     return url
 }

@@ -40,6 +40,16 @@ package enum PortableSocket {
         return offset
     }
 
+    /// `recv(2)` into `buffer`, again when a signal interrupts it: the bytes read, 0 at the peer's end, or -1 with
+    /// `errno` (a timeout set with `SO_RCVTIMEO` is `EAGAIN`).
+    package static func receive(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        while true {
+            let count = recv(descriptor, buffer.baseAddress, buffer.count, 0)
+            if count < 0, errno == EINTR { continue }
+            return count
+        }
+    }
+
     /// `send(2)` without SIGPIPE (on Darwin, after `suppressSIGPIPE(on:)`): the bytes sent, or -1 with `errno`.
     package static func send(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
         #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import Foundation
 import LatchkeySupport
+import LatchkeyTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -31,55 +32,15 @@ final class LoopbackHTTPResponder: Sendable {
         var contentType = "application/json"
     }
 
-    let port: UInt16
-    private let listener: Int32
-    private let received = Locked<[Request]>([])
+    var port: UInt16 { listener.port }
+    private let listener: LoopbackListener
+    private let received: Locked<[Request]>
 
     /// Starts listening on an ephemeral port; `handler` answers each request.
     init(handler: @escaping @Sendable (Request) -> Response) throws {
-        let fd = socket(AF_INET, PortableSocket.stream, 0)
-        guard fd >= 0 else { throw POSIXError(.EIO) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(fd, 64) == 0 else { close(fd); throw POSIXError(.EADDRINUSE) }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        port = UInt16(bigEndian: address.sin_port)
-        listener = fd
-        let thread = Thread { [self] in self.serve(handler) }
-        thread.start()
-    }
-
-    var url: URL { URL(string: "http://127.0.0.1:\(port)/v1/token")! }  // test-only literal
-
-    /// Every request received so far.
-    var requests: [Request] { received.withLock { $0 } }
-
-    /// Stops accepting connections. Only shuts the socket down: the serving thread closes it when its
-    /// `accept` returns, so the descriptor number cannot be reused by another test while still in use here.
-    func stop() {
-        stopped.withLock { $0 = true }
-        shutdown(listener, Int32(SHUT_RDWR))
-    }
-
-    private let stopped = Locked(false)
-
-    private func serve(_ handler: @Sendable (Request) -> Response) {
-        defer { close(listener) }
-        while true {
-            let connection = accept(listener, nil, nil)
-            if connection < 0 || stopped.withLock({ $0 }) {
-                if connection >= 0 { close(connection) }
-                return
-            }
-            PortableSocket.suppressSIGPIPE(on: connection)
+        let received = Locked<[Request]>([])
+        self.received = received
+        listener = try LoopbackListener { connection in
             if let request = Self.read(connection) {
                 received.withLock { $0.append(request) }
                 Self.write(handler(request), to: connection)
@@ -88,12 +49,22 @@ final class LoopbackHTTPResponder: Sendable {
         }
     }
 
+    var url: URL { URL(string: "http://127.0.0.1:\(port)/v1/token")! }  // test-only literal
+
+    /// Every request received so far.
+    var requests: [Request] { received.withLock { $0 } }
+
+    /// Stops accepting connections (`LoopbackListener.stop()`).
+    func stop() {
+        listener.stop()
+    }
+
     private static func read(_ fd: Int32) -> Request? {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 4096)
         var headerEnd: Range<Data.Index>?
         while headerEnd == nil {
-            let count = recv(fd, &buffer, buffer.count, 0)
+            let count = buffer.withUnsafeMutableBytes { PortableSocket.receive(fd, into: $0) }
             if count <= 0 { return nil }
             data.append(contentsOf: buffer[0..<count])
             headerEnd = data.range(of: Data("\r\n\r\n".utf8))
@@ -110,7 +81,7 @@ final class LoopbackHTTPResponder: Sendable {
         let length = Int(headers["content-length"] ?? "0") ?? 0
         var body = Data(data[end.upperBound...])
         while body.count < length {
-            let count = recv(fd, &buffer, buffer.count, 0)
+            let count = buffer.withUnsafeMutableBytes { PortableSocket.receive(fd, into: $0) }
             if count <= 0 { break }
             body.append(contentsOf: buffer[0..<count])
         }
@@ -121,14 +92,7 @@ final class LoopbackHTTPResponder: Sendable {
         let head = "HTTP/1.1 \(response.status) X\r\nContent-Type: \(response.contentType)\r\n"
             + "Content-Length: \(response.body.count)\r\nConnection: close\r\n\r\n"
         let bytes = Data(head.utf8) + response.body
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let sent = PortableSocket.send(fd, raw.baseAddress! + offset, raw.count - offset)
-                if sent <= 0 { return }
-                offset += sent
-            }
-        }
+        _ = bytes.withUnsafeBytes { PortableSocket.sendAll(fd, $0) }
     }
 }
 

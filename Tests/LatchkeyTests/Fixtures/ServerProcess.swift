@@ -16,7 +16,7 @@ final class ServerProcess: @unchecked Sendable { // set once in init; Process is
     convenience init(binary: String, arguments: [String] = []) async throws {
         let directory = try ChildProcess.temporaryDirectory("latchkey-server")
         try await self.init(binary: binary, directory: directory,
-                      command: ["serve", "--port", "0", "--threads", "2",
+                      command: ["serve", "--port", "0", "--threads", "2", "--access-log",
                                 "--database", "sqlite:" + directory.appendingPathComponent("server.sqlite").path,
                                 "--clock-offset-file", directory.appendingPathComponent(Self.clockOffsetName).path]
                           + arguments)
@@ -47,7 +47,21 @@ final class ServerProcess: @unchecked Sendable { // set once in init; Process is
         var environment = ProcessInfo.processInfo.environment
         environment["LD_PRELOAD"] = nil
         process.environment = environment
-        baseURL = try await startListening(process)
+        baseURL = try await startListening(process, errorLog: directory.appendingPathComponent(Self.errorLogName))
+    }
+
+    private static let errorLogName = "stderr.log"
+
+    /// What the server wrote to its standard error so far (warnings, `--access-log` lines, a crash's report).
+    var errorLog: String {
+        (try? String(contentsOf: directory.appendingPathComponent(Self.errorLogName), encoding: .utf8)) ?? ""
+    }
+
+    /// The server's state for a failure message: running, or how it ended, and the end of its standard error.
+    var diagnosis: String {
+        let state = process.isRunning ? "running"
+            : "exited (\(process.terminationReason == .uncaughtSignal ? "signal" : "status") \(process.terminationStatus))"
+        return "latchkey at \(baseURL) is \(state); its standard error ends with:\n\(errorLog.suffix(2000))"
     }
 
     /// Sends a JSON (or form) request and returns the status and the decoded JSON object.
@@ -60,7 +74,12 @@ final class ServerProcess: @unchecked Sendable { // set once in init; Process is
             request.httpBody = try JSONSerialization.data(withJSONObject: json)
         }
         if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
-        let (data, response) = try await URLSession.shared.data(for: request)
+        let data: Data, response: URLResponse
+        do {
+            (data, response) = try await URLSession.shared.data(for: request)
+        } catch {
+            throw ServerRequestFailure(request: "\(method) \(path)", underlying: error, server: diagnosis)
+        }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         let body = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
         return (status, body)
@@ -72,4 +91,12 @@ final class ServerProcess: @unchecked Sendable { // set once in init; Process is
         process.waitUntilExit()
         try? FileManager.default.removeItem(at: directory)
     }
+}
+
+/// A request to a `ServerProcess` that got no answer: the client's error and what the server was doing.
+struct ServerRequestFailure: Error, CustomStringConvertible {
+    let request: String
+    let underlying: any Error
+    let server: String
+    var description: String { "\(request): \(underlying)\n\(server)" }
 }

@@ -26,7 +26,7 @@ final class LatchkeyServe {
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["serve", "--port", "0", "--threads", "2",
                              "--database", "sqlite:" + directory.appendingPathComponent("server.sqlite").path] + arguments
-        baseURL = try await startListening(process)
+        baseURL = try await startListening(process, errorLog: directory.appendingPathComponent("stderr.log"))
     }
 
     /// A POST and its answer: the status and the JSON object (empty when the body is none).
