@@ -25,7 +25,8 @@ struct SimulatorStateFileTests {
         let attributes = try FileManager.default.attributesOfItem(atPath: fixture.simulator.stateURL.path)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         let text = try String(contentsOf: fixture.simulator.stateURL, encoding: .utf8)
-        #expect(!text.contains("1234"))
+        // Not as a JSON value (a bare "1234" could also turn up inside base64 or a date's digits by chance).
+        #expect(!text.contains("\"1234\"") && !text.contains(": 1234"))
         #expect(text.contains("\"enrolled\" : true"))
         #expect(!String(describing: try fixture.simulator.sensor()).contains("secrets"))
     }
