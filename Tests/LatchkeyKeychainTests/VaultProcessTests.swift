@@ -83,7 +83,7 @@ import Testing
                 let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
                 if n > 0 { received.append(contentsOf: buffer[0..<n]) } else { usleep(2000) }
             }
-            kill(p.processIdentifier, SIGKILL)
+            if p.isRunning { kill(p.processIdentifier, SIGKILL) }  // never a reaped (maybe reused) pid
             p.waitUntilExit()
             while true {
                 let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }

@@ -237,7 +237,7 @@ import Testing
             if n > 0 { received.append(contentsOf: buffer[0..<n]) } else { break }
         }
         usleep(delayMicroseconds)
-        kill(process.processIdentifier, SIGKILL)
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }  // never a reaped (maybe reused) pid
         process.waitUntilExit()
         while true {
             let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }

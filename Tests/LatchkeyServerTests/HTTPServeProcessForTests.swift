@@ -116,7 +116,7 @@ final class ServeProcess: Sendable {
     /// Sends SIGTERM and waits for the exit status (SIGKILL after 30 s).
     func stop() async throws -> Int32 {
         let process = process
-        kill(process.processIdentifier, SIGTERM)
+        if process.isRunning { kill(process.processIdentifier, SIGTERM) }  // never a reaped (maybe reused) pid
         DispatchQueue.global().asyncAfter(deadline: .now() + 30) {
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         }

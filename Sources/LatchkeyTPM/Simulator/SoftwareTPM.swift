@@ -65,12 +65,22 @@ package final class SoftwareTPM: Sendable {
         guard status == 0 else { throw SoftwareTPMError.failed("swtpm_ioctl -i exited with \(status)") }
     }
 
-    /// Stops swtpm (the watchdog then removes the state directory).
+    /// Stops swtpm (the watchdog then removes the state directory). Only the first call signals, and only a process
+    /// that is still this swtpm (its command line names this state directory): swtpm is not this process's child, so
+    /// once it has exited its pid may be another process's.
     package func stop() {
-        guard let text = try? String(contentsOf: directory.appendingPathComponent("pid"), encoding: .utf8),
-              let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 0 else { return }
+        let first = stopped.withLock { stopped in
+            defer { stopped = true }
+            return !stopped
+        }
+        guard first, let text = try? String(contentsOf: directory.appendingPathComponent("pid"), encoding: .utf8),
+              let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 0,
+              let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"),
+              String(decoding: command, as: UTF8.self).contains(directory.path) else { return }
         kill(pid, SIGTERM)
     }
+
+    private let stopped = Locked(false)
 
     /// A port p with p and p + 1 both free on 127.0.0.1 now (swtpm may still lose the race: `start` retries).
     private static func freePortPair() -> Int? {
