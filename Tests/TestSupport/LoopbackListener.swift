@@ -25,18 +25,12 @@ public final class LoopbackListener: Sendable {
                 connection: @escaping @Sendable (Int32) -> Void) throws(LoopbackListenerError) {
         let fd = socket(AF_INET, PortableSocket.stream, 0)
         guard fd >= 0 else { throw .socket(errno) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(fd, backlog) == 0 else {
+        guard PortableSocket.bindLoopback(fd, port: port), listen(fd, backlog) == 0 else {
             let code = errno
             close(fd)
             throw .bind(port: port, errno: code)
         }
+        var address = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }

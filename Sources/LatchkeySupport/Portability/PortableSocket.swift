@@ -40,6 +40,31 @@ package enum PortableSocket {
         return offset
     }
 
+    /// `bind(2)` of `descriptor` to 127.0.0.1:`port` (0: an ephemeral port): whether it was bound.
+    package static func bindLoopback(_ descriptor: Int32, port: UInt16) -> Bool {
+        var address = loopback(port)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        } == 0
+    }
+
+    /// `connect(2)` of `descriptor` to 127.0.0.1:`port`: whether it connected.
+    package static func connectLoopback(_ descriptor: Int32, port: UInt16) -> Bool {
+        var address = loopback(port)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        } == 0
+    }
+
+    /// 127.0.0.1:`port` as a socket address.
+    private static func loopback(_ port: UInt16) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return address
+    }
+
     /// `recv(2)` into `buffer`, again when a signal interrupts it: the bytes read, 0 at the peer's end, or -1 with
     /// `errno` (a timeout set with `SO_RCVTIMEO` is `EAGAIN`).
     package static func receive(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {

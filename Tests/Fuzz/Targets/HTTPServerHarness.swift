@@ -45,14 +45,7 @@ enum HTTPServerHarness {
         PortableSocket.suppressSIGPIPE(on: descriptor)
         var timeout = timeval(tv_sec: 3, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { return nil }
+        guard PortableSocket.connectLoopback(descriptor, port: port) else { return nil }
         var outgoing = input
         outgoing.append(closing)
         outgoing.append(filler)

@@ -15,14 +15,7 @@ struct LoopbackListenerTests {
     static func connectTo(_ port: UInt16) -> Int32? {
         let fd = socket(AF_INET, PortableSocket.stream, 0)
         guard fd >= 0 else { return nil }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else {
+        guard PortableSocket.connectLoopback(fd, port: port) else {
             close(fd)
             return nil
         }

@@ -41,14 +41,7 @@ final class RecordingProxy: Sendable {
     /// Connects `client` to the TPM's `port` and copies both ways on two threads of their own.
     private static func forward(_ client: Int32, to port: Int, recording recorded: Locked<Data>) {
         let server = socket(AF_INET, PortableSocket.stream, 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else {
+        guard server >= 0, PortableSocket.connectLoopback(server, port: UInt16(port)) else {
             close(client)
             if server >= 0 { close(server) }
             return
