@@ -33,7 +33,7 @@ public func startListening(_ process: Process, errorLog: URL? = nil) async throw
     guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("listening on ") }),
           let url = URL(string: String(line.dropFirst("listening on ".count))) else {
         process.terminate()
-        process.waitUntilExit()
+        _ = try? await onThread { process.waitUntilExit() }  // off the cooperative pool; then its standard error is whole
         let errors = errorLog.flatMap { try? String(contentsOf: $0, encoding: .utf8) } ?? ""
         throw ListeningProcessFailure(output: text + errors)
     }
