@@ -262,5 +262,12 @@ struct HTTPEdgeTests {
         #expect(problem(#"{"a":"[[[[[[[[[[["}"#, depth: 2) == nil, "brackets inside strings do not count")
         #expect(problem("\u{FEFF}{}") == .notUTF8)
         #expect(JSONTextCheck.problem(in: Data([0x7B, 0x00, 0x7D, 0x00]), maximumDepth: 64) == .notUTF8)
+        // A zero byte right after a backslash, in a value or a name, in either pass (the allocation-free one used to
+        // skip the escaped byte unread).
+        let escapedZero = Data(#"{"a":"x\"#.utf8) + Data([0x00]) + Data(#""}"#.utf8)
+        #expect(JSONTextCheck.problem(in: escapedZero, maximumDepth: 64) == .notUTF8)
+        let past48 = Data(("{" + (0..<60).map { #""k\#($0)":\#($0)"# }.joined(separator: ",") + #","z":"x\"#).utf8)
+        #expect(JSONTextCheck.problem(in: past48 + Data([0x00]) + Data(#""}"#.utf8), maximumDepth: 64) == .notUTF8)
+        #expect(JSONTextCheck.problem(in: Data(#"{"a\"#.utf8) + Data([0x00]) + Data(#"":1}"#.utf8), maximumDepth: 64) == .notUTF8)
     }
 }

@@ -89,22 +89,10 @@ package enum JSONTextCheck {
                     return .some(.notUTF8)
                 case UInt8(ascii: "\""):
                     let start = index + 1
-                    var simple = true
-                    index += 1
-                    while index < bytes.count {
-                        let inner = bytes[index]
-                        if inner == UInt8(ascii: "\"") { break }
-                        if inner == 0 { return .some(.notUTF8) }
-                        if inner == UInt8(ascii: "\\") {
-                            simple = false
-                            index += 1 // the escaped byte
-                        } else if inner >= 0x80 {
-                            simple = false
-                        }
-                        index += 1
-                    }
+                    guard let string = scanString(bytes, from: start) else { return .some(.notUTF8) }
+                    index = string.end
                     guard expectingName, depth > 0, frames[depth - 1] >= 0 else { break }
-                    guard simple, index < bytes.count, nameCount < maximumNames else { return nil }
+                    guard !string.hasEscape, string.isASCII, index < bytes.count, nameCount < maximumNames else { return nil }
                     let end = index
                     var other = frames[depth - 1]
                     while other < nameCount {
@@ -155,25 +143,11 @@ package enum JSONTextCheck {
                 return .notUTF8
             case UInt8(ascii: "\""):
                 let start = index + 1
-                var escaped = false
-                var hasEscape = false
-                index += 1
-                while index < bytes.count {
-                    let inner = bytes[index]
-                    if inner == 0 { return .notUTF8 }
-                    if escaped {
-                        escaped = false
-                    } else if inner == UInt8(ascii: "\\") {
-                        escaped = true
-                        hasEscape = true
-                    } else if inner == UInt8(ascii: "\"") {
-                        break
-                    }
-                    index += 1
-                }
+                guard let string = scanString(bytes, from: start) else { return .notUTF8 }
+                index = string.end
                 if expectingName, let last = open.indices.last, open[last] != nil {
                     let raw = UnsafeBufferPointer(rebasing: bytes[start..<min(index, bytes.count)])
-                    let name = (hasEscape ? unescaped(raw) : nil) ?? String(decoding: raw, as: UTF8.self)
+                    let name = (string.hasEscape ? unescaped(raw) : nil) ?? String(decoding: raw, as: UTF8.self)
                     if !open[last]!.insert(name) { return .duplicateMember(name) }
                     expectingName = false
                 }
@@ -192,6 +166,30 @@ package enum JSONTextCheck {
             index += 1
         }
         return nil
+    }
+
+    /// The string whose content starts at `start` (just after its opening quote), for both passes: the index of its
+    /// closing quote (`bytes.count` when there is none), whether it holds an escape, whether its bytes outside escapes
+    /// are all ASCII; nil when it holds a zero byte, escaped or not.
+    @inline(__always)
+    static func scanString(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int)
+        -> (end: Int, hasEscape: Bool, isASCII: Bool)? {
+        var index = start
+        var hasEscape = false, isASCII = true
+        while index < bytes.count {
+            let inner = bytes[index]
+            if inner == UInt8(ascii: "\"") { break }
+            if inner == 0 { return nil }
+            if inner == UInt8(ascii: "\\") {
+                hasEscape = true
+                index += 1 // the escaped byte, which cannot end the string
+                if index < bytes.count, bytes[index] == 0 { return nil }
+            } else if inner >= 0x80 {
+                isASCII = false
+            }
+            index += 1
+        }
+        return (index, hasEscape, isASCII)
     }
 
     /// A string's content with its escapes decoded; nil when an escape is not valid JSON (the decoder refuses it).
